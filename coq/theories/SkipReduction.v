@@ -78,14 +78,11 @@ Proof. apply down_mv. Qed.
 (** ** The transfer argument, for any families of blocks linear in their
     down-projection *)
 
-Section Transfer.
-Variables (d : nat) (g h : mat -> vec -> vec).
-
-Definition down_linear (f : mat -> vec -> vec) : Prop :=
+Definition down_linear (d : nat) (f : mat -> vec -> vec) : Prop :=
   forall M N x i, mv d M (f N x) i = f (mm d M N) x i.
 
-Lemma residual_transfer_fwd P Q B' B :
-  inverse_of d P Q -> down_linear g -> down_linear h ->
+Lemma residual_transfer_fwd d (g h : mat -> vec -> vec) P Q B' B :
+  inverse_of d P Q -> down_linear d g -> down_linear d h ->
   same_fun d (g B') (residual d P (h B)) ->
   same_fun d (g (mm d Q B')) (residual d identity (h (mm d Q B))).
 Proof.
@@ -96,8 +93,8 @@ Proof.
   rewrite (mv_identity d x i Hi). reflexivity.
 Qed.
 
-Lemma residual_transfer_bwd P Q B' B :
-  inverse_of d P Q -> down_linear g -> down_linear h ->
+Lemma residual_transfer_bwd d (g h : mat -> vec -> vec) P Q B' B :
+  inverse_of d P Q -> down_linear d g -> down_linear d h ->
   same_fun d (g B') (residual d identity (h (mm d Q B))) ->
   same_fun d (g (mm d P B')) (residual d P (h B)).
 Proof.
@@ -110,7 +107,6 @@ Proof.
   rewrite (inverse_mv_cancel d P Q (h B x) HPQ i Hi). reflexivity.
 Qed.
 
-End Transfer.
 
 (** ** R1 *)
 
