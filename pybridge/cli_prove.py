@@ -1,0 +1,45 @@
+"""``pybridge prove``: build the formal library and report each paper result's status."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from .errors import ProverUnavailable
+from .prover import CoqBackend
+from .results import assess, load_results
+
+
+@click.command("prove")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+def prove_cmd(as_json: bool) -> None:
+    """Build the Coq library and report, for R1..R7, the theorems and their status."""
+    backend = CoqBackend()
+    build = backend.build_library()
+    if not build.ok:
+        tail = " | ".join(build.log.strip().splitlines()[-3:])
+        raise ProverUnavailable(f"the Coq library does not build: {tail}")
+    statuses = assess(load_results(backend.coq_dir / "results.toml"), backend)
+    if as_json:
+        doc = {
+            "prover": backend.name,
+            "build_seconds": round(build.seconds, 2),
+            "results": [s.to_json() for s in statuses],
+        }
+        click.echo(json.dumps(doc, indent=2))
+        return
+    console = Console()
+    table = Table(title="Paper results and their formal proofs")
+    for col in ("id", "status", "Coq theorems", "note"):
+        table.add_column(col)
+    for s in statuses:
+        names = "\n".join(t.name.removeprefix("Absorb.") for t in s.theorems) or "-"
+        table.add_row(s.entry.id, s.status, names, s.note)
+    console.print(table)
+    for s in statuses:
+        for t in s.theorems:
+            console.print(f"[bold]{t.name}[/bold] : {t.statement}", highlight=False)
+            console.print(f"  assumptions: {', '.join(t.assumptions) or 'none'}", highlight=False)

@@ -1,0 +1,141 @@
+"""Data shared by every part of pybridge: activations, instances, decisions, reports.
+
+All numbers a verdict rests on are exact (:class:`fractions.Fraction`).
+Matrices are tuples of rows; orientation as PyTorch's ``nn.Linear.weight``:
+``W_up``/``W_gate`` are ``n x d``, ``W_down`` is ``d x n``, ``skip`` is ``d x d``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal, Optional
+
+Vector = tuple[Fraction, ...]
+Matrix = tuple[Vector, ...]
+
+Verdict = Literal["absorbable", "not_absorbable", "outside_hypotheses", "undecided"]
+
+UNGATED = ("relu", "relu_pow", "gelu", "gelu_tanh", "silu")
+GATED = ("swiglu", "geglu", "reglu")
+
+
+@dataclass(frozen=True)
+class Activation:
+    """A canonical activation: ``name`` in UNGATED or GATED, ``degree`` for ``relu_pow``."""
+
+    name: str
+    degree: Optional[int] = None
+
+    @property
+    def gated(self) -> bool:
+        return self.name in GATED
+
+    @property
+    def odd_part_identity(self) -> bool:
+        """``sigma(z) - sigma(-z) = z`` (ReLU, GELU, GELU_tanh, SiLU)."""
+        return self.name in ("relu", "gelu", "gelu_tanh", "silu") or (
+            self.name == "relu_pow" and self.degree == 1
+        )
+
+    @property
+    def homogeneous_degree(self) -> Optional[int]:
+        """Degree of positive homogeneity of the whole block, if any."""
+        if self.name == "relu":
+            return 1
+        if self.name == "relu_pow":
+            return self.degree
+        if self.name == "reglu":
+            return 2
+        return None
+
+    @property
+    def label(self) -> str:
+        return f"relu^{self.degree}" if self.name == "relu_pow" else self.name
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One MLP block with exact weights. ``skip=None`` means the identity skip."""
+
+    activation: Activation
+    W_up: Matrix
+    W_down: Matrix
+    W_gate: Optional[Matrix] = None
+    skip: Optional[Matrix] = None
+    b_up: Optional[Vector] = None
+    b_gate: Optional[Vector] = None
+    b_down: Optional[Vector] = None
+    source: str = ""
+
+    @property
+    def d(self) -> int:
+        return len(self.W_down)
+
+    @property
+    def n(self) -> int:
+        return len(self.W_up)
+
+    @property
+    def has_bias(self) -> bool:
+        """True when some bias vector is present with a nonzero entry."""
+        return any(
+            b is not None and any(v != 0 for v in b)
+            for b in (self.b_up, self.b_gate, self.b_down)
+        )
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Residual-free weights equal to the residual block, and the subset S used."""
+
+    subset: tuple[int, ...]
+    W_up: Matrix
+    W_down: Matrix
+    b_down: Optional[Vector] = None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the exact decision procedure concluded, before any proof checking.
+
+    ``theorem`` is the Coq name the verdict rests on (or None); ``result`` the
+    paper's result id (``R2``...). ``skip_inverse`` and ``reduced_down`` are set
+    when a non-identity skip was reduced by R1 (``B~ = P^-1 B``).
+    """
+
+    verdict: Verdict
+    result: Optional[str]
+    theorem: Optional[str]
+    reason: str
+    generic: Optional[bool] = None
+    witness: Optional[Witness] = None
+    skip_inverse: Optional[Matrix] = None
+    reduced_down: Optional[Matrix] = None
+    method: str = ""
+
+
+@dataclass(frozen=True)
+class ProverResult:
+    """The proof assistant's answer on one certificate."""
+
+    accepted: bool
+    seconds: float
+    message: str = ""
+    prover: str = "coq"
+
+
+@dataclass
+class Report:
+    """Everything ``check`` says about one instance."""
+
+    instance_source: str
+    d: int
+    n: int
+    activation: str
+    decision: Decision
+    checked: bool = False
+    prover: Optional[ProverResult] = None
+    certificate_path: Optional[str] = None
+    crosscheck: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)

@@ -1,0 +1,89 @@
+"""The paper's results and the status of their formal proofs.
+
+The map from result ids to Coq theorem names is ``coq/results.toml`` (the only
+place it lives); this module reads it and asks the prover for each theorem's
+statement and assumptions.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .prover import ProverBackend, TheoremInfo
+
+Status = Literal["proved", "partial", "missing"]
+
+
+@dataclass(frozen=True)
+class ResultEntry:
+    id: str
+    title: str
+    theorems: tuple[str, ...]
+    missing: str
+
+
+@dataclass(frozen=True)
+class ResultStatus:
+    entry: ResultEntry
+    status: Status
+    note: str
+    theorems: tuple[TheoremInfo, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.entry.id,
+            "title": self.entry.title,
+            "status": self.status,
+            "note": self.note,
+            "theorems": [
+                {
+                    "name": t.name,
+                    "exists": t.exists,
+                    "statement": t.statement,
+                    "assumptions": list(t.assumptions),
+                    "disallowed_assumptions": list(t.disallowed),
+                }
+                for t in self.theorems
+            ],
+        }
+
+
+def load_results(path: Path) -> list[ResultEntry]:
+    """Read ``results.toml``."""
+    data = tomllib.loads(path.read_text())
+    return [
+        ResultEntry(r["id"], r["title"], tuple(r.get("theorems", ())), r.get("missing", "").strip())
+        for r in data["result"]
+    ]
+
+
+def all_theorem_names(entries: list[ResultEntry]) -> list[str]:
+    names: list[str] = []
+    for e in entries:
+        names += [t for t in e.theorems if t not in names]
+    return names
+
+
+def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultStatus]:
+    """Status of each result against the compiled library."""
+    infos = backend.describe(all_theorem_names(entries)) if entries else {}
+    out = []
+    for e in entries:
+        ts = tuple(infos[t] for t in e.theorems)
+        absent = [t.name for t in ts if not t.exists]
+        bad = sorted({a for t in ts for a in t.disallowed})
+        if not ts:
+            status, note = "missing", e.missing or "no Coq theorem yet"
+        elif absent:
+            status, note = "missing", "not in the compiled library: " + ", ".join(absent)
+        elif bad:
+            status, note = "partial", "rests on disallowed assumptions: " + ", ".join(bad)
+        elif e.missing:
+            status, note = "partial", e.missing
+        else:
+            status, note = "proved", ""
+        out.append(ResultStatus(e, status, note, ts))
+    return out
