@@ -1,0 +1,353 @@
+(** * R6: the submatrix set [Z] and the non-generic set are small
+
+    The parameter space is the finite family of entries [A i k], [B k i]
+    ([i < n], [k < d]); [close d n eps A B A' B'] says every such entry of
+    [(A', B')] is within [eps] of that of [(A, B)].  A set of parameters
+    [T : mat -> mat -> Prop] is [closed_set] when it contains every point all
+    of whose neighbourhoods meet it, [open_set] when each of its points has a
+    neighbourhood inside it, and has [empty_interior] when every
+    neighbourhood of every point leaves it.
+
+    Main results, for [Z = in_Z d n] (some [S] with [B[:,S] A[S,:] = -I]):
+    - [Z_closed], [Z_empty_interior] ([1 <= d]),
+    - [Z_scalar_finite]: at most [2^n] scalars [t] put [(A, t B)] in [Z];
+    and for the non-generic set [nongeneric d n]:
+    - [nongeneric_closed] (the generic set is open: [generic_open]),
+    - [nongeneric_empty_interior] ([1 <= d] and [2 <= d \/ n <= 1]; for
+      [d = 1 <= 2 <= n] every block is non-generic: [nongeneric_d1]),
+    - [nongeneric_scalar_finite]: for generic [(A, B)], [(A, t B)] is
+      non-generic only for [t = 0].
+    Lebesgue measure zero is not formalized. *)
+
+From Coq Require Import Reals Lra Lia List Classical.
+From Absorb Require Import Sums Blocks.
+Import ListNotations.
+Open Scope R_scope.
+
+(** ** Sets of parameters and their topology *)
+
+Definition in_Z (d n : nat) (A B : mat) : Prop := exists S, submatrix_cond d n S A B.
+
+Definition nongeneric (d n : nat) (A B : mat) : Prop := ~ generic d n A B.
+
+Definition close (d n : nat) (eps : R) (A B A' B' : mat) : Prop :=
+  forall i k, (i < n)%nat -> (k < d)%nat ->
+    Rabs (A' i k - A i k) < eps /\ Rabs (B' k i - B k i) < eps.
+
+Definition closed_set (d n : nat) (T : mat -> mat -> Prop) : Prop :=
+  forall A B,
+    (forall eps, 0 < eps -> exists A' B', close d n eps A B A' B' /\ T A' B') -> T A B.
+
+Definition open_set (d n : nat) (T : mat -> mat -> Prop) : Prop :=
+  forall A B, T A B ->
+    exists eps, 0 < eps /\ forall A' B', close d n eps A B A' B' -> T A' B'.
+
+Definition empty_interior (d n : nat) (T : mat -> mat -> Prop) : Prop :=
+  forall A B eps, 0 < eps -> exists A' B', close d n eps A B A' B' /\ ~ T A' B'.
+
+Lemma close_mono d n e e' A B A' B' :
+  e' <= e -> close d n e' A B A' B' -> close d n e A B A' B'.
+Proof. intros He H i k Hi Hk. destruct (H i k Hi Hk). split; lra. Qed.
+
+Lemma close_trans d n e1 e2 A B A1 B1 A2 B2 :
+  close d n e1 A B A1 B1 -> close d n e2 A1 B1 A2 B2 -> close d n (e1 + e2) A B A2 B2.
+Proof.
+  intros H1 H2 i k Hi Hk. destruct (H1 i k Hi Hk) as [Ha1 Hb1].
+  destruct (H2 i k Hi Hk) as [Ha2 Hb2].
+  replace (A2 i k - A i k) with ((A2 i k - A1 i k) + (A1 i k - A i k)) by ring.
+  replace (B2 k i - B k i) with ((B2 k i - B1 k i) + (B1 k i - B k i)) by ring.
+  pose proof (Rabs_triang (A2 i k - A1 i k) (A1 i k - A i k)).
+  pose proof (Rabs_triang (B2 k i - B1 k i) (B1 k i - B k i)). split; lra.
+Qed.
+
+Lemma open_compl_closed d n (T : mat -> mat -> Prop) :
+  open_set d n (fun A B => ~ T A B) -> closed_set d n T.
+Proof.
+  intros Hopen A B H. apply NNPP. intros HnT.
+  destruct (Hopen A B HnT) as [e [He Hball]].
+  destruct (H e He) as [A' [B' [Hc HT]]]. exact (Hball A' B' Hc HT).
+Qed.
+
+(** ** Choosing one radius for finitely many conditions *)
+
+Lemma eps_min_nat (P : nat -> R -> Prop) n :
+  (forall i e e', (i < n)%nat -> 0 < e' <= e -> P i e -> P i e') ->
+  (forall i, (i < n)%nat -> exists e, 0 < e /\ P i e) ->
+  exists e, 0 < e /\ forall i, (i < n)%nat -> P i e.
+Proof.
+  induction n as [|n IH]; intros Hmono H.
+  - exists 1. split; [lra | intros; lia].
+  - destruct IH as [e1 [He1 H1]].
+    + intros i e e' Hi. apply Hmono. lia.
+    + intros i Hi. apply H. lia.
+    + destruct (H n ltac:(lia)) as [e2 [He2 H2]].
+      exists (Rmin e1 e2). split; [apply Rmin_pos; assumption|].
+      intros i Hi. destruct (Nat.eq_dec i n) as [->|Hne].
+      * apply (Hmono n e2); [lia | | exact H2].
+        split; [apply Rmin_pos; assumption | apply Rmin_r].
+      * apply (Hmono i e1); [lia | | apply H1; lia].
+        split; [apply Rmin_pos; assumption | apply Rmin_l].
+Qed.
+
+Lemma eps_min_list {X : Type} (P : X -> R -> Prop) (L : list X) :
+  (forall x e e', 0 < e' <= e -> P x e -> P x e') ->
+  (forall x, In x L -> exists e, 0 < e /\ P x e) ->
+  exists e, 0 < e /\ forall x, In x L -> P x e.
+Proof.
+  intros Hmono. induction L as [|y L IH]; intros H.
+  - exists 1. split; [lra | intros x []].
+  - destruct IH as [e1 [He1 H1]]; [intros x Hx; apply H; right; exact Hx|].
+    destruct (H y (or_introl eq_refl)) as [e2 [He2 H2]].
+    exists (Rmin e1 e2). split; [apply Rmin_pos; assumption|].
+    intros x [<-|Hx].
+    + apply (Hmono y e2); [split; [apply Rmin_pos; assumption | apply Rmin_r] | exact H2].
+    + apply (Hmono x e1); [split; [apply Rmin_pos; assumption | apply Rmin_l] | auto].
+Qed.
+
+(** A ball condition shrinks with the radius. *)
+Lemma ball_mono d n A B (Q : mat -> mat -> Prop) e e' :
+  0 < e' <= e ->
+  (forall A' B', close d n e A B A' B' -> Q A' B') ->
+  (forall A' B', close d n e' A B A' B' -> Q A' B').
+Proof. intros He H A' B' Hc. apply H. apply (close_mono d n e e'); [lra | exact Hc]. Qed.
+
+(** ** Finite sets of reals *)
+
+Lemma avoid_list (l : list R) : forall a b, a < b -> exists t, a < t < b /\ ~ In t l.
+Proof.
+  induction l as [|x l IH]; intros a b Hab.
+  - exists ((a + b) / 2). split; [lra | intros []].
+  - destruct (IH a b Hab) as [t [Ht Hn]].
+    destruct (Req_dec t x) as [Etx|Hne].
+    + destruct (IH a x ltac:(lra)) as [t' [Ht' Hn']].
+      exists t'. split; [lra|]. intros [E|E]; [lra | exact (Hn' E)].
+    + exists t. split; [exact Ht|]. intros [E|E]; [exact (Hne (eq_sym E)) | exact (Hn E)].
+Qed.
+
+Lemma finite_bad_nat (bad : nat -> R -> Prop) n :
+  (forall i, (i < n)%nat -> exists l, forall s, bad i s -> In s l) ->
+  exists l, forall i s, (i < n)%nat -> bad i s -> In s l.
+Proof.
+  induction n as [|n IH]; intros H.
+  - exists []. intros; lia.
+  - destruct IH as [l1 H1]; [intros i Hi; apply H; lia|].
+    destruct (H n ltac:(lia)) as [l2 H2].
+    exists (l1 ++ l2). intros i s Hi Hb. apply in_or_app.
+    destruct (Nat.eq_dec i n) as [->|Hne]; [right; auto | left; apply (H1 i); [lia|auto]].
+Qed.
+
+(** A real quadratic with nonzero leading coefficient has at most two roots. *)
+Lemma quadratic_roots a b c :
+  c <> 0 -> exists l : list R, forall s, a + b * s + c * s * s = 0 -> In s l.
+Proof.
+  intros Hc. destruct (classic (exists r, a + b * r + c * r * r = 0)) as [[r Hr]|Hno].
+  - exists [r; - (b / c) - r]. intros s Hs.
+    assert (E : (s - r) * (b + c * (s + r)) = 0).
+    { replace ((s - r) * (b + c * (s + r)))
+        with ((a + b * s + c * s * s) - (a + b * r + c * r * r)) by ring. lra. }
+    destruct (Rmult_integral _ _ E) as [E1|E2].
+    + left. lra.
+    + right; left. field_simplify_eq; [|exact Hc]. lra.
+  - exists []. intros s Hs. exfalso. apply Hno. exists s. exact Hs.
+Qed.
+
+(** ** Perturbation bounds *)
+
+Lemma prod_perturb x y x' y' e :
+  0 < e <= 1 -> Rabs (x' - x) < e -> Rabs (y' - y) < e ->
+  Rabs (x' * y' - x * y) <= e * (Rabs x + Rabs y + 1).
+Proof.
+  intros He Hx Hy.
+  replace (x' * y' - x * y) with ((x' - x) * y' + x * (y' - y)) by ring.
+  eapply Rle_trans; [apply Rabs_triang|]. rewrite !Rabs_mult.
+  assert (Hy' : Rabs y' <= Rabs y + 1).
+  { replace y' with (y + (y' - y)) by ring.
+    pose proof (Rabs_triang y (y' - y)). lra. }
+  assert (H1 : Rabs (x' - x) * Rabs y' <= e * (Rabs y + 1)).
+  { apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | lra | exact Hy']. }
+  assert (H2 : Rabs x * Rabs (y' - y) <= Rabs x * e).
+  { apply Rmult_le_compat_l; [apply Rabs_pos | lra]. }
+  lra.
+Qed.
+
+(** If [m <> 0] and [|m' - m| <= e K] for [e] small, then [m' <> 0]. *)
+Lemma small_perturb_nonzero m K :
+  m <> 0 -> 0 <= K ->
+  exists e, 0 < e <= 1 /\ forall m', Rabs (m' - m) <= e * K -> m' <> 0.
+Proof.
+  intros Hm HK. pose proof (Rabs_pos_lt m Hm) as Hpos.
+  exists (Rmin 1 (Rabs m / (2 * (K + 1)))).
+  assert (He : 0 < Rmin 1 (Rabs m / (2 * (K + 1)))).
+  { apply Rmin_pos; [lra|]. apply Rdiv_lt_0_compat; lra. }
+  split; [split; [exact He | apply Rmin_l]|].
+  intros m' Hm' E. subst m'.
+  assert (Hb : Rmin 1 (Rabs m / (2 * (K + 1))) * K <= Rabs m / 2).
+  { apply Rle_trans with (Rabs m / (2 * (K + 1)) * (K + 1)).
+    - apply Rmult_le_compat; [lra | exact HK | apply Rmin_r | lra].
+    - right. field. lra. }
+  replace (0 - m) with (- m) in Hm' by ring. rewrite Rabs_Ropp in Hm'. lra.
+Qed.
+
+(** ** [Z] is closed *)
+
+Lemma subset_sum_ext n (S T : nat -> bool) A B k l :
+  (forall i, (i < n)%nat -> S i = T i) -> subset_sum n S A B k l = subset_sum n T A B k l.
+Proof. intros H. unfold subset_sum. apply sumn_ext. intros i Hi. rewrite H by exact Hi. reflexivity. Qed.
+
+Lemma subset_sum_perturb d n (S : nat -> bool) A B A' B' e k l :
+  0 < e <= 1 -> (k < d)%nat -> (l < d)%nat -> close d n e A B A' B' ->
+  Rabs (subset_sum n S A' B' k l - subset_sum n S A B k l) <=
+  e * sumn n (fun i => Rabs (B k i) + Rabs (A i l) + 1).
+Proof.
+  intros He Hk Hl Hc. unfold subset_sum. rewrite <- sumn_minus.
+  eapply Rle_trans; [apply sumn_abs|]. rewrite <- sumn_scal_l. apply sumn_le.
+  intros i Hi. destruct (Hc i l Hi Hl) as [Ha _]. destruct (Hc i k Hi Hk) as [_ Hb].
+  destruct (S i).
+  - apply prod_perturb; assumption.
+  - replace (0 - 0) with 0 by ring. rewrite Rabs_R0.
+    apply Rmult_le_pos; [lra|]. pose proof (Rabs_pos (B k i)). pose proof (Rabs_pos (A i l)). lra.
+Qed.
+
+Lemma not_submatrix_cond_stable d n (S : nat -> bool) A B :
+  ~ submatrix_cond d n S A B ->
+  exists e, 0 < e /\ forall A' B', close d n e A B A' B' -> ~ submatrix_cond d n S A' B'.
+Proof.
+  intros Hn.
+  assert (Hex : exists k l, (k < d)%nat /\ (l < d)%nat /\
+                  subset_sum n S A B k l <> - identity k l).
+  { apply NNPP. intros Hno. apply Hn. intros k l Hk Hl. apply NNPP. intros E.
+    apply Hno. exists k, l. auto. }
+  destruct Hex as [k [l [Hk [Hl Hne]]]].
+  set (K := sumn n (fun i => Rabs (B k i) + Rabs (A i l) + 1)).
+  assert (HK : 0 <= K).
+  { apply sumn_nonneg. intros i _. pose proof (Rabs_pos (B k i)).
+    pose proof (Rabs_pos (A i l)). lra. }
+  destruct (small_perturb_nonzero (subset_sum n S A B k l + identity k l) K) as [e [He Hsm]];
+    [intros E; apply Hne; lra | exact HK|].
+  exists e. split; [lra|]. intros A' B' Hc Hsub.
+  apply (Hsm (subset_sum n S A' B' k l + identity k l)).
+  - replace (subset_sum n S A' B' k l + identity k l - (subset_sum n S A B k l + identity k l))
+      with (subset_sum n S A' B' k l - subset_sum n S A B k l) by ring.
+    apply (subset_sum_perturb d n S A B A' B' e k l); assumption.
+  - rewrite Hsub by assumption. ring.
+Qed.
+
+(** The subsets of [{0 .. n-1}], as [2^n] indicator functions. *)
+Fixpoint subsets (n : nat) : list (nat -> bool) :=
+  match n with
+  | O => [fun _ => false]
+  | S m => flat_map (fun T => [fun i => if Nat.eqb i m then false else T i;
+                               fun i => if Nat.eqb i m then true else T i]) (subsets m)
+  end.
+
+Lemma length_flat_map2 {X Y : Type} (f g : X -> Y) (l : list X) :
+  length (flat_map (fun x => [f x; g x]) l) = (2 * length l)%nat.
+Proof. induction l as [|x l IH]; simpl; [reflexivity | rewrite IH; lia]. Qed.
+
+Lemma subsets_length n : length (subsets n) = (2 ^ n)%nat.
+Proof.
+  induction n as [|n IH]; [reflexivity|]. simpl subsets.
+  rewrite length_flat_map2, IH. simpl. lia.
+Qed.
+
+Lemma subsets_complete n (S : nat -> bool) :
+  exists T, In T (subsets n) /\ forall i, (i < n)%nat -> T i = S i.
+Proof.
+  induction n as [|n IH].
+  - exists (fun _ => false). split; [left; reflexivity | intros; lia].
+  - destruct IH as [T [HT HTS]]. simpl subsets.
+    exists (fun i => if Nat.eqb i n then S n else T i). split.
+    + apply in_flat_map. exists T. split; [exact HT|].
+      destruct (S n); [right; left | left]; reflexivity.
+    + intros i Hi. destruct (Nat.eqb_spec i n) as [->|Hne]; [reflexivity|].
+      apply HTS. lia.
+Qed.
+
+Lemma submatrix_cond_ext d n (S T : nat -> bool) A B :
+  (forall i, (i < n)%nat -> T i = S i) -> submatrix_cond d n S A B -> submatrix_cond d n T A B.
+Proof.
+  intros H Hs k l Hk Hl. rewrite (subset_sum_ext n T S) by exact H. apply Hs; assumption.
+Qed.
+
+Lemma in_Z_subsets d n A B :
+  in_Z d n A B -> exists T, In T (subsets n) /\ submatrix_cond d n T A B.
+Proof.
+  intros [S HS]. destruct (subsets_complete n S) as [T [HT HTS]].
+  exists T. split; [exact HT|]. apply (submatrix_cond_ext d n S T); assumption.
+Qed.
+
+Lemma not_Z_open d n : open_set d n (fun A B => ~ in_Z d n A B).
+Proof.
+  intros A B HnZ.
+  destruct (eps_min_list
+    (fun T e => forall A' B', close d n e A B A' B' -> ~ submatrix_cond d n T A' B')
+    (subsets n)) as [e [He H]].
+  - intros T e e' He' H0. exact (ball_mono d n A B _ e e' He' H0).
+  - intros T _. apply not_submatrix_cond_stable. intros HT. apply HnZ. exists T. exact HT.
+  - exists e. split; [exact He|]. intros A' B' Hc HZ.
+    destruct (in_Z_subsets d n A' B' HZ) as [T [HT Hsub]].
+    exact (H T HT A' B' Hc Hsub).
+Qed.
+
+Theorem Z_closed d n : closed_set d n (in_Z d n).
+Proof. apply open_compl_closed, not_Z_open. Qed.
+
+(** ** At most [2^n] scalings of [B] land in [Z] *)
+
+Lemma subset_sum_scale n (S : nat -> bool) A B t k l :
+  subset_sum n S A (fun k i => t * B k i) k l = t * subset_sum n S A B k l.
+Proof.
+  unfold subset_sum. rewrite <- sumn_scal_l. apply sumn_ext.
+  intros i _. destruct (S i); ring.
+Qed.
+
+Theorem Z_scalar_finite d n A B : (1 <= d)%nat ->
+  exists l : list R, (length l <= 2 ^ n)%nat /\
+    forall t, in_Z d n A (fun k i => t * B k i) -> In t l.
+Proof.
+  intros Hd. exists (map (fun T => - / subset_sum n T A B 0%nat 0%nat) (subsets n)).
+  split; [rewrite map_length, subsets_length; lia|].
+  intros t HZ. destruct (in_Z_subsets d n A _ HZ) as [T [HT Hsub]].
+  specialize (Hsub 0%nat 0%nat ltac:(lia) ltac:(lia)).
+  rewrite subset_sum_scale in Hsub. unfold identity in Hsub. simpl in Hsub.
+  apply in_map_iff. exists T. split; [|exact HT].
+  assert (Hs : subset_sum n T A B 0%nat 0%nat <> 0) by (intros E; rewrite E in Hsub; lra).
+  field_simplify_eq; [lra | exact Hs].
+Qed.
+
+(** ** [Z] has empty interior *)
+
+Lemma entry_le_double_sum d n (B : mat) k i :
+  (k < d)%nat -> (i < n)%nat ->
+  Rabs (B k i) <= sumn d (fun k => sumn n (fun i => Rabs (B k i))).
+Proof.
+  intros Hk Hi.
+  apply Rle_trans with (sumn n (fun i => Rabs (B k i))).
+  - apply (sumn_term_le n (fun i => Rabs (B k i))); [intros; apply Rabs_pos | exact Hi].
+  - apply (sumn_term_le d (fun k => sumn n (fun i => Rabs (B k i)))); [|exact Hk].
+    intros; apply sumn_nonneg; intros; apply Rabs_pos.
+Qed.
+
+Theorem Z_empty_interior d n : (1 <= d)%nat -> empty_interior d n (in_Z d n).
+Proof.
+  intros Hd A B e He.
+  destruct (Z_scalar_finite d n A B Hd) as [l [_ Hl]].
+  set (M := sumn d (fun k => sumn n (fun i => Rabs (B k i)))).
+  assert (HM : 0 <= M) by (apply sumn_nonneg; intros; apply sumn_nonneg; intros; apply Rabs_pos).
+  destruct (avoid_list l 1 (1 + e / (M + 1))) as [t [Ht Hnl]].
+  { assert (0 < e / (M + 1)) by (apply Rdiv_lt_0_compat; lra). lra. }
+  exists A, (fun k i => t * B k i). split.
+  - intros i k Hi Hk. split.
+    + replace (A i k - A i k) with 0 by ring. rewrite Rabs_R0. exact He.
+    + cbv beta. replace (t * B k i - B k i) with ((t - 1) * B k i) by ring.
+      rewrite Rabs_mult, (Rabs_right (t - 1)) by lra.
+      pose proof (entry_le_double_sum d n B k i Hk Hi) as HB.
+      apply Rle_lt_trans with ((t - 1) * M).
+      * apply Rmult_le_compat_l; [lra | exact HB].
+      * apply Rle_lt_trans with (e / (M + 1) * M).
+        -- apply Rmult_le_compat_r; lra.
+        -- apply Rlt_le_trans with (e / (M + 1) * (M + 1)).
+           ++ apply Rmult_lt_compat_l; [apply Rdiv_lt_0_compat|]; lra.
+           ++ right. field. lra.
+  - intros HZ. exact (Hnl (Hl t HZ)).
+Qed.
