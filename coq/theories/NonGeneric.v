@@ -351,3 +351,148 @@ Proof.
            ++ right. field. lra.
   - intros HZ. exact (Hnl (Hl t HZ)).
 Qed.
+
+(** ** Pairwise independence through [2 x 2] minors *)
+
+Definition minor2 (u v : vec) (k l : nat) : R := u k * v l - u l * v k.
+
+Lemma indep_of_minor d (u v : vec) k l :
+  (k < d)%nat -> (l < d)%nat -> minor2 u v k l <> 0 -> lin_independent2 d u v.
+Proof.
+  intros Hk Hl Hm alpha beta H.
+  pose proof (H k Hk) as Ek. pose proof (H l Hl) as El. unfold minor2 in Hm.
+  assert (Ea : alpha * (u k * v l - u l * v k) =
+               v l * (alpha * u k + beta * v k) - v k * (alpha * u l + beta * v l)) by ring.
+  assert (Eb : beta * (u k * v l - u l * v k) =
+               u k * (alpha * u l + beta * v l) - u l * (alpha * u k + beta * v k)) by ring.
+  rewrite Ek, El in Ea, Eb.
+  split.
+  - destruct (Rmult_integral alpha (u k * v l - u l * v k)); [lra | assumption | contradiction].
+  - destruct (Rmult_integral beta (u k * v l - u l * v k)); [lra | assumption | contradiction].
+Qed.
+
+Lemma minor_of_indep d (u v : vec) :
+  lin_independent2 d u v -> exists k l, (k < d)%nat /\ (l < d)%nat /\ minor2 u v k l <> 0.
+Proof.
+  intros Hind. apply NNPP. intros Hno.
+  assert (Hz : forall k l, (k < d)%nat -> (l < d)%nat -> minor2 u v k l = 0).
+  { intros k l Hk Hl. apply NNPP. intros Hne. apply Hno. exists k, l. auto. }
+  destruct (classic (exists k, (k < d)%nat /\ u k <> 0)) as [[k [Hk Huk]]|Hu].
+  - destruct (Hind (v k) (- u k)) as [_ Hb].
+    + intros l Hl. pose proof (Hz k l Hk Hl) as E. unfold minor2 in E. lra.
+    + apply Huk. lra.
+  - destruct (Hind 1 0) as [H1 _]; [|lra].
+    intros l Hl. assert (u l = 0).
+    { apply NNPP. intros Hne. apply Hu. exists l. auto. }
+    lra.
+Qed.
+
+(** ** The generic set is open *)
+
+Lemma entry_stable x :
+  x <> 0 -> exists e, 0 < e /\ forall x', Rabs (x' - x) < e -> x' <> 0.
+Proof.
+  intros Hx. exists (Rabs x). split; [apply Rabs_pos_lt; exact Hx|].
+  intros x' H E. subst x'. replace (0 - x) with (- x) in H by ring.
+  rewrite Rabs_Ropp in H. lra.
+Qed.
+
+Lemma minor_stable a b c d :
+  a * b - c * d <> 0 ->
+  exists e, 0 < e /\ forall a' b' c' d',
+    Rabs (a' - a) < e -> Rabs (b' - b) < e -> Rabs (c' - c) < e -> Rabs (d' - d) < e ->
+    a' * b' - c' * d' <> 0.
+Proof.
+  intros Hm.
+  set (K := (Rabs a + Rabs b + 1) + (Rabs c + Rabs d + 1)).
+  assert (HK : 0 <= K).
+  { unfold K. pose proof (Rabs_pos a). pose proof (Rabs_pos b).
+    pose proof (Rabs_pos c). pose proof (Rabs_pos d). lra. }
+  destruct (small_perturb_nonzero (a * b - c * d) K Hm HK) as [e [He Hsm]].
+  exists e. split; [lra|]. intros a' b' c' d' Ha Hb Hc Hd. apply Hsm.
+  replace (a' * b' - c' * d' - (a * b - c * d))
+    with ((a' * b' - a * b) - (c' * d' - c * d)) by ring.
+  eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
+  pose proof (prod_perturb a b a' b' e He Ha Hb).
+  pose proof (prod_perturb c d c' d' e He Hc Hd).
+  unfold K. lra.
+Qed.
+
+Lemma nonzero_row_stable d n A B i :
+  (i < n)%nat -> nonzero_vec d (row A i) ->
+  exists e, 0 < e /\ forall A' B', close d n e A B A' B' -> nonzero_vec d (row A' i).
+Proof.
+  intros Hi [k [Hk Hne]]. destruct (entry_stable _ Hne) as [e [He H]].
+  exists e. split; [exact He|]. intros A' B' Hc. exists k. split; [exact Hk|].
+  apply H. exact (proj1 (Hc i k Hi Hk)).
+Qed.
+
+Lemma nonzero_col_stable d n A B i :
+  (i < n)%nat -> nonzero_vec d (col B i) ->
+  exists e, 0 < e /\ forall A' B', close d n e A B A' B' -> nonzero_vec d (col B' i).
+Proof.
+  intros Hi [k [Hk Hne]]. destruct (entry_stable _ Hne) as [e [He H]].
+  exists e. split; [exact He|]. intros A' B' Hc. exists k. split; [exact Hk|].
+  apply H. exact (proj2 (Hc i k Hi Hk)).
+Qed.
+
+Lemma indep_rows_stable d n A B i j :
+  (i < n)%nat -> (j < n)%nat -> lin_independent2 d (row A i) (row A j) ->
+  exists e, 0 < e /\ forall A' B', close d n e A B A' B' ->
+    lin_independent2 d (row A' i) (row A' j).
+Proof.
+  intros Hi Hj Hind. destruct (minor_of_indep d _ _ Hind) as [k [l [Hk [Hl Hm]]]].
+  unfold minor2, row in Hm. destruct (minor_stable _ _ _ _ Hm) as [e [He H]].
+  exists e. split; [exact He|]. intros A' B' Hc.
+  apply (indep_of_minor d _ _ k l Hk Hl). unfold minor2, row.
+  apply H; [apply (Hc i k) | apply (Hc j l) | apply (Hc i l) | apply (Hc j k)]; assumption.
+Qed.
+
+Theorem generic_open d n : open_set d n (generic d n).
+Proof.
+  intros A B [Hrows [Hpairs Hcols]].
+  destruct (eps_min_nat
+    (fun i e => forall A' B', close d n e A B A' B' -> nonzero_vec d (row A' i)) n)
+    as [e1 [He1 H1]].
+  { intros i e e' _ He' H0. exact (ball_mono d n A B _ e e' He' H0). }
+  { intros i Hi. apply nonzero_row_stable; auto. }
+  destruct (eps_min_nat
+    (fun i e => forall A' B', close d n e A B A' B' -> nonzero_vec d (col B' i)) n)
+    as [e2 [He2 H2]].
+  { intros i e e' _ He' H0. exact (ball_mono d n A B _ e e' He' H0). }
+  { intros i Hi. apply nonzero_col_stable; auto. }
+  destruct (eps_min_nat
+    (fun i e => forall j, (j < n)%nat -> i <> j -> forall A' B', close d n e A B A' B' ->
+       lin_independent2 d (row A' i) (row A' j)) n)
+    as [e3 [He3 H3]].
+  { intros i e e' _ He' H0 j Hj Hij. exact (ball_mono d n A B _ e e' He' (H0 j Hj Hij)). }
+  { intros i Hi.
+    destruct (eps_min_nat
+      (fun j e => i <> j -> forall A' B', close d n e A B A' B' ->
+         lin_independent2 d (row A' i) (row A' j)) n)
+      as [e [He H]].
+    - intros j e e' _ He' H0 Hij. exact (ball_mono d n A B _ e e' He' (H0 Hij)).
+    - intros j Hj. destruct (Nat.eq_dec i j) as [Eij|Hij].
+      + exists 1. split; [lra | intros Hc; contradiction].
+      + destruct (indep_rows_stable d n A B i j Hi Hj (Hpairs i j Hi Hj Hij)) as [e [He H]].
+        exists e. split; [exact He | intros _; exact H].
+    - exists e. split; [exact He|]. intros j Hj Hij. exact (H j Hj Hij). }
+  exists (Rmin e1 (Rmin e2 e3)).
+  assert (Hm2 : 0 < Rmin e2 e3) by (apply Rmin_pos; assumption).
+  split; [apply Rmin_pos; assumption|].
+  pose proof (Rmin_l e1 (Rmin e2 e3)). pose proof (Rmin_r e1 (Rmin e2 e3)).
+  pose proof (Rmin_l e2 e3). pose proof (Rmin_r e2 e3).
+  intros A' B' Hc. split; [|split].
+  - intros i Hi. apply (H1 i Hi A' B'). apply (close_mono d n e1 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+  - intros i j Hi Hj Hij. apply (H3 i Hi j Hj Hij A' B').
+    apply (close_mono d n e3 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+  - intros i Hi. apply (H2 i Hi A' B'). apply (close_mono d n e2 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+Qed.
+
+Theorem nongeneric_closed d n : closed_set d n (nongeneric d n).
+Proof.
+  apply open_compl_closed. intros A B HnN.
+  assert (HG : generic d n A B) by (apply NNPP; exact HnN).
+  destruct (generic_open d n A B HG) as [e [He H]].
+  exists e. split; [exact He|]. intros A' B' Hc HN. exact (HN (H A' B' Hc)).
+Qed.
