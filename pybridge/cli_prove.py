@@ -10,12 +10,13 @@ from rich.table import Table
 
 from .errors import ProverUnavailable
 from .prover import CoqBackend
-from .results import assess, load_results
+from .results import assess, load_results, markdown_table
 
 
 @click.command("prove")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
-def prove_cmd(as_json: bool) -> None:
+@click.option("--markdown", is_flag=True, help="The README's results table, in Markdown.")
+def prove_cmd(as_json: bool, markdown: bool) -> None:
     """Build the Coq library and report, for R1..R7, the theorems and their status."""
     backend = CoqBackend()
     build = backend.build_library()
@@ -23,6 +24,9 @@ def prove_cmd(as_json: bool) -> None:
         tail = " | ".join(build.log.strip().splitlines()[-3:])
         raise ProverUnavailable(f"the Coq library does not build: {tail}")
     statuses = assess(load_results(backend.coq_dir / "results.toml"), backend)
+    if markdown:
+        click.echo(markdown_table(statuses), nl=False)
+        return
     if as_json:
         doc = {
             "prover": backend.name,

@@ -23,6 +23,7 @@ class ResultEntry:
     title: str
     theorems: tuple[str, ...]
     missing: str
+    instances: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class ResultStatus:
             "title": self.entry.title,
             "status": self.status,
             "note": self.note,
+            "instances": list(self.entry.instances),
             "theorems": [
                 {
                     "name": t.name,
@@ -55,7 +57,13 @@ def load_results(path: Path) -> list[ResultEntry]:
     """Read ``results.toml``."""
     data = tomllib.loads(path.read_text())
     return [
-        ResultEntry(r["id"], r["title"], tuple(r.get("theorems", ())), r.get("missing", "").strip())
+        ResultEntry(
+            r["id"],
+            r["title"],
+            tuple(r.get("theorems", ())),
+            r.get("missing", "").strip(),
+            tuple(r.get("instances", ())),
+        )
         for r in data["result"]
     ]
 
@@ -81,9 +89,21 @@ def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultSta
             status, note = "missing", "not in the compiled library: " + ", ".join(absent)
         elif bad:
             status, note = "partial", "rests on disallowed assumptions: " + ", ".join(bad)
+        elif not e.instances:
+            status, note = "partial", "no concrete instance shows the hypotheses can hold"
         elif e.missing:
             status, note = "partial", e.missing
         else:
             status, note = "proved", ""
         out.append(ResultStatus(e, status, note, ts))
     return out
+
+
+def markdown_table(statuses: list[ResultStatus]) -> str:
+    """The README's table of results (kept in sync with ``prove`` by the tests)."""
+    lines = ["| id | result | status | Coq theorems | what is missing |", "|---|---|---|---|---|"]
+    for s in statuses:
+        names = ", ".join(f"`{t.name.removeprefix('Absorb.')}`" for t in s.theorems) or "-"
+        note = s.note.replace("|", "\\|").replace("\n", " ") if s.status != "proved" else ""
+        lines.append(f"| {s.entry.id} | {s.entry.title} | {s.status} | {names} | {note} |")
+    return "\n".join(lines) + "\n"

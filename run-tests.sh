@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs whatever is missing (Debian 12, as root), builds the Coq library and
+# runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/install.sh
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
