@@ -1,0 +1,374 @@
+(** * R5 (=>) for ReLU: absorbing the skip forces the submatrix condition
+
+    Let [(A, B)] be generic (rows [a_i <> 0], pairwise linearly independent,
+    columns [b_i <> 0]) and suppose a ReLU block of width [m] equals
+    [x + B relu(A x)] everywhere.  Writing [relu z = z/2 + |z|/2]:
+    - [relu_even_part]: [sum_j b'_j |a'_j.x| = sum_i b_i |a_i.x|];
+    - [relu_odd_part_eq]: [sum_j b'_j (a'_j.x) = 2x + sum_i b_i (a_i.x)];
+    - [relu_absorb_choice]: by the kinks of ridge sums ([Ridge.v]) every
+      [a_i] is matched by some [a'_{j(i)} = c_i a_i], [c_i <> 0], [j] injective;
+    - [relu_generic_absorbable_width]: hence [n <= m], and
+      [relu_generic_not_absorbable_below] (headline): never for [m < n];
+    - [relu_absorbable_generic_submatrix] (headline): for [m = n], [j] is a
+      bijection, [b'_{j(i)} |c_i| = b_i], and [S = {i | c_i < 0}] satisfies
+      [B[:,S] A[S,:] = -I]. *)
+
+From Coq Require Import Reals Lra Lia Arith List.
+From Absorb Require Import Sums Blocks ActivationDefs Ridge.
+Open Scope R_scope.
+
+(** ** Odd and even parts of ReLU *)
+
+Lemma relu_add_opp z : relu z + relu (- z) = Rabs z.
+Proof. unfold relu, Rmax, Rabs. repeat destruct Rle_dec; repeat destruct Rcase_abs; lra. Qed.
+
+Lemma relu_sub_opp z : relu z - relu (- z) = z.
+Proof. unfold relu, Rmax. repeat destruct Rle_dec; lra. Qed.
+
+Lemma relu_even_part d n m A B A' B' :
+  same_fun d (ungated relu d m A' B') (residual d identity (ungated relu d n A B)) ->
+  forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x.
+Proof.
+  intros H k Hk x.
+  assert (Ev : forall N V (beta : nat -> R),
+    ridge_sum d N V beta x = sumn N (fun j => beta j * relu (dot d (row V j) x))
+      + sumn N (fun j => beta j * relu (dot d (row V j) (fun t => - x t)))).
+  { intros N V beta. unfold ridge_sum. rewrite <- sumn_plus. apply sumn_ext. intros j _.
+    rewrite dot_opp_r, <- Rmult_plus_distr_l, relu_add_opp. reflexivity. }
+  rewrite !Ev.
+  pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
+  unfold ungated, residual in E1, E2.
+  rewrite (mv_identity d x k Hk) in E1. rewrite (mv_identity d _ k Hk) in E2.
+  cbv beta in E2. rewrite E1, E2. ring.
+Qed.
+
+Lemma relu_odd_part_eq d n m A B A' B' :
+  same_fun d (ungated relu d m A' B') (residual d identity (ungated relu d n A B)) ->
+  forall k, (k < d)%nat -> forall x,
+    sumn m (fun j => B' k j * dot d (row A' j) x) =
+    2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
+Proof.
+  intros H k Hk x.
+  assert (Od : forall N V (beta : nat -> R),
+    sumn N (fun j => beta j * dot d (row V j) x) =
+      sumn N (fun j => beta j * relu (dot d (row V j) x))
+      - sumn N (fun j => beta j * relu (dot d (row V j) (fun t => - x t)))).
+  { intros N V beta. rewrite <- sumn_minus. apply sumn_ext. intros j _.
+    rewrite dot_opp_r, <- Rmult_minus_distr_l, relu_sub_opp. reflexivity. }
+  rewrite (Od m A' (B' k)), (Od n A (B k)).
+  pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
+  unfold ungated, residual in E1, E2.
+  rewrite (mv_identity d x k Hk) in E1. rewrite (mv_identity d _ k Hk) in E2.
+  cbv beta in E2. rewrite E1, E2. ring.
+Qed.
+
+(** ** Small helpers *)
+
+Lemma parallel_dot d (v p : vec) c u :
+  (forall k, (k < d)%nat -> v k = c * p k) -> dot d v u = c * dot d p u.
+Proof.
+  intros H. unfold dot. rewrite <- sumn_scal_l. apply sumn_ext. intros k Hk.
+  rewrite (H k Hk). ring.
+Qed.
+
+Lemma dot_unit d (u : vec) l : (l < d)%nat -> dot d u (fun t => identity l t) = u l.
+Proof.
+  intros Hl. unfold dot, identity.
+  rewrite (sumn_ext d _ (fun t => if Nat.eq_dec l t then u t else 0)).
+  - apply sumn_delta. exact Hl.
+  - intros t _. destruct (Nat.eq_dec l t); ring.
+Qed.
+
+Lemma identity_sym k l : identity k l = identity l k.
+Proof. unfold identity. destruct (Nat.eq_dec k l), (Nat.eq_dec l k); congruence. Qed.
+
+Lemma sumn_nonzero_term N f : sumn N f <> 0 -> exists j, (j < N)%nat /\ f j <> 0.
+Proof.
+  induction N as [|N IH]; intros H; [rewrite sumn_0 in H; lra|].
+  rewrite sumn_S in H. destruct (Req_EM_T (f N) 0) as [E|E].
+  - destruct IH as [j [Hj Hf]]; [lra|]. exists j. split; [lia | exact Hf].
+  - exists N. split; [lia | exact E].
+Qed.
+
+(** Choice over a finite index range needs no axiom. *)
+Lemma finite_choice {T : Type} (t0 : T) n (P : nat -> T -> Prop) :
+  (forall i, (i < n)%nat -> exists x, P i x) ->
+  exists f : nat -> T, forall i, (i < n)%nat -> P i (f i).
+Proof.
+  induction n as [|n IH]; intros H.
+  - exists (fun _ => t0). intros; lia.
+  - destruct IH as [f Hf]; [intros; apply H; lia|].
+    destruct (H n ltac:(lia)) as [x Hx].
+    exists (fun i => if Nat.eq_dec i n then x else f i). intros i Hi.
+    destruct (Nat.eq_dec i n) as [->|]; [exact Hx | apply Hf; lia].
+Qed.
+
+(** ** Pigeonhole on [{0 .. n-1}] *)
+
+Lemma nodup_map_inj (f : nat -> nat) l :
+  (forall a b, In a l -> In b l -> f a = f b -> a = b) -> NoDup l -> NoDup (map f l).
+Proof.
+  intros Hi Hnd. induction Hnd as [|x l Hx Hnd IH]; simpl; constructor.
+  - intros Hin. apply in_map_iff in Hin as [y [E Hy]].
+    assert (y = x) by (apply Hi; simpl; auto). subst. contradiction.
+  - apply IH. intros a b Ha Hb. apply Hi; simpl; auto.
+Qed.
+
+Lemma nodup_map_seq n (f : nat -> nat) :
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
+  NoDup (map f (seq 0 n)).
+Proof.
+  intros Hi. apply nodup_map_inj; [|apply seq_NoDup].
+  intros a b Ha Hb. apply in_seq in Ha, Hb. apply Hi; lia.
+Qed.
+
+Lemma incl_map_seq n m (f : nat -> nat) :
+  (forall i, (i < n)%nat -> (f i < m)%nat) -> incl (map f (seq 0 n)) (seq 0 m).
+Proof.
+  intros Hr y Hy. apply in_map_iff in Hy as [i [<- Hi]]. apply in_seq in Hi.
+  apply in_seq. split; [lia|]. simpl. apply Hr. lia.
+Qed.
+
+Lemma injective_bound n m (f : nat -> nat) :
+  (forall i, (i < n)%nat -> (f i < m)%nat) ->
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
+  (n <= m)%nat.
+Proof.
+  intros Hr Hi.
+  pose proof (NoDup_incl_length (nodup_map_seq n f Hi) (incl_map_seq n m f Hr)) as H.
+  rewrite map_length, !seq_length in H. exact H.
+Qed.
+
+Lemma injective_surjective n (f : nat -> nat) :
+  (forall i, (i < n)%nat -> (f i < n)%nat) ->
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
+  forall j, (j < n)%nat -> exists i, (i < n)%nat /\ f i = j.
+Proof.
+  intros Hr Hi j Hj.
+  assert (Hin : In j (map f (seq 0 n))).
+  { apply (NoDup_length_incl (l := map f (seq 0 n)) (l' := seq 0 n) (nodup_map_seq n f Hi)).
+    - rewrite map_length. lia.
+    - exact (incl_map_seq n n f Hr).
+    - apply in_seq. lia. }
+  apply in_map_iff in Hin as [i [Hfi Hi']]. apply in_seq in Hi'.
+  exists i. split; [lia | exact Hfi].
+Qed.
+
+(** Reindexing a sum along a bijection of [{0 .. n-1}]. *)
+Lemma sumn_reindex n (f : nat -> nat) (g : nat -> R) :
+  (forall i, (i < n)%nat -> (f i < n)%nat) ->
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
+  (forall j, (j < n)%nat -> exists i, (i < n)%nat /\ f i = j) ->
+  sumn n g = sumn n (fun i => g (f i)).
+Proof.
+  intros Hr Hinj Hsurj.
+  transitivity (sumn n (fun j => sumn n (fun i => if Nat.eq_dec (f i) j then g (f i) else 0))).
+  - apply sumn_ext. intros j Hj. destruct (Hsurj j Hj) as [i0 [Hi0 <-]].
+    rewrite (sumn_ext n _ (fun i => if Nat.eq_dec i0 i then g (f i) else 0)).
+    + symmetry. apply (sumn_delta n i0 (fun i => g (f i))). exact Hi0.
+    + intros i Hi. destruct (Nat.eq_dec (f i) (f i0)) as [E|E], (Nat.eq_dec i0 i) as [E'|E'].
+      * reflexivity.
+      * exfalso. apply E'. symmetry. apply Hinj; assumption.
+      * subst. contradiction.
+      * reflexivity.
+  - rewrite sumn_swap. apply sumn_ext. intros i Hi.
+    rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (f i) j then g j else 0)).
+    + apply sumn_delta. apply Hr. exact Hi.
+    + intros j _. destruct (Nat.eq_dec (f i) j) as [<-|]; reflexivity.
+Qed.
+
+(** ** Matching the directions *)
+
+(** Along a hyperplane [a_i0^perp] chosen to avoid every other direction,
+    the kinks of both sides of the even part must agree. *)
+Lemma relu_absorb_kink d n m A B A' B' i0 :
+  generic d n A B -> (i0 < n)%nat ->
+  (forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x) ->
+  exists x0, dot d (row A i0) x0 = 0 /\
+    (forall i, (i < n)%nat -> i <> i0 -> dot d (row A i) x0 <> 0) /\
+    (forall j, (j < m)%nat -> dot d (row A' j) x0 = 0 -> parallel_to d (row A' j) (row A i0)) /\
+    (forall k, (k < d)%nat ->
+       kink_sum d m A' (B' k) x0 (row A i0) = B k i0 * dot d (row A i0) (row A i0)).
+Proof.
+  intros [Hnz [Hind Hb]] Hi0 Hev.
+  pose (v := fun j => if lt_dec j m then row A' j else row A (j - m)%nat).
+  destruct (ridge_avoid d (row A i0) v (m + n) (Hnz i0 Hi0)) as [x0 [Hpx Hx]].
+  assert (HA : forall i, (i < n)%nat -> i <> i0 -> dot d (row A i) x0 <> 0).
+  { intros i Hi Hne. pose proof (Hx (m + i)%nat ltac:(lia)) as H. unfold v in H.
+    destruct (lt_dec (m + i) m) as [|_]; [lia|].
+    replace (m + i - m)%nat with i in H by lia.
+    destruct H as [H|H]; [exact H|].
+    exfalso. exact (parallel_not_independent d _ _ H (Hind i0 i Hi0 Hi ltac:(lia))). }
+  exists x0. split; [exact Hpx|]. split; [exact HA|]. split.
+  - intros j Hj H0. pose proof (Hx j ltac:(lia)) as H. unfold v in H.
+    destruct (lt_dec j m) as [_|]; [|lia].
+    destruct H as [H|H]; [contradiction | exact H].
+  - intros k Hk. rewrite (ridge_kink_eq d m A' (B' k) n A (B k) (Hev k Hk) x0 (row A i0)).
+    unfold kink_sum.
+    rewrite (sumn_ext n _ (fun i => if Nat.eq_dec i0 i
+                                   then B k i * dot d (row A i0) (row A i0) else 0)).
+    + apply sumn_delta. exact Hi0.
+    + intros i Hi. destruct (Nat.eq_dec i0 i) as [<-|Hne].
+      * destruct (Req_EM_T (dot d (row A i0) x0) 0) as [_|E]; [|contradiction].
+        rewrite Rabs_right; [reflexivity|].
+        apply Rle_ge, Rlt_le, dot_self_pos, Hnz, Hi0.
+      * destruct (Req_EM_T (dot d (row A i) x0) 0) as [E|_]; [|reflexivity].
+        exfalso. exact (HA i Hi ltac:(lia) E).
+Qed.
+
+Lemma relu_absorb_match d n m A B A' B' i0 :
+  generic d n A B -> (i0 < n)%nat ->
+  (forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x) ->
+  exists jc : nat * R, (fst jc < m)%nat /\ snd jc <> 0 /\
+    forall k, (k < d)%nat -> A' (fst jc) k = snd jc * A i0 k.
+Proof.
+  intros Hg Hi0 Hev. pose proof Hg as [Hnz [Hind Hb]].
+  destruct (relu_absorb_kink d n m A B A' B' i0 Hg Hi0 Hev) as [x0 [Hpx [HA [HA' Hk]]]].
+  destruct (Hb i0 Hi0) as [k [Hk' Hbk]]. unfold col in Hbk.
+  pose proof (dot_self_pos d _ (Hnz i0 Hi0)) as Hpp.
+  assert (Hs : kink_sum d m A' (B' k) x0 (row A i0) <> 0).
+  { rewrite (Hk k Hk'). intro E. apply Rmult_integral in E. destruct E; lra. }
+  unfold kink_sum in Hs. apply sumn_nonzero_term in Hs. destruct Hs as [j [Hj Hf]].
+  destruct (Req_EM_T (dot d (row A' j) x0) 0) as [E|E]; [|contradiction Hf; reflexivity].
+  destruct (HA' j Hj E) as [c Hc]. exists (j, c). simpl. split; [exact Hj|]. split.
+  - intro Hc0. apply Hf.
+    rewrite (parallel_dot d (row A' j) (row A i0) c (row A i0) Hc), Hc0.
+    rewrite Rmult_0_l, Rabs_R0. ring.
+  - intros l Hl. exact (Hc l Hl).
+Qed.
+
+Lemma parallel_rows_same d n (A : mat) i1 i2 (u : vec) c1 c2 :
+  (forall i j, (i < n)%nat -> (j < n)%nat -> i <> j -> lin_independent2 d (row A i) (row A j)) ->
+  (i1 < n)%nat -> (i2 < n)%nat -> c1 <> 0 ->
+  (forall k, (k < d)%nat -> u k = c1 * A i1 k) ->
+  (forall k, (k < d)%nat -> u k = c2 * A i2 k) -> i1 = i2.
+Proof.
+  intros Hind H1 H2 Hc1 E1 E2. destruct (Nat.eq_dec i1 i2) as [|Hne]; [assumption|].
+  exfalso. destruct (Hind i1 i2 H1 H2 Hne c1 (- c2)) as [Hc _]; [|contradiction].
+  intros k Hk. unfold row.
+  replace (- c2 * A i2 k) with (- (c2 * A i2 k)) by ring.
+  rewrite <- (E1 k Hk), <- (E2 k Hk). ring.
+Qed.
+
+(** Every [a_i] is matched by a distinct [a'_{j(i)} = c_i a_i], [c_i <> 0]. *)
+Lemma relu_absorb_choice d n m A B A' B' :
+  generic d n A B ->
+  (forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x) ->
+  exists (jf : nat -> nat) (cf : nat -> R),
+    (forall i, (i < n)%nat ->
+       (jf i < m)%nat /\ cf i <> 0 /\ forall k, (k < d)%nat -> A' (jf i) k = cf i * A i k) /\
+    (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
+Proof.
+  intros Hg Hev.
+  destruct (finite_choice (0%nat, 0) n (fun i jc => (fst jc < m)%nat /\ snd jc <> 0 /\
+              forall k, (k < d)%nat -> A' (fst jc) k = snd jc * A i k)) as [f Hf].
+  { intros i Hi. exact (relu_absorb_match d n m A B A' B' i Hg Hi Hev). }
+  exists (fun i => fst (f i)), (fun i => snd (f i)). split; [exact Hf|].
+  intros i1 i2 H1 H2 E. destruct (Hf i1 H1) as [_ [Hc1 E1]]. destruct (Hf i2 H2) as [_ [_ E2]].
+  destruct Hg as [_ [Hind _]].
+  apply (parallel_rows_same d n A i1 i2 (row A' (fst (f i1))) (snd (f i1)) (snd (f i2))
+           Hind H1 H2 Hc1).
+  - exact E1.
+  - intros k Hk. unfold row. rewrite E. apply E2. exact Hk.
+Qed.
+
+(** ** Headline results *)
+
+Theorem relu_generic_absorbable_width : forall d n m A B,
+  generic d n A B -> absorbable_ungated relu d n m identity A B -> (n <= m)%nat.
+Proof.
+  intros d n m A B Hg [A' [B' H]].
+  destruct (relu_absorb_choice d n m A B A' B' Hg (relu_even_part d n m A B A' B' H))
+    as [jf [cf [Hf Hinj]]].
+  apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
+Qed.
+
+Theorem relu_generic_not_absorbable_below : forall d n m A B,
+  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated relu d n m identity A B.
+Proof.
+  intros d n m A B Hg Hmn Habs.
+  pose proof (relu_generic_absorbable_width d n m A B Hg Habs). lia.
+Qed.
+
+Theorem relu_absorbable_generic_submatrix : forall d n A B,
+  generic d n A B -> absorbable_ungated relu d n n identity A B ->
+  exists S, submatrix_cond d n S A B.
+Proof.
+  intros d n A B Hg [A' [B' H]].
+  pose proof (relu_even_part d n n A B A' B' H) as Hev.
+  pose proof (relu_odd_part_eq d n n A B A' B' H) as Hodd.
+  destruct (relu_absorb_choice d n n A B A' B' Hg Hev) as [jf [cf [Hf Hinj]]].
+  assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
+  pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
+  (* the down-projections match: [b'_{j(i)} |c_i| = b_i] *)
+  assert (Hcoef : forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) * Rabs (cf i) = B k i).
+  { intros i0 k Hi0 Hk.
+    destruct (relu_absorb_kink d n n A B A' B' i0 Hg Hi0 Hev) as [x0 [Hpx [HA [_ Hkink]]]].
+    pose proof (Hkink k Hk) as E. unfold kink_sum in E.
+    pose proof (dot_self_pos d (row A i0) (proj1 Hg i0 Hi0)) as Hpp.
+    destruct (Hf i0 Hi0) as [_ [Hc0 E0]].
+    rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (jf i0) j
+               then B' k j * (Rabs (cf i0) * dot d (row A i0) (row A i0)) else 0)) in E.
+    - rewrite sumn_delta in E by (apply Hrange; exact Hi0).
+      apply (Rmult_eq_reg_r (dot d (row A i0) (row A i0))); [|lra]. rewrite <- E. ring.
+    - intros j Hj. destruct (Nat.eq_dec (jf i0) j) as [<-|Hne].
+      + rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) x0 E0), Hpx, Rmult_0_r.
+        destruct (Req_EM_T 0 0) as [_|C]; [|congruence].
+        rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) (row A i0) E0).
+        rewrite Rabs_mult, (Rabs_right (dot d (row A i0) (row A i0))) by lra. reflexivity.
+      + destruct (Hsurj j Hj) as [i [Hi <-]].
+        assert (Hii0 : i <> i0) by (intro; subst; contradiction).
+        destruct (Hf i Hi) as [_ [Hci Ei]].
+        rewrite (parallel_dot d (row A' (jf i)) (row A i) (cf i) x0 Ei).
+        destruct (Req_EM_T (cf i * dot d (row A i) x0) 0) as [Z|_]; [|reflexivity].
+        exfalso. apply Rmult_integral in Z.
+        destruct Z as [Z|Z]; [exact (Hci Z) | exact (HA i Hi Hii0 Z)]. }
+  exists (fun i => if Rlt_dec (cf i) 0 then true else false).
+  intros k l Hk Hl. unfold subset_sum.
+  pose proof (Hodd k Hk (fun t => identity l t)) as E. cbv beta in E.
+  assert (Hsum : sumn n (fun j => B' k j * dot d (row A' j) (fun t => identity l t)) =
+    sumn n (fun i => (if (if Rlt_dec (cf i) 0 then true else false) then - B k i else B k i)
+                     * A i l)).
+  { rewrite (sumn_reindex n jf _ Hrange Hinj Hsurj). apply sumn_ext. intros i Hi.
+    destruct (Hf i Hi) as [_ [Hci Ei]].
+    rewrite (parallel_dot d (row A' (jf i)) (row A i) (cf i) _ Ei), dot_unit by exact Hl.
+    pose proof (Hcoef i k Hi Hk) as C. unfold row.
+    destruct (Rlt_dec (cf i) 0) as [N|N]; simpl.
+    - rewrite Rabs_left in C by exact N. rewrite <- C. ring.
+    - rewrite Rabs_right in C by (apply Rnot_lt_ge; exact N). rewrite <- C. ring. }
+  rewrite Hsum in E.
+  rewrite (sumn_ext n (fun i => B k i * dot d (row A i) (fun t => identity l t))
+             (fun i => B k i * A i l)) in E
+    by (intros i _; rewrite dot_unit by exact Hl; reflexivity).
+  assert (Hdiff : sumn n (fun i =>
+      (if (if Rlt_dec (cf i) 0 then true else false) then - B k i else B k i) * A i l)
+      - sumn n (fun i => B k i * A i l) =
+      -2 * sumn n (fun i => if (if Rlt_dec (cf i) 0 then true else false)
+                            then B k i * A i l else 0)).
+  { rewrite <- sumn_minus, <- sumn_scal_l. apply sumn_ext. intros i _.
+    destruct (if Rlt_dec (cf i) 0 then true else false); ring. }
+  rewrite identity_sym. lra.
+Qed.
+
+(** ** Non-vacuity *)
+
+(** [d = n = 1], [A = 1], [B = -1] is generic and absorbable
+    ([-relu(-x) = x - relu(x)]), so both headline theorems apply. *)
+Example relu_generic_instance : generic 1 1 (fun _ _ => 1) (fun _ _ => -1).
+Proof.
+  split; [|split].
+  - intros i _. exists 0%nat. split; [lia | unfold row; lra].
+  - intros i j Hi Hj Hne. lia.
+  - intros i _. exists 0%nat. split; [lia | unfold col; lra].
+Qed.
+
+Example relu_absorbable_instance :
+  absorbable_ungated relu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
+Proof.
+  exists (fun _ _ => -1), (fun _ _ => -1). intros x i Hi.
+  assert (i = 0%nat) by lia. subst i.
+  unfold ungated, residual, mv, dot, row, identity. simpl.
+  pose proof (relu_sub_opp (x 0%nat)) as E.
+  replace (0 + -1 * x 0%nat) with (- x 0%nat) by ring.
+  replace (0 + 1 * x 0%nat) with (x 0%nat) by ring. lra.
+Qed.
