@@ -496,3 +496,143 @@ Proof.
   destruct (generic_open d n A B HG) as [e [He H]].
   exists e. split; [exact He|]. intros A' B' Hc HN. exact (HN (H A' B' Hc)).
 Qed.
+
+(** ** The non-generic set has empty interior (when [d >= 2] or [n <= 1]) *)
+
+(** Perturb [a_i] by [s (1, i, 0, ..., 0)] and [b_i] by [s e_0]. *)
+Definition dir_up (i k : nat) : R :=
+  if Nat.eqb k 0 then 1 else if Nat.eqb k 1 then INR i else 0.
+
+Definition dir_down (k : nat) : R := if Nat.eqb k 0 then 1 else 0.
+
+Definition pert_up (A : mat) (s : R) : mat := fun i k => A i k + s * dir_up i k.
+Definition pert_down (B : mat) (s : R) : mat := fun k i => B k i + s * dir_down k.
+
+Lemma dir_up_bound n i k : (i < n)%nat -> Rabs (dir_up i k) <= INR n + 1.
+Proof.
+  intros Hi. pose proof (pos_INR n) as Hn.
+  assert (Hin : INR i <= INR n) by (apply le_INR; lia).
+  pose proof (pos_INR i).
+  unfold dir_up. destruct (Nat.eqb k 0); [rewrite Rabs_R1; lra|].
+  destruct (Nat.eqb k 1); [rewrite Rabs_right; lra | rewrite Rabs_R0; lra].
+Qed.
+
+Lemma dir_down_bound n k : Rabs (dir_down k) <= INR n + 1.
+Proof.
+  pose proof (pos_INR n). unfold dir_down.
+  destruct (Nat.eqb k 0); [rewrite Rabs_R1 | rewrite Rabs_R0]; lra.
+Qed.
+
+Lemma pert_close d n A B s e :
+  0 < s -> s * (INR n + 1) < e -> close d n e A B (pert_up A s) (pert_down B s).
+Proof.
+  intros Hs Hse i k Hi Hk. unfold pert_up, pert_down.
+  replace (A i k + s * dir_up i k - A i k) with (s * dir_up i k) by ring.
+  replace (B k i + s * dir_down k - B k i) with (s * dir_down k) by ring.
+  rewrite !Rabs_mult, (Rabs_right s) by lra.
+  pose proof (dir_up_bound n i k Hi). pose proof (dir_down_bound n k).
+  split; (eapply Rle_lt_trans; [apply Rmult_le_compat_l; [lra | eassumption] | exact Hse]).
+Qed.
+
+(** The minor of rows [i], [j] on coordinates [0], [1] as a polynomial in [s]. *)
+Definition pair_poly (A : mat) (i j : nat) (s : R) : R :=
+  (A i 0%nat * A j 1%nat - A i 1%nat * A j 0%nat) +
+  (A i 0%nat * INR j + A j 1%nat - A i 1%nat - INR i * A j 0%nat) * s +
+  (INR j - INR i) * s * s.
+
+Lemma pair_poly_minor A i j s :
+  minor2 (row (pert_up A s) i) (row (pert_up A s) j) 0 1 = pair_poly A i j s.
+Proof. unfold minor2, row, pert_up, dir_up, pair_poly. simpl. ring. Qed.
+
+Lemma pert_bad_finite n (A B : mat) :
+  exists l : list R, forall s,
+    (exists i, (i < n)%nat /\ A i 0%nat + s = 0) \/
+    (exists i, (i < n)%nat /\ B 0%nat i + s = 0) \/
+    (exists i j, (i < n)%nat /\ (j < n)%nat /\ i <> j /\ pair_poly A i j s = 0) -> In s l.
+Proof.
+  destruct (finite_bad_nat (fun i s => A i 0%nat + s = 0) n) as [l1 H1].
+  { intros i _. exists [- A i 0%nat]. intros s Hs. left. lra. }
+  destruct (finite_bad_nat (fun i s => B 0%nat i + s = 0) n) as [l2 H2].
+  { intros i _. exists [- B 0%nat i]. intros s Hs. left. lra. }
+  destruct (finite_bad_nat
+    (fun i s => exists j, (j < n)%nat /\ i <> j /\ pair_poly A i j s = 0) n) as [l3 H3].
+  { intros i _.
+    destruct (finite_bad_nat (fun j s => i <> j /\ pair_poly A i j s = 0) n) as [l H].
+    - intros j _. destruct (Nat.eq_dec i j) as [Eij|Hij].
+      + exists []. intros s [Hne _]. contradiction.
+      + destruct (quadratic_roots
+          (A i 0%nat * A j 1%nat - A i 1%nat * A j 0%nat)
+          (A i 0%nat * INR j + A j 1%nat - A i 1%nat - INR i * A j 0%nat)
+          (INR j - INR i)) as [l Hl].
+        * intros E. apply Hij. apply INR_eq. lra.
+        * exists l. intros s [_ Hs]. apply Hl. exact Hs.
+    - exists l. intros s [j [Hj [Hij Hs]]]. apply (H j s Hj). auto. }
+  exists (l1 ++ l2 ++ l3). intros s [[i [Hi Hs]]|[[i [Hi Hs]]|[i [j [Hi [Hj [Hij Hs]]]]]]];
+    apply in_or_app; [left; apply (H1 i); auto | right; apply in_or_app; left; apply (H2 i); auto |
+                      right; apply in_or_app; right; apply (H3 i); [exact Hi | exists j; auto]].
+Qed.
+
+Theorem nongeneric_empty_interior d n :
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> empty_interior d n (nongeneric d n).
+Proof.
+  intros Hd Hdn A B e He.
+  destruct (pert_bad_finite n A B) as [l Hl].
+  pose proof (pos_INR n) as Hn.
+  destruct (avoid_list l 0 (e / (INR n + 1))) as [s [Hs Hnl]].
+  { apply Rdiv_lt_0_compat; lra. }
+  exists (pert_up A s), (pert_down B s). split.
+  - apply pert_close; [lra|].
+    apply Rlt_le_trans with (e / (INR n + 1) * (INR n + 1)).
+    + apply Rmult_lt_compat_r; lra.
+    + right. field. lra.
+  - intros HN. apply HN. split; [|split].
+    + intros i Hi. exists 0%nat. split; [lia|]. unfold row, pert_up, dir_up. simpl.
+      intros E. apply Hnl, Hl. left. exists i. split; [exact Hi | lra].
+    + intros i j Hi Hj Hij. apply (indep_of_minor d _ _ 0 1); [lia | lia |].
+      rewrite pair_poly_minor. intros E. apply Hnl, Hl. right; right.
+      exists i, j. auto.
+    + intros i Hi. exists 0%nat. split; [lia|]. unfold col, pert_down, dir_down. simpl.
+      intros E. apply Hnl, Hl. right; left. exists i. split; [exact Hi | lra].
+Qed.
+
+(** For [d = 1] and [n >= 2] every block is non-generic: two nonzero reals
+    are always linearly dependent. *)
+Lemma nongeneric_d1 n A B : (2 <= n)%nat -> nongeneric 1 n A B.
+Proof.
+  intros Hn [Hrows [Hpairs _]].
+  destruct (Hrows 1%nat ltac:(lia)) as [k [Hk H1]]. assert (k = 0%nat) by lia. subst k.
+  destruct (Hpairs 0%nat 1%nat ltac:(lia) ltac:(lia) ltac:(lia) (A 1%nat 0%nat) (- A 0%nat 0%nat))
+    as [Ha _].
+  - intros k Hk0. assert (k = 0%nat) by lia. subst k. unfold row. ring.
+  - exact (H1 Ha).
+Qed.
+
+(** ** Scalings of a generic [B] *)
+
+Theorem nongeneric_scalar_finite d n A B :
+  generic d n A B -> forall t, nongeneric d n A (fun k i => t * B k i) -> t = 0.
+Proof.
+  intros [Hrows [Hpairs Hcols]] t HN. apply NNPP. intros Ht. apply HN.
+  split; [exact Hrows | split; [exact Hpairs|]].
+  intros i Hi. destruct (Hcols i Hi) as [k [Hk Hne]]. exists k. split; [exact Hk|].
+  unfold col in *. intros E. destruct (Rmult_integral _ _ E); contradiction.
+Qed.
+
+(** ** Non-vacuity: the sets above are neither empty nor everything *)
+
+Example in_Z_example : in_Z 1 1 (fun _ _ => 1) (fun _ _ => -1).
+Proof.
+  exists (fun _ => true). intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia.
+  subst. unfold subset_sum, identity. simpl. ring.
+Qed.
+
+Example nongeneric_example : nongeneric 1 1 (fun _ _ => 0) (fun _ _ => 0).
+Proof. intros [Hrows _]. destruct (Hrows 0%nat ltac:(lia)) as [k [_ Hk]]. apply Hk. reflexivity. Qed.
+
+Example generic_example : generic 1 1 (fun _ _ => 1) (fun _ _ => 1).
+Proof.
+  split; [|split].
+  - intros i _. exists 0%nat. split; [lia | unfold row; lra].
+  - intros i j Hi Hj Hij. lia.
+  - intros i _. exists 0%nat. split; [lia | unfold col; lra].
+Qed.
