@@ -1,0 +1,88 @@
+"""Exact numbers: parsing user-written numbers and converting binary floats.
+
+Every number a verdict rests on becomes a :class:`fractions.Fraction` here:
+JSON decimals are read as written (``0.1`` is 1/10), strings ``"p/q"`` or
+``"-0.125"`` likewise, and binary floating-point arrays by their exact binary value.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import InputError
+
+#: Decimal exponents beyond this are refused (they would build enormous integers).
+MAX_EXPONENT = 4000
+
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?\d+/[+-]?\d+")
+
+
+def fraction_from_text(text: str, where: str) -> Fraction:
+    """Parse a decimal (``-0.125``, ``1e-3``) or a ratio (``"3/4"``) exactly."""
+    s = text.strip()
+    if not _NUMBER.fullmatch(s):
+        raise InputError(f"{where}: not a number: {_short(text)}")
+    m = re.search(r"[eE]([+-]?\d+)$", s)
+    if m and abs(int(m.group(1))) > MAX_EXPONENT:
+        raise InputError(f"{where}: exponent too large in {_short(text)}")
+    try:
+        return Fraction(s)
+    except ZeroDivisionError:
+        raise InputError(f"{where}: zero denominator in {_short(text)}") from None
+    except ValueError:
+        raise InputError(f"{where}: not a number: {_short(text)}") from None
+
+
+def fraction_from_json(value: object, where: str) -> Fraction:
+    """A JSON value (int, exact decimal already parsed to Fraction, or string) as a Fraction."""
+    if isinstance(value, bool):
+        raise InputError(f"{where}: expected a number, got a boolean")
+    if isinstance(value, (int, Fraction)):
+        return Fraction(value)
+    if isinstance(value, str):
+        return fraction_from_text(value, where)
+    raise InputError(f"{where}: expected a number, got {type(value).__name__}")
+
+
+def fraction_to_text(x: Fraction) -> str:
+    """``"p/q"`` (or ``"p"`` when integral): the exact text form used in reports."""
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def fraction_to_json(x: Fraction) -> int | str:
+    """A JSON integer when integral, else the exact ``"p/q"`` string."""
+    return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def exact_array(arr: np.ndarray, where: str) -> list:
+    """Nested lists of Fractions equal to ``arr``'s entries exactly (floats by binary value).
+
+    Accepts float16/32/64 and integer arrays; NaN or infinity is an input error.
+    """
+    kind = arr.dtype.kind
+    if kind == "f":
+        if not np.isfinite(arr).all():
+            raise InputError(f"{where}: contains NaN or infinity")
+        # float16/32 -> float64 is exact; Fraction(float) is the exact binary value.
+        values = arr.astype(np.float64).tolist()
+    elif kind in "iu":
+        values = arr.tolist()
+    elif kind == "b":
+        raise InputError(f"{where}: boolean array where numbers were expected")
+    else:
+        raise InputError(f"{where}: unsupported array type {arr.dtype}")
+    return _to_fractions(values)
+
+
+def _to_fractions(values: object) -> object:
+    if isinstance(values, list):
+        return [_to_fractions(v) for v in values]
+    return Fraction(values)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = repr(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
