@@ -330,3 +330,244 @@ Proof.
     exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_inf_residual; exact Hg].
   - exact (near_lin_inf_bounded_absurd d M _ _ Hd HM HF (compose_bounded d fs Hne Hfs)).
 Qed.
+
+(** ** Ungated blocks: activations that are [o(|z|)] at 0, or bounded *)
+
+Definition scalar_littleo0 (sigma : R -> R) : Prop :=
+  forall eps, 0 < eps -> exists delta, 0 < delta /\
+    forall z, Rabs z < delta -> Rabs (sigma z) <= eps * Rabs z.
+
+Lemma ungated_bound sigma d n A B x eta :
+  0 <= eta ->
+  (forall j, (j < n)%nat ->
+     Rabs (sigma (dot d (row A j) x)) <= eta * Rabs (dot d (row A j) x)) ->
+  vnorm d (ungated sigma d n A B x) <= eta * gated_weight d n A B * vnorm d x.
+Proof.
+  intros Heta Hs.
+  replace (eta * gated_weight d n A B * vnorm d x) with
+    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
+    by (rewrite sumn_scal_r; unfold gated_weight; ring).
+  unfold vnorm at 1, ungated.
+  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
+  rewrite Rabs_mult.
+  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
+    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
+  apply Rmult_le_compat_l; [apply Rabs_pos|].
+  eapply Rle_trans; [exact (Hs j Hj)|].
+  apply Rmult_le_compat_l; [exact Heta | apply dot_bound].
+Qed.
+
+Lemma ungated_littleo0 sigma d n A B :
+  scalar_littleo0 sigma -> littleo0 d (ungated sigma d n A B).
+Proof.
+  intros Hs eps He.
+  set (W := gated_weight d n A B). set (RA := sumn n (fun l => vnorm d (row A l))).
+  assert (HW : 0 <= W) by apply gated_weight_nonneg.
+  assert (HRA : 0 <= RA) by (apply sumn_nonneg; intros; apply vnorm_nonneg).
+  set (eta := eps / (W + 1)).
+  assert (Heta : 0 < eta) by (unfold eta; apply Rdiv_lt_0_compat; lra).
+  destruct (Hs eta Heta) as [dl [Hdl Hsmall]].
+  exists (dl / (RA + 1)). split; [apply Rdiv_lt_0_compat; lra|]. intros x Hx.
+  assert (HX : 0 <= vnorm d x) by apply vnorm_nonneg.
+  eapply Rle_trans.
+  - apply ungated_bound with (eta := eta); [lra|]. intros j Hj. apply Hsmall.
+    eapply Rle_lt_trans; [apply row_dot_bound; exact Hj|]. fold RA.
+    assert (RA * vnorm d x <= (RA + 1) * vnorm d x) by lra.
+    assert ((RA + 1) * vnorm d x < (RA + 1) * (dl / (RA + 1)))
+      by (apply Rmult_lt_compat_l; lra).
+    assert ((RA + 1) * (dl / (RA + 1)) = dl) by (field; lra). lra.
+  - fold W. apply Rmult_le_compat_r; [exact HX|].
+    assert (eta * (W + 1) = eps) by (unfold eta; field; lra).
+    assert (eta * W <= eta * (W + 1)) by (apply Rmult_le_compat_l; lra). lra.
+Qed.
+
+Lemma ungated_bounded sigma d n A B K0 :
+  (forall z, Rabs (sigma z) <= K0) -> bounded_map d (ungated sigma d n A B).
+Proof.
+  intros HK. exists (sumn d (fun i => sumn n (fun j => Rabs (B i j) * K0))). intros x.
+  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+  apply sumn_le. intros j _. rewrite Rabs_mult.
+  apply Rmult_le_compat_l; [apply Rabs_pos | apply HK].
+Qed.
+
+(** ** Homogeneous activations *)
+
+Lemma homogeneous_at_0 k sigma : (1 <= k)%nat -> pos_homogeneous k sigma -> sigma 0 = 0.
+Proof.
+  intros Hk Hs. pose proof (Hs 2 0 ltac:(lra)) as H. rewrite Rmult_0_r in H.
+  assert (H1 : 1 < 2 ^ k) by (apply Rlt_pow_R1; [lra | lia]).
+  assert (Hz : (2 ^ k - 1) * sigma 0 = 0) by lra.
+  apply Rmult_integral in Hz. destruct Hz as [Hz|Hz]; [lra | exact Hz].
+Qed.
+
+(** The values at [1] and [-1] determine a homogeneous activation. *)
+Lemma homogeneous_pos k sigma z : pos_homogeneous k sigma -> 0 < z -> sigma z = z ^ k * sigma 1.
+Proof. intros Hs Hz. rewrite <- (Hs z 1 Hz). f_equal. ring. Qed.
+
+Lemma homogeneous_neg k sigma z :
+  pos_homogeneous k sigma -> z < 0 -> sigma z = (- z) ^ k * sigma (-1).
+Proof. intros Hs Hz. rewrite <- (Hs (- z) (-1) ltac:(lra)). f_equal. ring. Qed.
+
+Lemma homogeneous_pow_bound k sigma z :
+  (1 <= k)%nat -> pos_homogeneous k sigma ->
+  Rabs (sigma z) <= (Rabs (sigma 1) + Rabs (sigma (-1))) * Rabs z ^ k.
+Proof.
+  intros Hk Hs.
+  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))).
+  assert (Hp : 0 <= Rabs z ^ k) by (apply pow_le; apply Rabs_pos).
+  destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
+  - rewrite (homogeneous_neg k sigma z Hs Hz), Rabs_mult, <- RPow_abs, Rabs_Ropp. nra.
+  - subst. rewrite (homogeneous_at_0 k sigma Hk Hs).
+    apply Rle_trans with 0; [rewrite Rabs_R0; lra | apply Rmult_le_pos; lra].
+  - rewrite (homogeneous_pos k sigma z Hs Hz), Rabs_mult, <- RPow_abs. nra.
+Qed.
+
+Lemma pow_le_sq a k : 0 <= a <= 1 -> (2 <= k)%nat -> a ^ k <= a ^ 2.
+Proof.
+  intros Ha Hk. replace k with (2 + (k - 2))%nat by lia. rewrite pow_add.
+  assert (a ^ (k - 2) <= 1).
+  { rewrite <- (pow1 (k - 2)). apply pow_incr. lra. }
+  assert (0 <= a ^ 2) by (apply pow_le; lra).
+  pose proof (pow_le a (k - 2) ltac:(lra)). nra.
+Qed.
+
+Lemma homogeneous_scalar_littleo0 k sigma :
+  (2 <= k)%nat -> pos_homogeneous k sigma -> scalar_littleo0 sigma.
+Proof.
+  intros Hk Hs eps He.
+  set (K := Rabs (sigma 1) + Rabs (sigma (-1))).
+  assert (HK : 0 <= K) by (unfold K; pose proof (Rabs_pos (sigma 1));
+                            pose proof (Rabs_pos (sigma (-1))); lra).
+  exists (Rmin 1 (eps / (K + 1))).
+  split; [apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]|]. intros z Hz.
+  pose proof (Rmin_l 1 (eps / (K + 1))). pose proof (Rmin_r 1 (eps / (K + 1))).
+  set (a := Rabs z) in *. assert (Ha : 0 <= a) by apply Rabs_pos.
+  eapply Rle_trans; [apply (homogeneous_pow_bound k); [lia | exact Hs]|]. fold K a.
+  assert (a ^ k <= a ^ 2) by (apply pow_le_sq; [lra | exact Hk]).
+  assert (K * a <= eps).
+  { assert ((K + 1) * (eps / (K + 1)) = eps) by (field; lra).
+    assert ((K + 1) * a <= (K + 1) * (eps / (K + 1))) by (apply Rmult_le_compat_l; lra).
+    nra. }
+  assert (K * a ^ k <= K * a ^ 2) by (apply Rmult_le_compat_l; assumption).
+  simpl in *. nra.
+Qed.
+
+Lemma homogeneous0_bounded sigma z :
+  pos_homogeneous 0 sigma -> Rabs (sigma z) <= Rabs (sigma 1) + Rabs (sigma (-1)) + Rabs (sigma 0).
+Proof.
+  intros Hs.
+  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))). pose proof (Rabs_pos (sigma 0)).
+  destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
+  - rewrite (homogeneous_neg 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
+  - subst. lra.
+  - rewrite (homogeneous_pos 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
+Qed.
+
+(** ** Lists of blocks *)
+
+(** An ungated block is given by its width, up- and down-projection. *)
+Definition ublock (sigma : R -> R) (d : nat) (b : nat * mat * mat) : vec -> vec :=
+  let '(n, A, B) := b in ungated sigma d n A B.
+
+(** A gated block is given by its width, gate, up- and down-projection. *)
+Definition gblock (gamma : R -> R) (d : nat) (b : nat * mat * mat * mat) : vec -> vec :=
+  let '(n, C, A, B) := b in gated gamma d n C A B.
+
+(** Residual blocks with the usual identity skip. *)
+Definition res_ublock sigma d b : vec -> vec := residual d identity (ublock sigma d b).
+Definition res_gblock gamma d b : vec -> vec := residual d identity (gblock gamma d b).
+
+Lemma gblock_littleo0 gamma d b : vanishing_at_0 gamma -> littleo0 d (gblock gamma d b).
+Proof. intros Hg. destruct b as [[[n C] A] B]. apply gated_littleo0. exact Hg. Qed.
+
+Lemma ublock_littleo0 k sigma d b :
+  (2 <= k)%nat -> pos_homogeneous k sigma -> littleo0 d (ublock sigma d b).
+Proof.
+  intros Hk Hs. destruct b as [[n A] B]. apply ungated_littleo0.
+  exact (homogeneous_scalar_littleo0 k sigma Hk Hs).
+Qed.
+
+Lemma ublock_bounded sigma d b : pos_homogeneous 0 sigma -> bounded_map d (ublock sigma d b).
+Proof.
+  intros Hs. destruct b as [[n A] B]. eapply ungated_bounded.
+  intros z. exact (homogeneous0_bounded sigma z Hs).
+Qed.
+
+Lemma map_not_nil {X Y} (f : X -> Y) l : l <> nil -> map f l <> nil.
+Proof. destruct l; simpl; congruence. Qed.
+
+(** ** R4, with invertible skips (beyond) *)
+
+Theorem depth_gated_not_representable_skips :
+  forall gamma d (res : list (mat * (nat * mat * mat * mat))) (free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> vanishing_at_0 gamma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (gblock gamma d (snd r))) res))
+               (compose (map (gblock gamma d) free)).
+Proof.
+  intros gamma d res free Hd Hg Hres Hfree.
+  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, gblock gamma d (snd r))) res)
+                (map (gblock gamma d) free) Hd) as H.
+  rewrite map_map in H. apply H.
+  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+    split; [exact HQ | apply gblock_littleo0; exact Hg].
+  - apply map_not_nil. exact Hfree.
+  - apply Forall_map. apply Forall_forall. intros b _. apply gblock_littleo0. exact Hg.
+Qed.
+
+Theorem depth_homogeneous_not_representable_skips :
+  forall k sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
+  (1 <= d)%nat -> (k = 0 \/ 2 <= k)%nat -> pos_homogeneous k sigma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
+               (compose (map (ublock sigma d) free)).
+Proof.
+  intros k sigma d res free Hd Hk Hs Hres Hfree.
+  destruct Hk as [Hk|Hk].
+  - subst k.
+    pose proof (depth_bounded_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                  (map (ublock sigma d) free) Hd) as H.
+    rewrite map_map in H. apply H.
+    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+      split; [exact HQ | apply ublock_bounded; exact Hs].
+    + apply map_not_nil. exact Hfree.
+    + apply Forall_map. apply Forall_forall. intros b _. apply ublock_bounded. exact Hs.
+  - pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                  (map (ublock sigma d) free) Hd) as H.
+    rewrite map_map in H. apply H.
+    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+      split; [exact HQ | apply (ublock_littleo0 k); assumption].
+    + apply map_not_nil. exact Hfree.
+    + apply Forall_map. apply Forall_forall. intros b _. apply (ublock_littleo0 k); assumption.
+Qed.
+
+(** ** R4 with identity skips (any numbers of blocks, the free list nonempty) *)
+
+Lemma identity_skips d {X} (l : list X) :
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) (map (fun b => (identity, b)) l).
+Proof.
+  apply Forall_map. apply Forall_forall. intros b _. exists identity. apply identity_inverse.
+Qed.
+
+Theorem depth_gated_not_representable :
+  forall gamma d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> vanishing_at_0 gamma -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gamma d) res)) (compose (map (gblock gamma d) free)).
+Proof.
+  intros gamma d res free Hd Hg Hfree.
+  pose proof (depth_gated_not_representable_skips gamma d (map (fun b => (identity, b)) res)
+                free Hd Hg (identity_skips d res) Hfree) as H.
+  rewrite map_map in H. exact H.
+Qed.
+
+Theorem depth_homogeneous_not_representable :
+  forall k sigma d (res free : list (nat * mat * mat)),
+  (1 <= d)%nat -> (k = 0 \/ 2 <= k)%nat -> pos_homogeneous k sigma -> free <> nil ->
+  ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
+Proof.
+  intros k sigma d res free Hd Hk Hs Hfree.
+  pose proof (depth_homogeneous_not_representable_skips k sigma d (map (fun b => (identity, b)) res)
+                free Hd Hk Hs (identity_skips d res) Hfree) as H.
+  rewrite map_map in H. exact H.
+Qed.
