@@ -571,3 +571,37 @@ Proof.
                 free Hd Hk Hs (identity_skips d res) Hfree) as H.
   rewrite map_map in H. exact H.
 Qed.
+
+(** ** Also at depth one: an ungated block whose activation is [o(|z|)] at 0
+    (e.g. [k]-homogeneous with [k >= 2]) is never absorbable. *)
+
+Theorem littleo_not_absorbable_ungated : forall sigma d n m P A B,
+  scalar_littleo0 sigma -> nonzero_mat d P -> ~ absorbable_ungated sigma d n m P A B.
+Proof.
+  intros sigma d n m P A B Hs HP [A' [B' E]].
+  apply (mv_vanishing_not_nonzero d P); [|exact HP].
+  apply linear_littleo0_zero.
+  apply (littleo0_ext d (fun x k => ungated sigma d m A' B' x k - ungated sigma d n A B x k)).
+  - intros x i Hi. rewrite (E x i Hi). unfold residual. ring.
+  - apply littleo0_minus; apply ungated_littleo0; exact Hs.
+Qed.
+
+(** The general depth theorem for ungated blocks with an [o(|z|)] activation. *)
+Theorem depth_littleo_not_representable_skips :
+  forall sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
+  (1 <= d)%nat -> scalar_littleo0 sigma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
+               (compose (map (ublock sigma d) free)).
+Proof.
+  intros sigma d res free Hd Hs Hres Hfree.
+  assert (Hb : forall b, littleo0 d (ublock sigma d b))
+    by (intros [[n A] B]; apply ungated_littleo0; exact Hs).
+  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                (map (ublock sigma d) free) Hd) as H.
+  rewrite map_map in H. apply H.
+  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+    split; [exact HQ | apply Hb].
+  - apply map_not_nil. exact Hfree.
+  - apply Forall_map. apply Forall_forall. intros b _. apply Hb.
+Qed.

@@ -211,3 +211,12 @@ Proof.
   - intros x i Hi. rewrite (E x i Hi). unfold residual. ring.
   - apply littleo0_minus; apply gated_littleo0; exact Hg.
 Qed.
+
+(** The paper's hypothesis (differentiable at 0, value 0) is a special case. *)
+Corollary gated_not_absorbable_derivable : forall gamma d n m P C A B,
+  derivable_pt gamma 0 -> gamma 0 = 0 -> nonzero_mat d P ->
+  ~ absorbable_gated gamma d n m P C A B.
+Proof.
+  intros gamma d n m P C A B Hd H0.
+  apply gated_not_absorbable. split; [apply derivable_continuous_pt; exact Hd | exact H0].
+Qed.

@@ -79,3 +79,13 @@ Proof.
   exact (homogeneous_residual_zero (S k) d P _ _ ltac:(lia)
            (gated_hom_map k gamma d m C' A' B' Hs) (gated_hom_map k gamma d n C A B Hs) E).
 Qed.
+
+(** The skip itself vanishes: [P = 0] on [R^d x R^d]. *)
+Corollary homogeneous_residual_skip_zero k d P f g :
+  k <> 1%nat -> hom_map d k f -> hom_map d k g ->
+  same_fun d f (residual d P g) ->
+  forall i j, (i < d)%nat -> (j < d)%nat -> P i j = 0.
+Proof.
+  intros Hk Hf Hg E i j Hi Hj. rewrite <- (mv_unit d P i j Hj).
+  exact (homogeneous_residual_zero k d P f g Hk Hf Hg E _ i Hi).
+Qed.

@@ -163,3 +163,27 @@ Proof.
   - constructor; [exists half_id; exact two_id_invertible | constructor].
   - discriminate.
 Qed.
+
+(** Hypotheses of the extra corollaries. *)
+Example relu2_scalar_littleo0 : scalar_littleo0 (relu_pow 2).
+Proof. apply (homogeneous_scalar_littleo0 2); [lia | apply relu_pow_homogeneous]. Qed.
+
+Example relu2_littleo_instance :
+  ~ absorbable_ungated (relu_pow 2) 1 1 1 identity (const_mat 1) (const_mat 1).
+Proof. apply littleo_not_absorbable_ungated; [exact relu2_scalar_littleo0 | exact identity_nonzero_1]. Qed.
+
+(** Bilinear gate [gamma z = z]: differentiable at 0 with value 0. *)
+Example bilinear_gate_instance :
+  ~ absorbable_gated (fun z => z) 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
+Proof.
+  apply gated_not_absorbable_derivable; [apply derivable_pt_id | reflexivity | exact identity_nonzero_1].
+Qed.
+
+Example relu2_depth_littleo_instance :
+  ~ same_fun 1 (compose (map (fun r => residual 1 (fst r) (ublock (relu_pow 2) 1 (snd r)))
+                             [(identity, one_block)]))
+               (compose (map (ublock (relu_pow 2) 1) [one_block])).
+Proof.
+  apply depth_littleo_not_representable_skips; [lia | exact relu2_scalar_littleo0 | | discriminate].
+  constructor; [exists identity; apply identity_inverse | constructor].
+Qed.
