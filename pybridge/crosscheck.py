@@ -1,0 +1,330 @@
+"""Independent cross-checks of a decision, without the proof assistant.
+
+- Witness equality: the residual block ``x -> Px + f(x)`` and the witness's
+  residual-free block are evaluated on random points: exactly (Fractions) for
+  ReLU, relu^k and ReGLU, in float64 for the others (*screening only*).
+- Z3, ReLU up to moderate size: ``forall x, B' relu(A'x + c') + b0' = Px + B relu(Ax + c) + b0``
+  (unsat of the negation, Real arithmetic, ReLU as ``If``), and an independent
+  search for the submatrix subset S (``sum_{i in S} b~_i a_i^T = -I``, Boolean s_i).
+- Homogeneous activations: the residual block is not k-homogeneous (exact).
+- Gated activations: ``g(tv)/t -> 0`` while ``(Ptv + g(tv))/t -> Pv`` (float screening).
+
+Nothing here decides a verdict; ``consistent`` says whether the evidence agrees.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from .model import Decision, Instance, Matrix, Vector, Witness
+
+EXACT_ACTIVATIONS = ("relu", "relu_pow", "reglu")
+#: Exact evaluation is used when n*d is at most this; float screening above.
+EXACT_LIMIT = 250_000
+Z3_MAX_N = 48
+Z3_MAX_D = 12
+
+
+@dataclass
+class CrossCheck:
+    """Evidence gathered independently of Coq; JSON-friendly via :meth:`to_json`."""
+
+    method: str = ""
+    points: int = 0
+    witness_equal: Optional[bool] = None
+    max_abs_diff: Optional[str] = None
+    z3_identity: str = "skipped"
+    z3_subset: str = "skipped"
+    homogeneity: Optional[str] = None
+    linearization: Optional[str] = None
+    consistent: Optional[bool] = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------- evaluation
+
+
+def _relu(z):
+    return z if z > 0 else z * 0
+
+
+def _scalar_fn(name: str, degree: Optional[int], exact: bool) -> Callable:
+    if name in ("relu", "reglu"):
+        return _relu
+    if name == "relu_pow":
+        return lambda z: _relu(z) ** degree
+    if name in ("silu", "swiglu"):
+        return lambda z: z / (1.0 + math.exp(-z)) if z > -700 else 0.0 * z
+    if name in ("gelu", "geglu"):
+        return lambda z: 0.5 * z * (1.0 + math.erf(z / math.sqrt(2.0)))
+    if name in ("gelu_tanh", "geglu_tanh"):
+        c = math.sqrt(2.0 / math.pi)
+        return lambda z: 0.5 * z * (1.0 + math.tanh(c * (z + 0.044715 * z**3)))
+    raise ValueError(name)
+
+
+def _mv(M: Sequence[Sequence], x: Sequence):
+    return [sum((a * b for a, b in zip(row, x)), x[0] * 0) for row in M]
+
+
+def _plus(u, v):
+    return [a + b for a, b in zip(u, v)] if v is not None else list(u)
+
+
+def block_value(
+    inst: Instance,
+    x: Sequence,
+    *,
+    up: Optional[Matrix] = None,
+    down: Optional[Matrix] = None,
+    b_up: Optional[Vector] = None,
+    b_down: Optional[Vector] = None,
+    skip: bool = True,
+    exact: bool = True,
+) -> list:
+    """``P x + f(x)`` (``skip=False``: ``f(x)`` alone) with optional replacement weights.
+
+    ``f(x) = B sigma(Ax + b_up) + b_down`` or ``B (gamma(Cx + b_gate) * (Ax + b_up)) + b_down``.
+    Exact arithmetic when ``x`` holds Fractions and the activation is piecewise polynomial.
+    """
+    act = inst.activation
+    sig = _scalar_fn(act.name, act.degree, exact)
+    A = up if up is not None else inst.W_up
+    B = down if down is not None else inst.W_down
+    bu = b_up if up is not None else inst.b_up
+    bd = b_down if down is not None else inst.b_down
+    conv = (lambda v: v) if exact else (lambda v: None if v is None else [float(t) for t in v])
+    pre = _plus(_mv(A, x), conv(bu))
+    if act.gated:
+        gate = _plus(_mv(inst.W_gate, x), conv(inst.b_gate))
+        hidden = [sig(g) * p for g, p in zip(gate, pre)]
+    else:
+        hidden = [sig(p) for p in pre]
+    out = _plus(_mv(B, hidden), conv(bd))
+    if skip:
+        px = list(x) if inst.skip is None else _mv(inst.skip, x)
+        out = _plus(out, px)
+    return out
+
+
+def _float_rows(M: Optional[Sequence[Sequence]]):
+    if M is None:
+        return None
+    arr = getattr(M, "float_array", None)
+    if arr is not None:
+        return arr()
+    return np.array([[float(t) for t in row] for row in M], dtype=np.float64)
+
+
+def _flip(v: Optional[Vector], subset: Sequence[int]) -> Optional[Vector]:
+    if v is None:
+        return None
+    s = set(subset)
+    return tuple(-t if i in s else t for i, t in enumerate(v))
+
+
+def _witness_bias_up(inst: Instance, w: Witness) -> Optional[Vector]:
+    given = getattr(w, "b_up", None)
+    return given if given is not None else _flip(inst.b_up, w.subset)
+
+
+def _random_point(rng: random.Random, d: int, exact: bool) -> list:
+    if exact:
+        return [Fraction(rng.randint(-40, 40), rng.choice((1, 2, 3, 5, 7))) for _ in range(d)]
+    return [rng.uniform(-3.0, 3.0) for _ in range(d)]
+
+
+def check_witness(inst: Instance, w: Witness, *, points: int, seed: int, exact: bool) -> tuple[bool, str]:
+    """Compare the residual block with the witness block on random points."""
+    rng = random.Random(seed)
+    worst: Fraction | float = 0
+    scale = 1.0
+    b_up_w = _witness_bias_up(inst, w)
+    for _ in range(points):
+        x = _random_point(rng, inst.d, exact)
+        lhs = block_value(inst, x, exact=exact)
+        rhs = block_value(
+            inst, x, up=w.W_up, down=w.W_down, b_up=b_up_w, b_down=w.b_down, skip=False, exact=exact
+        )
+        for a, b in zip(lhs, rhs):
+            worst = max(worst, abs(a - b))
+            scale = max(scale, abs(float(a)))
+    if exact:
+        return worst == 0, str(worst)
+    return float(worst) <= 1e-9 * scale, f"{float(worst):.3e}"
+
+
+# ------------------------------------------------------------------------ Z3
+
+
+def _z3_real(z3, q: Fraction):
+    return z3.Q(q.numerator, q.denominator) if q.denominator != 1 else z3.RealVal(q.numerator)
+
+
+def z3_identity(inst: Instance, w: Witness, timeout: float) -> str:
+    """``proved`` / ``refuted`` / ``unknown``: does the witness block equal the residual block?"""
+    import z3
+
+    xs = [z3.Real(f"x{k}") for k in range(inst.d)]
+
+    def lin(row, b):
+        s = z3.Sum([_z3_real(z3, c) * x for c, x in zip(row, xs) if c != 0] or [z3.RealVal(0)])
+        return s + _z3_real(z3, b) if b is not None and b != 0 else s
+
+    def relu(e):
+        return z3.If(e > 0, e, z3.RealVal(0))
+
+    def block(A, B, bu, bd):
+        hidden = [relu(lin(row, None if bu is None else bu[i])) for i, row in enumerate(A)]
+        outs = []
+        for r, brow in enumerate(B):
+            terms = [_z3_real(z3, c) * h for c, h in zip(brow, hidden) if c != 0]
+            s = z3.Sum(terms) if terms else z3.RealVal(0)
+            if bd is not None and bd[r] != 0:
+                s = s + _z3_real(z3, bd[r])
+            outs.append(s)
+        return outs
+
+    res = block(inst.W_up, inst.W_down, inst.b_up, inst.b_down)
+    P = inst.skip
+    for k in range(inst.d):
+        res[k] = res[k] + (xs[k] if P is None else lin(P[k], None))
+    wit = block(w.W_up, w.W_down, _witness_bias_up(inst, w), w.b_down)
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    solver.add(z3.Or([a != b for a, b in zip(res, wit)]))
+    out = solver.check()
+    return "proved" if out == z3.unsat else "refuted" if out == z3.sat else "unknown"
+
+
+def _solve_exact(P: Matrix, B: Matrix) -> list[list[Fraction]]:
+    """``P^-1 B`` by Gauss-Jordan over Fractions (P square invertible, validated on input)."""
+    d = len(P)
+    m = [list(P[r]) + list(B[r]) for r in range(d)]
+    for c in range(d):
+        piv = next(r for r in range(c, d) if m[r][c] != 0)
+        m[c], m[piv] = m[piv], m[c]
+        inv = 1 / m[c][c]
+        m[c] = [t * inv for t in m[c]]
+        for r in range(d):
+            if r != c and m[r][c] != 0:
+                f = m[r][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    return [row[d:] for row in m]
+
+
+def z3_subset(inst: Instance, timeout: float) -> str:
+    """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b~_i a_i^T = -I``?"""
+    import z3
+
+    Bt = inst.W_down if inst.skip is None else _solve_exact(inst.skip, inst.W_down)
+    s = [z3.Bool(f"s{i}") for i in range(inst.n)]
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout * 1000))
+    for r in range(inst.d):
+        for c in range(inst.d):
+            terms = [
+                z3.If(s[i], _z3_real(z3, Bt[r][i] * inst.W_up[i][c]), z3.RealVal(0))
+                for i in range(inst.n)
+                if Bt[r][i] * inst.W_up[i][c] != 0
+            ]
+            total = z3.Sum(terms) if terms else z3.RealVal(0)
+            solver.add(total == (-1 if r == c else 0))
+    out = solver.check()
+    return "exists" if out == z3.sat else "none" if out == z3.unsat else "unknown"
+
+
+# ------------------------------------------------------- activation-specific
+
+
+def homogeneity_defect(inst: Instance, seed: int) -> str:
+    """For a k-homogeneous block: ``r(2x) - 2^k r(x) = (2 - 2^k) P x`` is nonzero (exact)."""
+    k = inst.activation.homogeneous_degree
+    rng = random.Random(seed)
+    x = [Fraction(rng.randint(1, 9)) for _ in range(inst.d)]
+    r1 = block_value(inst, x)
+    r2 = block_value(inst, [2 * t for t in x])
+    defect = [a - (2**k) * b for a, b in zip(r2, r1)]
+    nonzero = any(defect)
+    return f"r(2x) - 2^{k} r(x) {'!=' if nonzero else '=='} 0 at an integer point (exact)"
+
+
+def gated_linearization(inst: Instance, seed: int) -> tuple[bool, str]:
+    """``|g(tv)|/t`` at t = 1e-6 against ``|Pv|`` (float screening)."""
+    rng = np.random.default_rng(seed)
+    C, A, B = _float_rows(inst.W_gate), _float_rows(inst.W_up), _float_rows(inst.W_down)
+    v = rng.standard_normal(inst.d)
+    v /= np.linalg.norm(v)
+    t = 1e-6
+    sig = np.vectorize(_scalar_fn(inst.activation.name, None, False))
+    g = B @ (sig(t * (C @ v)) * (t * (A @ v)))
+    pv = v if inst.skip is None else _float_rows(inst.skip) @ v
+    ratio = float(np.linalg.norm(g) / t) / float(np.linalg.norm(pv))
+    return ratio < 1e-2, f"|g(tv)|/t / |Pv| = {ratio:.3e} at t=1e-6 (float screening)"
+
+
+# -------------------------------------------------------------------- driver
+
+
+def crosscheck(
+    inst: Instance,
+    decision: Decision,
+    *,
+    points: int = 6,
+    seed: int = 0,
+    z3_timeout: float = 20.0,
+    use_z3: bool = True,
+) -> CrossCheck:
+    """Gather the evidence above for one decided instance."""
+    act = inst.activation
+    small = inst.n * inst.d <= EXACT_LIMIT
+    exact = act.name in EXACT_ACTIVATIONS and small
+    cc = CrossCheck(method="exact rational evaluation" if exact else "float64 screening")
+    verdict = decision.verdict
+    agree: list[bool] = []
+    w = decision.witness
+    if w is not None:
+        if small:
+            cc.points = points
+            cc.witness_equal, cc.max_abs_diff = check_witness(
+                inst, w, points=points, seed=seed, exact=exact
+            )
+            agree.append(cc.witness_equal == (verdict == "absorbable"))
+        else:
+            cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
+    relu_like = act.name == "relu"
+    z3_ok = use_z3 and relu_like and inst.n <= Z3_MAX_N and inst.d <= Z3_MAX_D
+    if z3_ok:
+        if w is not None:
+            cc.z3_identity = z3_identity(inst, w, z3_timeout)
+            if cc.z3_identity != "unknown":
+                agree.append((cc.z3_identity == "proved") == (verdict == "absorbable"))
+        if not inst.has_bias:
+            cc.z3_subset = z3_subset(inst, z3_timeout)
+            if cc.z3_subset == "exists" and verdict == "not_absorbable":
+                agree.append(False)
+            elif cc.z3_subset == "none" and verdict == "absorbable":
+                agree.append(False)
+            elif cc.z3_subset != "unknown" and verdict in ("absorbable", "not_absorbable"):
+                agree.append(True)
+    elif use_z3 and relu_like:
+        cc.notes.append(f"Z3 skipped: n > {Z3_MAX_N} or d > {Z3_MAX_D}")
+    if not inst.has_bias and verdict == "not_absorbable":
+        k = act.homogeneous_degree
+        if k is not None and k != 1 and act.name in EXACT_ACTIVATIONS and small:
+            cc.homogeneity = homogeneity_defect(inst, seed)
+            agree.append("!=" in cc.homogeneity)
+        elif act.gated:
+            ok, cc.linearization = gated_linearization(inst, seed)
+            agree.append(ok)
+    cc.consistent = all(agree) if agree else None
+    return cc
