@@ -605,3 +605,45 @@ Proof.
   - apply map_not_nil. exact Hfree.
   - apply Forall_map. apply Forall_forall. intros b _. apply Hb.
 Qed.
+
+(** ** Homogeneous gates of degree [k >= 1] vanish continuously at 0 *)
+
+Lemma pow_le_self a k : 0 <= a <= 1 -> (1 <= k)%nat -> a ^ k <= a.
+Proof.
+  intros Ha Hk. replace k with (1 + (k - 1))%nat by lia. rewrite pow_add, pow_1.
+  assert (a ^ (k - 1) <= 1) by (rewrite <- (pow1 (k - 1)); apply pow_incr; lra).
+  pose proof (pow_le a (k - 1) ltac:(lra)). nra.
+Qed.
+
+Lemma homogeneous_vanishing_at_0 k gamma :
+  (1 <= k)%nat -> pos_homogeneous k gamma -> vanishing_at_0 gamma.
+Proof.
+  intros Hk Hs. split; [|exact (homogeneous_at_0 k gamma Hk Hs)].
+  intros eps He.
+  set (K := Rabs (gamma 1) + Rabs (gamma (-1))).
+  assert (HK : 0 <= K) by (unfold K; pose proof (Rabs_pos (gamma 1));
+                            pose proof (Rabs_pos (gamma (-1))); lra).
+  exists (Rmin 1 (eps / (K + 1))).
+  split; [apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]|]. intros z [_ Hz].
+  simpl in *. unfold R_dist in *. rewrite Rminus_0_r in Hz.
+  rewrite (homogeneous_at_0 k gamma Hk Hs), Rminus_0_r.
+  pose proof (Rmin_l 1 (eps / (K + 1))). pose proof (Rmin_r 1 (eps / (K + 1))).
+  set (a := Rabs z) in *. assert (Ha : 0 <= a) by apply Rabs_pos.
+  eapply Rle_lt_trans; [apply (homogeneous_pow_bound k); [exact Hk | exact Hs]|]. fold K a.
+  assert (a ^ k <= a) by (apply pow_le_self; [lra | exact Hk]).
+  assert (K * a ^ k <= K * a) by (apply Rmult_le_compat_l; assumption).
+  assert ((K + 1) * a < (K + 1) * (eps / (K + 1))) by (apply Rmult_lt_compat_l; lra).
+  assert ((K + 1) * (eps / (K + 1)) = eps) by (field; lra).
+  nra.
+Qed.
+
+(** Depth for gated blocks with a [k]-homogeneous gate, [k >= 1] (ReGLU: [k = 1]). *)
+Theorem depth_gated_homogeneous_not_representable :
+  forall k gamma d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> (1 <= k)%nat -> pos_homogeneous k gamma -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gamma d) res)) (compose (map (gblock gamma d) free)).
+Proof.
+  intros k gamma d res free Hd Hk Hs Hfree.
+  exact (depth_gated_not_representable gamma d res free Hd
+           (homogeneous_vanishing_at_0 k gamma Hk Hs) Hfree).
+Qed.

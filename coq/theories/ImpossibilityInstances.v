@@ -187,3 +187,12 @@ Proof.
   apply depth_littleo_not_representable_skips; [lia | exact relu2_scalar_littleo0 | | discriminate].
   constructor; [exists identity; apply identity_inverse | constructor].
 Qed.
+
+(** A gate [relu_pow 2] (degree 2) at depth: the hypotheses of
+    [depth_gated_homogeneous_not_representable] hold. *)
+Example relu2_gate_depth_instance :
+  ~ same_fun 1 (compose (map (res_gblock (relu_pow 2) 1) [one_gblock]))
+               (compose (map (gblock (relu_pow 2) 1) [one_gblock])).
+Proof.
+  apply (depth_gated_homogeneous_not_representable 2); [lia | lia | apply relu_pow_homogeneous | discriminate].
+Qed.
