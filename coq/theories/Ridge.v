@@ -244,3 +244,241 @@ Proof.
   - intros i j Hi Hj Hne. lia.
   - intros x. simpl. ring.
 Qed.
+
+(** ** Even ridge functions (GELU): the uniqueness hypothesis and regrouping
+
+    For an even [e], [v] and [-v] give the same ridge [x |-> e(v.x)], so
+    uniqueness can only hold over directions distinct up to sign.
+    [ridge_unique_even e] is that uniqueness statement; it is a named
+    hypothesis (not an axiom): for [e = |.|/2] it is false
+    ([not_ridge_unique_even_abs]), for GELU's even part it is the analytic
+    fact the paper relies on.  [ridge_even_grouped] derives from it the
+    regrouped form used by the R5 argument: in any vanishing sum, the
+    coefficients of each class of directions equal up to sign add up to 0. *)
+
+Definition same_up_to_sign (d : nat) (u v : vec) : Prop :=
+  (forall k, (k < d)%nat -> u k = v k) \/ (forall k, (k < d)%nat -> u k = - v k).
+
+Definition ridge_unique_even (e : R -> R) : Prop :=
+  forall d N (V : mat) (beta : nat -> R),
+    (forall j, (j < N)%nat -> nonzero_vec d (row V j)) ->
+    (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j ->
+       ~ same_up_to_sign d (row V i) (row V j)) ->
+    (forall x, sumn N (fun j => beta j * e (dot d (row V j) x)) = 0) ->
+    forall j, (j < N)%nat -> beta j = 0.
+
+(** Sanity: the hypothesis fails for [|.|/2] ([2|x| - |2x| = 0]), so it is
+    not a consequence of [ridge_unique]. *)
+Lemma not_ridge_unique_even_abs : ~ ridge_unique_even (fun z => Rabs z / 2).
+Proof.
+  intros H.
+  assert (E : 2 = 0).
+  { apply (H 1%nat 2%nat (fun j _ => INR (S j)) (fun j => if Nat.eq_dec j 0 then 2 else -1))
+      with (j := 0%nat); [| | | lia].
+    - intros j Hj. exists 0%nat. split; [lia|]. unfold row. apply not_0_INR. lia.
+    - intros i j Hi Hj Hne [C|C]; specialize (C 0%nat ltac:(lia)); unfold row in C.
+      + apply Hne. apply INR_eq in C. lia.
+      + assert (Hi' : 0 < INR (S i)) by (apply lt_0_INR; lia).
+        assert (Hj' : 0 < INR (S j)) by (apply lt_0_INR; lia). lra.
+    - intros x. unfold dot, row. simpl.
+      replace (0 + (1 + 1) * x 0%nat) with (2 * x 0%nat) by ring.
+      replace (0 + 1 * x 0%nat) with (x 0%nat) by ring.
+      rewrite Rabs_mult, (Rabs_right 2) by lra. field. }
+  lra.
+Qed.
+
+(** *** Deciding finite properties *)
+
+Lemma forall_lt_sumbool (P : nat -> Prop) : (forall k, {P k} + {~ P k}) ->
+  forall d, {forall k, (k < d)%nat -> P k} + {~ forall k, (k < d)%nat -> P k}.
+Proof.
+  intros H d. induction d as [|d IH].
+  - left. intros; lia.
+  - destruct IH as [IH|IH].
+    + destruct (H d) as [Hd|Hd].
+      * left. intros k Hk. destruct (Nat.eq_dec k d) as [->|]; [exact Hd | apply IH; lia].
+      * right. intros C. apply Hd, C. lia.
+    + right. intros C. apply IH. intros k Hk. apply C. lia.
+Defined.
+
+Lemma exists_lt_or (Q : nat -> Prop) : (forall j, Q j \/ ~ Q j) ->
+  forall N, (exists j, (j < N)%nat /\ Q j) \/ (forall j, (j < N)%nat -> ~ Q j).
+Proof.
+  intros HQ N. induction N as [|N IH].
+  - right. intros; lia.
+  - destruct IH as [[j [Hj Qj]]|IH]; [left; exists j; split; [lia | exact Qj]|].
+    destruct (HQ N) as [QN|QN]; [left; exists N; split; [lia | exact QN] | right].
+    intros j Hj. destruct (Nat.eq_dec j N) as [->|]; [exact QN | apply IH; lia].
+Qed.
+
+Lemma sign_sim_dec d u v : {same_up_to_sign d u v} + {~ same_up_to_sign d u v}.
+Proof.
+  destruct (forall_lt_sumbool (fun k => u k = v k) (fun k => Req_EM_T (u k) (v k)) d) as [H1|H1];
+    [left; left; exact H1|].
+  destruct (forall_lt_sumbool (fun k => u k = - v k) (fun k => Req_EM_T (u k) (- v k)) d)
+    as [H2|H2]; [left; right; exact H2|].
+  right. intros [C|C]; contradiction.
+Defined.
+
+Definition sim_ind (d : nat) (u v : vec) : R := if sign_sim_dec d u v then 1 else 0.
+
+Lemma same_up_to_sign_refl d u : same_up_to_sign d u u.
+Proof. left. reflexivity. Qed.
+
+Lemma same_up_to_sign_sym d u v : same_up_to_sign d u v -> same_up_to_sign d v u.
+Proof. intros [H|H]; [left|right]; intros k Hk; rewrite (H k Hk); ring. Qed.
+
+Lemma same_up_to_sign_trans d u v w :
+  same_up_to_sign d u v -> same_up_to_sign d v w -> same_up_to_sign d u w.
+Proof.
+  intros [H1|H1] [H2|H2]; [left|right|right|left]; intros k Hk;
+    rewrite (H1 k Hk), (H2 k Hk); ring.
+Qed.
+
+Lemma same_up_to_sign_parallel d v p : same_up_to_sign d v p ->
+  exists c, (c = 1 \/ c = -1) /\ forall k, (k < d)%nat -> v k = c * p k.
+Proof.
+  intros [H|H]; [exists 1 | exists (-1)]; (split; [lra|]); intros k Hk; rewrite (H k Hk); ring.
+Qed.
+
+Lemma sim_ind_trans d v w u : same_up_to_sign d v w -> sim_ind d v u = sim_ind d w u.
+Proof.
+  intros Hvw. unfold sim_ind.
+  destruct (sign_sim_dec d v u) as [H1|H1], (sign_sim_dec d w u) as [H2|H2]; try reflexivity.
+  - exfalso. apply H2. exact (same_up_to_sign_trans d _ _ _ (same_up_to_sign_sym d _ _ Hvw) H1).
+  - exfalso. apply H1. exact (same_up_to_sign_trans d _ _ _ Hvw H2).
+Qed.
+
+Lemma sim_ind_zero d v u : (forall k, (k < d)%nat -> v k = 0) -> nonzero_vec d u ->
+  sim_ind d v u = 0.
+Proof.
+  intros Hv [k [Hk Hu]]. unfold sim_ind. destruct (sign_sim_dec d v u) as [[C|C]|]; [| |reflexivity];
+    exfalso; apply Hu; specialize (C k Hk); rewrite (Hv k Hk) in C; lra.
+Qed.
+
+Lemma dot_zero_l d u x : (forall k, (k < d)%nat -> u k = 0) -> dot d u x = 0.
+Proof. intros H. unfold dot. apply sumn_zero. intros k Hk. rewrite (H k Hk). ring. Qed.
+
+Lemma even_sim_eq (e : R -> R) d u v x : (forall z, e (- z) = e z) ->
+  same_up_to_sign d u v -> e (dot d u x) = e (dot d v x).
+Proof.
+  intros He [H|H].
+  - f_equal. unfold dot. apply sumn_ext. intros k Hk. rewrite (H k Hk). reflexivity.
+  - replace (dot d u x) with (- dot d v x); [apply He|].
+    unfold dot. rewrite <- sumn_opp. apply sumn_ext. intros k Hk. rewrite (H k Hk). ring.
+Qed.
+
+(** *** Deleting / merging one index of a finite family *)
+
+Definition skip (j t : nat) : nat := if lt_dec t j then t else S t.
+
+Lemma skip_neq j t : skip j t <> j.
+Proof. unfold skip. destruct (lt_dec t j); lia. Qed.
+
+Lemma sumn_skip N f j : (j <= N)%nat -> sumn (S N) f = f j + sumn N (fun t => f (skip j t)).
+Proof.
+  induction N as [|N IH]; intros Hj.
+  - assert (j = 0%nat) by lia. subst. rewrite sumn_S, !sumn_0. ring.
+  - rewrite (sumn_S (S N) f). destruct (Nat.eq_dec j (S N)) as [->|Hne].
+    + rewrite (sumn_ext (S N) (fun t => f (skip (S N) t)) f); [ring|].
+      intros t Ht. unfold skip. destruct (lt_dec t (S N)); [reflexivity | lia].
+    + rewrite (IH ltac:(lia)), (sumn_S N (fun t => f (skip j t))). cbv beta.
+      replace (skip j N) with (S N) by (unfold skip; destruct (lt_dec N j); lia). ring.
+Qed.
+
+Lemma sumn_skip_delta N j i c : (j <= N)%nat -> (i < S N)%nat -> i <> j ->
+  sumn N (fun t => if Nat.eq_dec (skip j t) i then c else 0) = c.
+Proof.
+  intros Hj Hi Hne. pose (t0 := if lt_dec i j then i else pred i).
+  assert (Ht0 : (t0 < N)%nat) by (unfold t0; destruct (lt_dec i j); lia).
+  rewrite (sumn_ext N _ (fun t => if Nat.eq_dec t0 t then c else 0)).
+  - exact (sumn_delta N t0 (fun _ => c) Ht0).
+  - intros t Ht. unfold skip, t0.
+    destruct (lt_dec t j), (lt_dec i j), (Nat.eq_dec _ i), (Nat.eq_dec _ t); try reflexivity; lia.
+Qed.
+
+Definition merge_coef (beta : nat -> R) (j i t : nat) : R :=
+  beta (skip j t) + (if Nat.eq_dec (skip j t) i then beta j else 0).
+
+Definition skip_rows (V : mat) (j : nat) : mat := fun t => V (skip j t).
+
+(** Deleting index [j] and adding its coefficient to index [i] ([i = j]: plain deletion). *)
+Lemma sumn_merge N (beta h : nat -> R) j i : (j <= N)%nat -> (i < S N)%nat ->
+  sumn N (fun t => merge_coef beta j i t * h (skip j t)) =
+  sumn (S N) (fun t => beta t * h t) - beta j * h j
+    + (if Nat.eq_dec i j then 0 else beta j * h i).
+Proof.
+  intros Hj Hi. rewrite (sumn_skip N (fun t => beta t * h t) j Hj). unfold merge_coef.
+  rewrite (sumn_ext N _ (fun t => beta (skip j t) * h (skip j t)
+             + (if Nat.eq_dec (skip j t) i then beta j * h i else 0))).
+  2:{ intros t _. destruct (Nat.eq_dec (skip j t) i) as [<-|]; ring. }
+  rewrite sumn_plus. destruct (Nat.eq_dec i j) as [->|Hne].
+  - assert (Z : sumn N (fun t => if Nat.eq_dec (skip j t) j then beta j * h j else 0) = 0).
+    { apply sumn_zero. intros t _. destruct (Nat.eq_dec (skip j t) j) as [E|]; [|reflexivity].
+      exfalso. exact (skip_neq j t E). }
+    rewrite Z. ring.
+  - rewrite (sumn_skip_delta N j i (beta j * h i) Hj Hi Hne). ring.
+Qed.
+
+(** *** Regrouping *)
+
+Theorem ridge_even_grouped (e : R -> R) :
+  (forall z, e (- z) = e z) -> e 0 = 0 -> ridge_unique_even e ->
+  forall d N (V : mat) (beta : nat -> R),
+    (forall x, sumn N (fun j => beta j * e (dot d (row V j) x)) = 0) ->
+    forall u, nonzero_vec d u -> sumn N (fun t => beta t * sim_ind d (row V t) u) = 0.
+Proof.
+  intros He He0 Hu d N. induction N as [|N IH]; intros V beta Hsum u Hnz; [apply sumn_0|].
+  (* case A: some direction is zero: delete it *)
+  destruct (exists_lt_or (fun j => forall k, (k < d)%nat -> row V j k = 0)
+              (fun j => match forall_lt_sumbool _ (fun k => Req_EM_T (row V j k) 0) d with
+                        | left h => or_introl h | right h => or_intror h end) (S N))
+    as [[j [Hj Hz]]|Hnz'].
+  { pose proof (IH (skip_rows V j) (merge_coef beta j j)) as IH'.
+    assert (Hs' : forall x, sumn N (fun t => merge_coef beta j j t
+                                       * e (dot d (row (skip_rows V j) t) x)) = 0).
+    { intros x.
+      refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x)) j j
+                          ltac:(lia) ltac:(lia)) _). cbv beta. rewrite Hsum, dot_zero_l by exact Hz.
+      rewrite He0. destruct (Nat.eq_dec j j); [ring | congruence]. }
+    specialize (IH' Hs' u Hnz).
+    pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind d (row V t) u) j j
+                                    ltac:(lia) ltac:(lia))) IH') as IH''. cbv beta in IH''.
+    clear IH'. rename IH'' into IH'.
+    rewrite sim_ind_zero in IH' by assumption.
+    destruct (Nat.eq_dec j j); [|congruence]. lra. }
+  (* case B: two directions agree up to sign: merge them *)
+  assert (Hdec : forall j, (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))
+                   \/ ~ (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))).
+  { intros j. destruct (exists_lt_or (fun i => i <> j /\ same_up_to_sign d (row V i) (row V j)))
+      with (N := S N) as [E|E].
+    - intros i. destruct (Nat.eq_dec i j); [right; tauto|].
+      destruct (sign_sim_dec d (row V i) (row V j)); [left; tauto | right; tauto].
+    - left. exact E.
+    - right. intros [i [Hi Hi']]. exact (E i Hi Hi').  }
+  destruct (exists_lt_or _ Hdec (S N)) as [[j [Hj [i [Hi [Hij Hsim]]]]]|Hnone].
+  { pose proof (IH (skip_rows V j) (merge_coef beta j i)) as IH'.
+    assert (Hs' : forall x, sumn N (fun t => merge_coef beta j i t
+                                       * e (dot d (row (skip_rows V j) t) x)) = 0).
+    { intros x.
+      refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x)) j i
+                          ltac:(lia) ltac:(lia)) _). cbv beta. rewrite Hsum.
+      rewrite (even_sim_eq e d (row V i) (row V j) x He Hsim).
+      destruct (Nat.eq_dec i j); [contradiction | ring]. }
+    specialize (IH' Hs' u Hnz).
+    pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind d (row V t) u) j i
+                                    ltac:(lia) ltac:(lia))) IH') as IH''. cbv beta in IH''.
+    clear IH'. rename IH'' into IH'.
+    rewrite (sim_ind_trans d (row V i) (row V j) u Hsim) in IH'.
+    destruct (Nat.eq_dec i j); [contradiction | lra]. }
+  (* case C: nonzero, pairwise distinct up to sign: all coefficients vanish *)
+  apply sumn_zero. intros t Ht.
+  rewrite (Hu d (S N) V beta); [ring | | | exact Hsum | exact Ht].
+  - intros j Hj. specialize (Hnz' j Hj).
+    destruct (exists_lt_or (fun k => row V j k <> 0)) with (N := d) as [[k [Hk Hk']]|Hall].
+    + intros k. destruct (Req_EM_T (row V j k) 0); [right; tauto | left; assumption].
+    + exists k. split; assumption.
+    + exfalso. apply Hnz'. intros k Hk.
+      destruct (Req_EM_T (row V j k) 0) as [E|E]; [exact E|]. exfalso. exact (Hall k Hk E).
+  - intros i j Hi Hj Hne Hs. apply (Hnone j Hj). exists i. split; [exact Hi|]. split; assumption.
+Qed.
