@@ -8,6 +8,7 @@ import click
 
 from .errors import BridgeError
 from .cli_prove import prove_cmd
+from .cli_check import check_cmd, generate_cmd, scan_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -16,6 +17,9 @@ def main_group() -> None:
 
 
 main_group.add_command(prove_cmd)
+main_group.add_command(check_cmd)
+main_group.add_command(scan_cmd)
+main_group.add_command(generate_cmd)
 
 
 def main(argv: list[str] | None = None) -> None:

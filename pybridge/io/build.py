@@ -12,6 +12,7 @@ from typing import Mapping, Optional, Sequence
 
 from ..errors import InputError
 from ..model import Activation, Instance
+from .lazy import ArrayMatrix
 from .linalg import is_invertible
 
 MATRICES = ("W_up", "W_down", "W_gate", "skip")
@@ -20,6 +21,8 @@ ROLES = MATRICES + VECTORS
 
 
 def _matrix(name: str, value: object) -> tuple[tuple[Fraction, ...], ...]:
+    if isinstance(value, ArrayMatrix):
+        return value  # type: ignore[return-value]  # validated on construction
     if not isinstance(value, (list, tuple)) or not value:
         raise InputError(f"{name}: expected a non-empty matrix (list of rows)")
     rows = []

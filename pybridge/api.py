@@ -1,0 +1,308 @@
+"""The typed Python API: read an instance, decide, certify with Coq, cross-check.
+
+>>> from pybridge.api import load, check, report_to_json
+>>> report = check(load("examples/relu_absorbable.json"))      # doctest: +SKIP
+>>> report.decision.verdict, report.checked                     # doctest: +SKIP
+('absorbable', True)
+
+``check`` never raises on a rejected certificate: ``report.checked`` is then
+False and ``report.prover.accepted`` False (the CLI exits 1). Bad input raises
+:class:`pybridge.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from .crosscheck import crosscheck as run_crosscheck
+from .errors import InputError
+from .io import fraction_to_text, load_instance, parse_activation
+from .model import Activation, Decision, Instance, Report, Witness
+from .prover import CoqBackend, ProverBackend
+
+__all__ = [
+    "load",
+    "check",
+    "scan",
+    "report_to_json",
+    "exit_code",
+    "parse_activation",
+    "Activation",
+    "Instance",
+    "Report",
+    "ScanResult",
+]
+
+
+def load(path: Path | str, activation: Optional[Activation | str] = None) -> Instance:
+    """Read a ``.json``, ``.npz`` or ``.safetensors`` instance exactly (see :mod:`pybridge.io`)."""
+    if isinstance(activation, str):
+        activation = parse_activation(activation)
+    return load_instance(path, activation)
+
+
+def _decide(instance: Instance) -> Decision:
+    from .decision import decide
+
+    return decide(instance)
+
+
+def _certify(instance, decision, backend, timeout, keep_dir):
+    from .certificates import certify
+
+    return certify(instance, decision, backend, timeout=timeout, keep_dir=keep_dir)
+
+
+def _new_file(keep_dir: Path, before: dict[Path, float]) -> Optional[str]:
+    fresh = [
+        p for p in keep_dir.glob("*.v") if p not in before or p.stat().st_mtime != before[p]
+    ]
+    return str(max(fresh, key=lambda p: p.stat().st_mtime)) if fresh else None
+
+
+def check(
+    instance: Instance,
+    *,
+    prove: bool = True,
+    timeout: float = 120.0,
+    keep_dir: Optional[Path] = None,
+    backend: Optional[ProverBackend] = None,
+    crosscheck: bool = True,
+    z3_timeout: float = 20.0,
+    use_z3: bool = True,
+    decision: Optional[Decision] = None,
+) -> Report:
+    """Decide ``instance`` exactly, have the prover check a certificate, cross-check.
+
+    ``prove=False`` skips the prover (``checked`` stays False). ``keep_dir`` keeps
+    the generated certificate. ``decision`` may be passed to reuse an earlier one.
+    ``report.checked`` is True only when the prover accepted the certificate.
+    """
+    timings: dict[str, float] = {}
+    start = time.monotonic()
+    if decision is None:
+        decision = _decide(instance)
+    timings["decide"] = round(time.monotonic() - start, 4)
+    report = Report(
+        instance_source=instance.source,
+        d=instance.d,
+        n=instance.n,
+        activation=instance.activation.label,
+        decision=decision,
+    )
+    if prove:
+        backend = backend or CoqBackend()
+        before: dict[Path, float] = {}
+        if keep_dir is not None:
+            keep_dir = Path(keep_dir)
+            keep_dir.mkdir(parents=True, exist_ok=True)
+            before = {p: p.stat().st_mtime for p in keep_dir.glob("*.v")}
+        start = time.monotonic()
+        result = _certify(instance, decision, backend, timeout, keep_dir)
+        timings["certify"] = round(time.monotonic() - start, 4)
+        report.prover = result
+        report.checked = bool(result is not None and result.accepted)
+        if keep_dir is not None and result is not None:
+            report.certificate_path = _new_file(keep_dir, before)
+    if crosscheck:
+        start = time.monotonic()
+        report.crosscheck = run_crosscheck(
+            instance, decision, z3_timeout=z3_timeout, use_z3=use_z3
+        ).to_json()
+        timings["crosscheck"] = round(time.monotonic() - start, 4)
+    report.timings = timings
+    return report
+
+
+def exit_code(report: Report) -> int:
+    """0 for any verdict, 1 when the prover rejected the certificate."""
+    return 1 if report.prover is not None and not report.prover.accepted else 0
+
+
+def _matrix_json(m) -> list[list[str]]:
+    return [[fraction_to_text(x) for x in row] for row in m]
+
+
+def witness_to_json(w: Optional[Witness]) -> Optional[dict]:
+    """Subset S and residual-free weights, exact ``"p/q"`` strings."""
+    if w is None:
+        return None
+    doc = {"subset": list(w.subset), "W_up": _matrix_json(w.W_up), "W_down": _matrix_json(w.W_down)}
+    if w.b_down is not None:
+        doc["b_down"] = [fraction_to_text(x) for x in w.b_down]
+    b_up = getattr(w, "b_up", None)
+    if b_up is not None:
+        doc["b_up"] = [fraction_to_text(x) for x in b_up]
+    return doc
+
+
+def report_to_json(report: Report) -> dict:
+    """The JSON document ``pybridge check --json`` prints."""
+    d = report.decision
+    prover = None
+    if report.prover is not None:
+        msg = report.prover.message
+        prover = {
+            "name": report.prover.prover,
+            "accepted": report.prover.accepted,
+            "seconds": round(report.prover.seconds, 3),
+            "message": msg if len(msg) <= 2000 else msg[:2000] + "...",
+        }
+    return {
+        "source": report.instance_source,
+        "activation": report.activation,
+        "d": report.d,
+        "n": report.n,
+        "verdict": d.verdict,
+        "result": d.result,
+        "theorem": d.theorem,
+        "reason": d.reason,
+        "generic": d.generic,
+        "method": d.method,
+        "skip_reduced": d.skip_inverse is not None,
+        "checked": report.checked,
+        "prover": prover,
+        "certificate": report.certificate_path,
+        "witness": witness_to_json(d.witness),
+        "crosscheck": report.crosscheck,
+        "timings": report.timings,
+    }
+
+
+# ---------------------------------------------------------------- checkpoints
+
+
+@dataclass
+class LayerReport:
+    """One layer of a scanned checkpoint."""
+
+    layer: str
+    family: str
+    report: Report
+    note: str = ""
+
+
+@dataclass
+class ScanResult:
+    """All layers of a checkpoint, and how the activation was chosen."""
+
+    checkpoint: str
+    model_type: str
+    activation_note: str
+    layers: list[LayerReport] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        counts: dict[str, int] = {}
+        for lr in self.layers:
+            counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
+        return {
+            "checkpoint": self.checkpoint,
+            "model_type": self.model_type,
+            "activation_note": self.activation_note,
+            "summary": {
+                "layers": len(self.layers),
+                "verdicts": counts,
+                "checked": sum(lr.report.checked for lr in self.layers),
+            },
+            "layers": [
+                {"layer": lr.layer, "family": lr.family, "note": lr.note, **report_to_json(lr.report)}
+                for lr in self.layers
+            ],
+        }
+
+
+def _weight_independent(instance: Instance, decision: Decision) -> bool:
+    """R2/R3 verdicts for bias-free, identity-skip blocks depend on (activation, d, n) only."""
+    act = instance.activation
+    homogeneous = act.homogeneous_degree is not None and act.homogeneous_degree != 1
+    return (
+        decision.verdict == "not_absorbable"
+        and (act.gated or homogeneous)
+        and not instance.has_bias
+        and instance.skip is None
+    )
+
+
+def scan(
+    path: Path | str,
+    *,
+    activation: Optional[Activation | str] = None,
+    mapping: Optional[dict[str, str]] = None,
+    transposed: bool = False,
+    prove: bool = True,
+    timeout: float = 120.0,
+    backend: Optional[ProverBackend] = None,
+    max_entries: int = 5_000_000,
+    crosscheck_entries: int = 1_000_000,
+    progress: Optional[Callable[[int, int, str], None]] = None,
+) -> ScanResult:
+    """Check every MLP block of a checkpoint (see :mod:`pybridge.checkpoints`).
+
+    Gated layers are read lazily (their verdict does not depend on the weights);
+    ungated layers with more than ``max_entries`` entries per matrix are reported
+    ``undecided`` (not analysed) rather than converted. A certificate that only
+    depends on (activation, d, n) is checked once and shared by equal layers.
+    ``progress(k, total, name)`` is called before layer k (0-based) is analysed.
+    """
+    from . import checkpoints as ck
+
+    if isinstance(activation, str):
+        activation = parse_activation(activation)
+    ckpt = ck.open_checkpoint(path)
+    layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
+    if not layers:
+        raise InputError(f"{Path(path).name}: no recognisable MLP block (use --map)")
+    result = ScanResult(str(path), ckpt.model_type, "")
+    notes = set()
+    shared: dict[tuple, tuple[str, Report]] = {}
+    backend = backend or (CoqBackend() if prove else None)
+    for k, layer in enumerate(layers):
+        if progress is not None:
+            progress(k, len(layers), layer.name)
+        if activation is not None:
+            act, note = activation, f"--activation {activation.label}"
+        else:
+            act, note = ck.config_activation(ckpt, layer.gated)
+        notes.add(note)
+        d, n = ck.layer_shape(layer)
+        if not act.gated and d * n > max_entries:
+            decision = Decision(
+                "undecided",
+                None,
+                None,
+                f"not analysed: {d}x{n} exceeds --max-entries {max_entries} for exact conversion",
+                method="skipped",
+            )
+            rep = Report(layer.name, d, n, act.label, decision)
+            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large"))
+            continue
+        instance = ck.load_layer(layer, act, lazy=act.gated)
+        start = time.monotonic()
+        decision = _decide(instance)
+        decide_s = time.monotonic() - start
+        key = (act, d, n, decision.verdict, decision.theorem)
+        lr_note = ""
+        if prove and _weight_independent(instance, decision) and key in shared:
+            first, prev = shared[key]
+            rep = Report(layer.name, d, n, act.label, decision, prev.checked, prev.prover)
+            rep.timings = {"decide": round(decide_s, 4)}
+            lr_note = f"certificate shared with {first} (same activation, d, n)"
+        else:
+            rep = check(
+                instance,
+                prove=prove,
+                timeout=timeout,
+                backend=backend,
+                crosscheck=d * n <= crosscheck_entries,
+                use_z3=False,
+                decision=decision,
+            )
+            rep.timings["decide"] = round(decide_s, 4)
+            if prove and _weight_independent(instance, decision):
+                shared[key] = (layer.name, rep)
+        result.layers.append(LayerReport(layer.name, layer.family, rep, lr_note))
+    result.activation_note = "; ".join(sorted(notes))
+    return result

@@ -1,0 +1,215 @@
+"""``pybridge check``, ``pybridge scan`` and ``pybridge generate``."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+import click
+from rich.console import Console
+
+from .errors import InputError
+from .model import Report
+
+VERDICT_STYLE = {
+    "absorbable": "bold green",
+    "not_absorbable": "bold red",
+    "outside_hypotheses": "bold yellow",
+    "undecided": "bold magenta",
+}
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and a rename (no partial files)."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: directory does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=".pybridge-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _activation_option(value: Optional[str]):
+    from .io import parse_activation
+
+    return parse_activation(value) if value is not None else None
+
+
+def print_report(report: Report, console: Console) -> None:
+    """Human-readable summary of one report."""
+    d = report.decision
+    console.print(
+        f"[bold]{report.instance_source or 'instance'}[/bold]: {report.activation}, "
+        f"d={report.d}, n={report.n}",
+        highlight=False,
+    )
+    console.print(f"verdict: [{VERDICT_STYLE[d.verdict]}]{d.verdict}[/]", highlight=False)
+    console.print(f"result: {d.result or '-'}   theorem: {d.theorem or '-'}", highlight=False)
+    console.print(f"reason: {d.reason}", highlight=False)
+    if report.prover is None:
+        status = "no certificate (nothing to certify)" if "certify" in report.timings else "not attempted (--no-prove)"
+    elif report.prover.accepted:
+        status = f"[green]Coq accepted the certificate[/] ({report.prover.seconds:.1f} s)"
+    else:
+        first = (report.prover.message.strip().splitlines() or ["no message"])[-1]
+        status = f"[red]Coq REJECTED the certificate[/]: {first}"
+    console.print(f"checked: {report.checked}  {status}", highlight=False)
+    if report.certificate_path:
+        console.print(f"certificate: {report.certificate_path}", highlight=False)
+    if d.witness is not None:
+        console.print(f"witness: S = {list(d.witness.subset)} (rows of W_up in S negated)", highlight=False)
+    cc = report.crosscheck
+    if cc:
+        parts = [cc.get("method", "")]
+        if cc.get("witness_equal") is not None:
+            parts.append(f"witness equal on {cc['points']} points: {cc['witness_equal']}")
+        for key in ("z3_identity", "z3_subset"):
+            if cc.get(key) not in (None, "skipped"):
+                parts.append(f"{key}: {cc[key]}")
+        for key in ("homogeneity", "linearization"):
+            if cc.get(key):
+                parts.append(cc[key])
+        parts.append(f"consistent: {cc.get('consistent')}")
+        console.print("crosscheck: " + "; ".join(p for p in parts if p), highlight=False)
+    console.print(
+        "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
+    )
+
+
+@click.command("check")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--activation", "activation", default=None, help="Activation (required for .npz/.safetensors).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option(
+    "--keep-certificate",
+    "keep_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Directory to keep the generated Coq certificate in.",
+)
+@click.option("--no-prove", is_flag=True, help="Decide and cross-check only; no Coq.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout (s).")
+def check_cmd(
+    file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float
+) -> None:
+    """Decide whether the block in FILE can absorb its skip connection, with a Coq certificate.
+
+    Exit status: 0 for any verdict, 1 when Coq rejected the certificate, 2 for bad input.
+    """
+    from .api import check, exit_code, load, report_to_json
+
+    instance = load(file, _activation_option(activation))
+    report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir)
+    if as_json:
+        click.echo(json.dumps(report_to_json(report), indent=2))
+    else:
+        print_report(report, Console())
+    sys.exit(exit_code(report))
+
+
+@click.command("generate")
+@click.option("--activation", required=True, help="relu, relu^k, gelu, gelu_tanh, silu, swiglu, geglu, reglu.")
+@click.option("--d", "d", type=int, required=True, help="Model dimension.")
+@click.option("--n", "n", type=int, required=True, help="Hidden width.")
+@click.option("--absorbable", is_flag=True, help="Plant S with sum_{i in S} b_i a_i^T = -I.")
+@click.option("--seed", type=int, default=None, help="Random seed (printed when not given).")
+@click.option("--skip", "with_skip", is_flag=True, help="Add a random invertible integer skip matrix.")
+@click.option("--bias", "with_bias", is_flag=True, help="Add random biases.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+def generate_cmd(
+    activation: str, d: int, n: int, absorbable: bool, seed: Optional[int], with_skip: bool,
+    with_bias: bool, output: Path,
+) -> None:
+    """Write a random exact instance (small integers; generic for ungated activations) as JSON."""
+    from .generate import generate
+    from .io import instance_to_json, parse_activation
+
+    if output.suffix.lower() != ".json":
+        raise InputError(f"{output}: the output file must end in .json")
+    gen = generate(
+        parse_activation(activation), d, n, absorbable=absorbable, seed=seed, skip=with_skip, bias=with_bias
+    )
+    atomic_write(output, json.dumps(instance_to_json(gen.instance)) + "\n")
+    planted = f", planted S={list(gen.subset)}" if gen.subset else ""
+    click.echo(f"wrote {output} ({gen.instance.activation.label}, d={d}, n={n}, seed={gen.seed}{planted})")
+
+
+@click.command("scan")
+@click.argument("checkpoint", type=click.Path(path_type=Path))
+@click.option("--map", "maps", multiple=True, help="ROLE=TEMPLATE tensor names, {i} = layer number (repeatable).")
+@click.option("--transposed", is_flag=True, help="With --map: weights stored (in, out) like GPT-2's Conv1D.")
+@click.option("--activation", default=None, help="Override the activation from config.json.")
+@click.option("--json-out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the JSON report here.")
+@click.option("--no-prove", is_flag=True, help="Decide only; no Coq.")
+@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout per certificate (s).")
+@click.option(
+    "--max-entries", type=click.IntRange(min=1), default=5_000_000, show_default=True,
+    help="Ungated layers with more entries per matrix are reported undecided (not analysed).",
+)
+def scan_cmd(
+    checkpoint: Path, maps: tuple[str, ...], transposed: bool, activation: Optional[str],
+    json_out: Optional[Path], no_prove: bool, timeout: float, max_entries: int,
+) -> None:
+    """Check every MLP block of a checkpoint (.safetensors file or directory with config.json)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from . import checkpoints as ck
+    from .api import scan
+
+    mapping = ck.parse_map(maps)
+    if transposed and not mapping:
+        raise InputError("--transposed only applies with --map")
+    if json_out is not None and not (json_out.parent if str(json_out.parent) else Path(".")).is_dir():
+        raise InputError(f"{json_out}: directory does not exist")
+    act = _activation_option(activation)
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), console=err, transient=True,
+    ) as bar:
+        task = bar.add_task("scanning", total=None)
+
+        def step(k: int, total: int, name: str) -> None:
+            bar.update(task, description=f"layer {name}", completed=k, total=total)
+
+        result = scan(
+            checkpoint, activation=act, mapping=mapping or None, transposed=transposed,
+            prove=not no_prove, timeout=timeout, max_entries=max_entries, progress=step,
+        )
+        bar.update(task, completed=len(result.layers), total=len(result.layers))
+    doc = result.to_json()
+    if json_out is not None:
+        atomic_write(json_out, json.dumps(doc, indent=2) + "\n")
+    console = Console()
+    table = Table(title=f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}")
+    for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
+        table.add_column(col)
+    for lr in result.layers:
+        r = lr.report
+        dec = r.decision
+        table.add_row(
+            lr.layer, r.activation, str(r.d), str(r.n), f"[{VERDICT_STYLE[dec.verdict]}]{dec.verdict}[/]",
+            dec.result or "-", (dec.theorem or "-").removeprefix("Absorb."), "yes" if r.checked else "no",
+            lr.note or (dec.reason if dec.verdict in ("outside_hypotheses", "undecided") else ""),
+        )
+    console.print(table)
+    summary = doc["summary"]
+    console.print(
+        f"{summary['layers']} layers; verdicts: "
+        + ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
+        + f"; Coq-checked: {summary['checked']}",
+        highlight=False,
+    )
+    rejected = any(lr.report.prover is not None and not lr.report.prover.accepted for lr in result.layers)
+    sys.exit(1 if rejected else 0)
