@@ -482,3 +482,11 @@ Proof.
       destruct (Req_EM_T (row V j k) 0) as [E|E]; [exact E|]. exfalso. exact (Hall k Hk E).
   - intros i j Hi Hj Hne Hs. apply (Hnone j Hj). exists i. split; [exact Hi|]. split; assumption.
 Qed.
+
+(** The hypothesis only depends on the values of [e]. *)
+Lemma ridge_unique_even_ext (e1 e2 : R -> R) :
+  (forall z, e1 z = e2 z) -> ridge_unique_even e1 -> ridge_unique_even e2.
+Proof.
+  intros He H d N V beta Hnz Hind Hs. apply (H d N V beta Hnz Hind).
+  intros x. rewrite <- (Hs x). apply sumn_ext. intros j _. rewrite He. reflexivity.
+Qed.

@@ -4,10 +4,16 @@
     columns [b_i <> 0]), [x + B relu(A x)] is absorbable at width [n] iff
     some subset [S] of hidden units has [B[:,S] A[S,:] = -I_d]
     ([relu_absorbable_iff_submatrix]).  (=>) is [ReluSubmatrix.v], (<=) is
-    [FlipSigns.v].  Both sides are realised by concrete generic instances. *)
+    [FlipSigns.v].  Both sides are realised by concrete generic instances.
+
+    GELU and GELU_tanh: the same characterization, and non-absorbability
+    below width [n], under the explicit hypothesis that their even part has
+    the ridge uniqueness property [ridge_unique_even] of [Ridge.v]
+    ([gelu_absorbable_iff_submatrix], [gelu_tanh_absorbable_iff_submatrix],
+    [gelu_generic_not_absorbable_below]); that hypothesis is NOT proved. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns ReluSubmatrix.
+From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns Ridge ReluSubmatrix.
 Open Scope R_scope.
 
 Theorem relu_absorbable_iff_submatrix : forall d n A B, generic d n A B ->
@@ -54,4 +60,70 @@ Proof.
     destruct (Nat.eq_dec 0 0); [|congruence]. destruct (S 0%nat); lra. }
   split; [exact Hg|]. split; [exact HS|].
   rewrite (relu_absorbable_iff_submatrix 1 1 _ _ Hg). exact HS.
+Qed.
+
+(** ** GELU and GELU_tanh, under ridge uniqueness of their even parts *)
+
+Lemma gelu_zero : gelu 0 = 0.
+Proof. unfold gelu. ring. Qed.
+
+Lemma gelu_tanh_zero : gelu_tanh 0 = 0.
+Proof. unfold gelu_tanh. field. Qed.
+
+Lemma even_part_gelu z : gelu_even z = even_part gelu z.
+Proof. unfold even_part. rewrite gelu_split. ring. Qed.
+
+Theorem gelu_absorbable_generic_submatrix : forall d n A B,
+  ridge_unique_even gelu_even -> generic d n A B ->
+  absorbable_ungated gelu d n n identity A B -> exists S, submatrix_cond d n S A B.
+Proof.
+  intros d n A B Hu. apply (even_absorbable_generic_submatrix gelu d n A B gelu_odd_part gelu_zero).
+  exact (ridge_unique_even_ext _ _ even_part_gelu Hu).
+Qed.
+
+Theorem gelu_absorbable_iff_submatrix : forall d n A B,
+  ridge_unique_even gelu_even -> generic d n A B ->
+  (absorbable_ungated gelu d n n identity A B <-> exists S, submatrix_cond d n S A B).
+Proof.
+  intros d n A B Hu Hg. split.
+  - exact (gelu_absorbable_generic_submatrix d n A B Hu Hg).
+  - intros [S HS]. exact (odd_part_absorbable gelu d n S A B gelu_odd_part HS).
+Qed.
+
+Theorem gelu_generic_not_absorbable_below : forall d n m A B,
+  ridge_unique_even gelu_even -> generic d n A B -> (m < n)%nat ->
+  ~ absorbable_ungated gelu d n m identity A B.
+Proof.
+  intros d n m A B Hu. apply (even_generic_not_absorbable_below gelu d n m A B gelu_odd_part gelu_zero).
+  exact (ridge_unique_even_ext _ _ even_part_gelu Hu).
+Qed.
+
+Theorem gelu_tanh_absorbable_iff_submatrix : forall d n A B,
+  ridge_unique_even (even_part gelu_tanh) -> generic d n A B ->
+  (absorbable_ungated gelu_tanh d n n identity A B <-> exists S, submatrix_cond d n S A B).
+Proof.
+  intros d n A B Hu Hg. split.
+  - exact (even_absorbable_generic_submatrix gelu_tanh d n A B gelu_tanh_odd_part gelu_tanh_zero
+             Hu Hg).
+  - intros [S HS]. exact (odd_part_absorbable gelu_tanh d n S A B gelu_tanh_odd_part HS).
+Qed.
+
+Theorem gelu_tanh_generic_not_absorbable_below : forall d n m A B,
+  ridge_unique_even (even_part gelu_tanh) -> generic d n A B -> (m < n)%nat ->
+  ~ absorbable_ungated gelu_tanh d n m identity A B.
+Proof.
+  intros d n m A B Hu.
+  exact (even_generic_not_absorbable_below gelu_tanh d n m A B gelu_tanh_odd_part gelu_tanh_zero Hu).
+Qed.
+
+(** The hypotheses other than ridge uniqueness hold together: a generic
+    instance absorbable for GELU.  (Ridge uniqueness itself is not proved.) *)
+Example gelu_absorbable_instance :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
+  absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
+Proof.
+  split; [apply generic_1_1; lra|].
+  apply (odd_part_absorbable gelu 1 1 (fun _ => true)); [exact gelu_odd_part|].
+  intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst k l.
+  unfold subset_sum, identity. simpl. destruct (Nat.eq_dec 0 0); [ring | congruence].
 Qed.
