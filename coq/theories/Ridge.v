@@ -490,3 +490,171 @@ Proof.
   intros He H d N V beta Hnz Hind Hs. apply (H d N V beta Hnz Hind).
   intros x. rewrite <- (Hs x). apply sumn_ext. intros j _. rewrite He. reflexivity.
 Qed.
+
+(** ** A positive instance: [tent z = |z - 1| + |z + 1| - 2]
+
+    [ridge_unique_even] is satisfiable: for this even, non-homogeneous [e]
+    with [e 0 = 0], the ridge [x |-> tent(v.x)] has kinks exactly on the two
+    hyperplanes [v.x = +-1], which determine [v] up to sign
+    ([ridge_unique_even_tent]). *)
+
+Lemma parallel_dot_r d (v p : vec) c u :
+  (forall k, (k < d)%nat -> v k = c * p k) -> dot d v u = c * dot d p u.
+Proof.
+  intros H. unfold dot. rewrite <- sumn_scal_l. apply sumn_ext. intros k Hk.
+  rewrite (H k Hk). ring.
+Qed.
+
+Definition tent (z : R) : R := Rabs (z - 1) + Rabs (z + 1) - 2.
+
+Lemma tent_even z : tent (- z) = tent z.
+Proof.
+  unfold tent. replace (- z - 1) with (- (z + 1)) by ring.
+  replace (- z + 1) with (- (z - 1)) by ring. rewrite !Rabs_Ropp. ring.
+Qed.
+
+Lemma tent_0 : tent 0 = 0.
+Proof.
+  unfold tent, Rabs. repeat destruct Rcase_abs; lra.
+Qed.
+
+Definition qratio (g b : R) : R := if Req_EM_T g 0 then 0 else Rabs b / Rabs g.
+
+Lemma qratio_nonneg g b : 0 <= qratio g b.
+Proof.
+  unfold qratio. destruct (Req_EM_T g 0); [lra|].
+  unfold Rdiv. apply Rmult_le_pos; [apply Rabs_pos|].
+  left. apply Rinv_0_lt_compat, Rabs_pos_lt. assumption.
+Qed.
+
+Lemma step_le g b T : g <> 0 -> qratio g b <= T -> / (1 + T) * Rabs b <= Rabs g.
+Proof.
+  intros Hg Hq. pose proof (qratio_nonneg g b) as Hq0.
+  unfold qratio in Hq, Hq0. destruct (Req_EM_T g 0) as [|_]; [contradiction|].
+  assert (Hpg : 0 < Rabs g) by (apply Rabs_pos_lt; exact Hg).
+  assert (Hb : Rabs b <= T * Rabs g).
+  { replace (Rabs b) with (Rabs b / Rabs g * Rabs g) by (field; lra).
+    apply Rmult_le_compat_r; [lra | exact Hq]. }
+  apply Rmult_le_reg_l with (1 + T); [lra|].
+  rewrite <- Rmult_assoc, Rinv_r, Rmult_1_l by lra.
+  replace ((1 + T) * Rabs g) with (Rabs g + T * Rabs g) by ring. lra.
+Qed.
+
+Lemma abs_bracket g b t : 0 < t -> (g <> 0 -> t * Rabs b <= Rabs g) ->
+  Rabs (g + t * b) + Rabs (g - t * b) - 2 * Rabs g =
+  if Req_EM_T g 0 then 2 * (t * Rabs b) else 0.
+Proof.
+  intros Ht H. destruct (Req_EM_T g 0) as [->|Hg].
+  - replace (0 + t * b) with (t * b) by ring. replace (0 - t * b) with (- (t * b)) by ring.
+    rewrite Rabs_Ropp, Rabs_mult, (Rabs_right t), Rabs_R0 by lra. ring.
+  - apply abs_second_diff. rewrite Rabs_mult, (Rabs_right t) by lra. exact (H Hg).
+Qed.
+
+Lemma tent_second_diff a b t : 0 < t ->
+  (a - 1 <> 0 -> t * Rabs b <= Rabs (a - 1)) -> (a + 1 <> 0 -> t * Rabs b <= Rabs (a + 1)) ->
+  tent (a + t * b) + tent (a - t * b) - 2 * tent a =
+  (if Req_EM_T (a - 1) 0 then 2 * (t * Rabs b) else 0)
+  + (if Req_EM_T (a + 1) 0 then 2 * (t * Rabs b) else 0).
+Proof.
+  intros Ht H1 H2. rewrite <- (abs_bracket (a - 1) b t Ht H1), <- (abs_bracket (a + 1) b t Ht H2).
+  unfold tent.
+  replace (a + t * b - 1) with (a - 1 + t * b) by ring.
+  replace (a + t * b + 1) with (a + 1 + t * b) by ring.
+  replace (a - t * b - 1) with (a - 1 - t * b) by ring.
+  replace (a - t * b + 1) with (a + 1 - t * b) by ring. ring.
+Qed.
+
+(** [|a + s b| > 1] once [s >= (|a| + 1)/|b| + 1]. *)
+Lemma far_from_pm1 a b s : b <> 0 -> (Rabs a + 1) / Rabs b + 1 <= s ->
+  a + s * b <> 1 /\ a + s * b <> -1.
+Proof.
+  intros Hb Hs. assert (Hpb : 0 < Rabs b) by (apply Rabs_pos_lt; exact Hb).
+  assert (Hq : 0 <= (Rabs a + 1) / Rabs b).
+  { unfold Rdiv. apply Rmult_le_pos; [pose proof (Rabs_pos a); lra|].
+    left. apply Rinv_0_lt_compat. exact Hpb. }
+  assert (Hsb : Rabs a + 1 + Rabs b <= s * Rabs b).
+  { replace (Rabs a + 1 + Rabs b) with (((Rabs a + 1) / Rabs b + 1) * Rabs b) by (field; lra).
+    apply Rmult_le_compat_r; [lra | exact Hs]. }
+  assert (Habs : Rabs (s * b) = s * Rabs b) by (rewrite Rabs_mult, (Rabs_right s) by lra; ring).
+  split; intros E.
+  - replace (s * b) with (1 - a) in Habs by lra.
+    pose proof (Rabs_triang 1 (- a)) as Tr. rewrite Rabs_Ropp, Rabs_R1 in Tr.
+    replace (1 + - a) with (1 - a) in Tr by ring. lra.
+  - replace (s * b) with (- 1 - a) in Habs by lra.
+    pose proof (Rabs_triang (- 1) (- a)) as Tr.
+    replace (Rabs (- 1)) with 1 in Tr by (unfold Rabs; destruct Rcase_abs; lra).
+    rewrite Rabs_Ropp in Tr.
+    replace (- 1 + - a) with (- 1 - a) in Tr by ring. lra.
+Qed.
+
+Theorem ridge_unique_even_tent : ridge_unique_even tent.
+Proof.
+  intros d N V beta Hnz Hind Hs j0 Hj0.
+  pose (p := row V j0). pose proof (dot_self_pos d p (Hnz j0 Hj0)) as Hpp.
+  pose (xp := vscale (/ dot d p p) p).
+  assert (Hpxp : dot d p xp = 1) by (unfold xp; rewrite dot_scal_r; field; lra).
+  destruct (ridge_avoid d p (row V) N (Hnz j0 Hj0)) as [y [Hpy Hy]].
+  (* a point [x0] on [p.x = 1] off every other hyperplane [v_j.x = +-1] *)
+  pose (r := fun j => if Req_EM_T (dot d (row V j) y) 0 then 0
+                      else (Rabs (dot d (row V j) xp) + 1) / Rabs (dot d (row V j) y)).
+  assert (Hr : forall j, (j < N)%nat -> 0 <= r j).
+  { intros j _. unfold r. destruct (Req_EM_T (dot d (row V j) y) 0); [lra|].
+    unfold Rdiv. apply Rmult_le_pos; [pose proof (Rabs_pos (dot d (row V j) xp)); lra|].
+    left. apply Rinv_0_lt_compat, Rabs_pos_lt. assumption. }
+  pose (x0 := vlin 1 xp (1 + sumn N r) y).
+  pose (al := fun j => dot d (row V j) x0).
+  assert (Hal0 : al j0 = 1).
+  { unfold al, x0. rewrite dot_vlin_r. fold p. rewrite Hpxp, Hpy. ring. }
+  assert (Hal : forall j, (j < N)%nat -> j <> j0 -> al j <> 1 /\ al j <> -1).
+  { intros j Hj Hne. unfold al, x0. rewrite dot_vlin_r, Rmult_1_l.
+    destruct (Hy j Hj) as [Hvy|[c Hc]].
+    - apply far_from_pm1; [exact Hvy|].
+      pose proof (sumn_term_le N r j Hr Hj) as Hle. unfold r in Hle at 1.
+      destruct (Req_EM_T (dot d (row V j) y) 0); [contradiction | lra].
+    - rewrite (parallel_dot_r d _ _ c xp Hc), (parallel_dot_r d _ _ c y Hc).
+      fold p. rewrite Hpxp, Hpy, Rmult_0_r, Rmult_0_r, Rplus_0_r, Rmult_1_r.
+      split; intros Ec; subst c; apply (Hind j j0 Hj Hj0 Hne);
+        [left | right]; intros k Hk; rewrite (Hc k Hk); unfold p; ring. }
+  (* second difference along [p] with a small step [t] *)
+  pose (be := fun j => dot d (row V j) p).
+  pose (T := sumn N (fun j => qratio (al j - 1) (be j) + qratio (al j + 1) (be j))).
+  assert (HT : forall j, (j < N)%nat -> qratio (al j - 1) (be j) <= T /\ qratio (al j + 1) (be j) <= T).
+  { intros j Hj.
+    pose proof (sumn_term_le N (fun j => qratio (al j - 1) (be j) + qratio (al j + 1) (be j)) j
+                  ltac:(intros i _; pose proof (qratio_nonneg (al i - 1) (be i));
+                        pose proof (qratio_nonneg (al i + 1) (be i)); lra) Hj) as Hle.
+    pose proof (qratio_nonneg (al j - 1) (be j)). pose proof (qratio_nonneg (al j + 1) (be j)).
+    fold T in Hle. cbv beta in Hle. split; lra. }
+  assert (HT0 : 0 <= T).
+  { unfold T. apply sumn_nonneg. intros i _.
+    pose proof (qratio_nonneg (al i - 1) (be i)). pose proof (qratio_nonneg (al i + 1) (be i)). lra. }
+  pose (t := / (1 + T)). assert (Ht : 0 < t) by (unfold t; apply Rinv_0_lt_compat; lra).
+  assert (E : sumn N (fun j => beta j * tent (dot d (row V j) (vlin 1 x0 t p)))
+            + sumn N (fun j => beta j * tent (dot d (row V j) (vlin 1 x0 (- t) p)))
+            - 2 * sumn N (fun j => beta j * tent (dot d (row V j) x0)) = 0)
+    by (rewrite !Hs; ring).
+  rewrite <- sumn_plus, <- sumn_scal_l, <- sumn_minus in E.
+  rewrite (sumn_ext N _ (fun j => if Nat.eq_dec j0 j then beta j * (2 * (t * Rabs (be j))) else 0))
+    in E.
+  - rewrite sumn_delta in E by exact Hj0. unfold be in E. fold p in E.
+    rewrite (Rabs_right (dot d p p)) in E by lra.
+    apply Rmult_integral in E. destruct E as [E|E]; [exact E|].
+    exfalso. assert (0 < t * dot d p p) by (apply Rmult_lt_0_compat; lra). lra.
+  - intros j Hj. rewrite !dot_vlin_r. fold (al j) (be j).
+    replace (1 * al j + t * be j) with (al j + t * be j) by ring.
+    replace (1 * al j + - t * be j) with (al j - t * be j) by ring.
+    replace (beta j * tent (al j + t * be j) + beta j * tent (al j - t * be j)
+             - 2 * (beta j * tent (al j)))
+      with (beta j * (tent (al j + t * be j) + tent (al j - t * be j) - 2 * tent (al j)))
+      by ring.
+    destruct (HT j Hj) as [H1 H2].
+    rewrite tent_second_diff; [| exact Ht | intros G; exact (step_le _ _ T G H1)
+                               | intros G; exact (step_le _ _ T G H2)].
+    destruct (Nat.eq_dec j0 j) as [<-|Hne].
+    + rewrite Hal0. replace (1 - 1) with 0 by ring.
+      destruct (Req_EM_T 0 0) as [_|C]; [|congruence].
+      destruct (Req_EM_T (1 + 1) 0) as [C|_]; [lra|]. ring.
+    + destruct (Hal j Hj ltac:(lia)) as [Hn1 Hn2].
+      destruct (Req_EM_T (al j - 1) 0) as [C|_]; [exfalso; apply Hn1; lra|].
+      destruct (Req_EM_T (al j + 1) 0) as [C|_]; [exfalso; apply Hn2; lra|]. ring.
+Qed.
