@@ -10,7 +10,9 @@
     below width [n], under the explicit hypothesis that their even part has
     the ridge uniqueness property [ridge_unique_even] of [Ridge.v]
     ([gelu_absorbable_iff_submatrix], [gelu_tanh_absorbable_iff_submatrix],
-    [gelu_generic_not_absorbable_below]); that hypothesis is NOT proved. *)
+    [gelu_generic_not_absorbable_below]); that hypothesis is NOT proved.
+    [tent_act_instances]: for the activation [z/2 + tent z] every hypothesis
+    of the even-part theorems (ridge uniqueness included) is proved. *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns Ridge ReluSubmatrix.
@@ -126,4 +128,42 @@ Proof.
   apply (odd_part_absorbable gelu 1 1 (fun _ => true)); [exact gelu_odd_part|].
   intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst k l.
   unfold subset_sum, identity. simpl. destruct (Nat.eq_dec 0 0); [ring | congruence].
+Qed.
+
+(** ** Non-vacuity of the even-part theorems of [ReluSubmatrix.v]
+
+    The activation [z/2 + tent z] ([tent] of [Ridge.v]) satisfies every
+    hypothesis, ridge uniqueness included, so
+    [even_absorbable_generic_submatrix] applies to a concrete activation;
+    with it, a generic block is absorbable, another is not. *)
+
+Definition tent_act (z : R) : R := z / 2 + tent z.
+
+Lemma tent_act_odd_part : odd_part_identity tent_act.
+Proof. intros z. unfold tent_act. rewrite tent_even. field. Qed.
+
+Lemma tent_act_0 : tent_act 0 = 0.
+Proof. unfold tent_act. rewrite tent_0. field. Qed.
+
+Lemma tent_act_ridge_unique : ridge_unique_even (even_part tent_act).
+Proof.
+  apply (ridge_unique_even_ext tent); [|exact ridge_unique_even_tent].
+  intros z. unfold even_part, tent_act. field.
+Qed.
+
+Example tent_act_instances :
+  (odd_part_identity tent_act /\ tent_act 0 = 0 /\ ridge_unique_even (even_part tent_act)) /\
+  (generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
+   absorbable_ungated tent_act 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1)) /\
+  (generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
+   ~ absorbable_ungated tent_act 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1)).
+Proof.
+  destruct relu_iff_absorbable_side as [Hg1 [HS1 _]].
+  destruct relu_iff_not_absorbable_side as [Hg2 [HS2 _]].
+  split; [split; [exact tent_act_odd_part | split; [exact tent_act_0 | exact tent_act_ridge_unique]]|].
+  split; split; try assumption.
+  - destruct HS1 as [S HS]. exact (odd_part_absorbable tent_act 1 1 S _ _ tent_act_odd_part HS).
+  - intros Habs. apply HS2.
+    exact (even_absorbable_generic_submatrix tent_act 1 1 _ _ tent_act_odd_part tent_act_0
+             tent_act_ridge_unique Hg2 Habs).
 Qed.
