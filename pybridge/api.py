@@ -71,7 +71,7 @@ def check(
     keep_dir: Optional[Path] = None,
     backend: Optional[ProverBackend] = None,
     crosscheck: bool = True,
-    z3_timeout: float = 20.0,
+    z3_timeout: float = 10.0,
     use_z3: bool = True,
     decision: Optional[Decision] = None,
 ) -> Report:

@@ -18,6 +18,7 @@ import math
 import random
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
+from math import lcm
 from typing import Callable, Optional, Sequence
 
 import numpy as np
@@ -27,8 +28,10 @@ from .model import Decision, Instance, Matrix, Vector, Witness
 EXACT_ACTIVATIONS = ("relu", "relu_pow", "reglu")
 #: Exact evaluation is used when n*d is at most this; float screening above.
 EXACT_LIMIT = 250_000
-Z3_MAX_N = 48
-Z3_MAX_D = 12
+#: Z3 limits (beyond them the check is skipped and a note says so).
+Z3_IDENTITY_MAX_N = 64
+Z3_SUBSET_MAX_N = 24
+Z3_MAX_D = 16
 
 
 @dataclass
@@ -223,22 +226,25 @@ def _solve_exact(P: Matrix, B: Matrix) -> list[list[Fraction]]:
 
 
 def z3_subset(inst: Instance, timeout: float) -> str:
-    """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b~_i a_i^T = -I``?"""
+    """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b~_i a_i^T = -I``?
+
+    Integer 0/1 unknowns ``s_i``; each of the d^2 equations is scaled to integers.
+    """
     import z3
 
     Bt = inst.W_down if inst.skip is None else _solve_exact(inst.skip, inst.W_down)
-    s = [z3.Bool(f"s{i}") for i in range(inst.n)]
+    s = [z3.Int(f"s{i}") for i in range(inst.n)]
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
+    for v in s:
+        solver.add(v >= 0, v <= 1)
     for r in range(inst.d):
         for c in range(inst.d):
-            terms = [
-                z3.If(s[i], _z3_real(z3, Bt[r][i] * inst.W_up[i][c]), z3.RealVal(0))
-                for i in range(inst.n)
-                if Bt[r][i] * inst.W_up[i][c] != 0
-            ]
-            total = z3.Sum(terms) if terms else z3.RealVal(0)
-            solver.add(total == (-1 if r == c else 0))
+            coefs = [Bt[r][i] * inst.W_up[i][c] for i in range(inst.n)]
+            den = lcm(*(q.denominator for q in coefs))
+            terms = [int(q * den) * s[i] for i, q in enumerate(coefs) if q != 0]
+            total = z3.Sum(terms) if terms else z3.IntVal(0)
+            solver.add(total == (-den if r == c else 0))
     out = solver.check()
     return "exists" if out == z3.sat else "none" if out == z3.unsat else "unknown"
 
@@ -281,7 +287,7 @@ def crosscheck(
     *,
     points: int = 6,
     seed: int = 0,
-    z3_timeout: float = 20.0,
+    z3_timeout: float = 10.0,
     use_z3: bool = True,
 ) -> CrossCheck:
     """Gather the evidence above for one decided instance."""
@@ -302,13 +308,19 @@ def crosscheck(
         else:
             cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
     relu_like = act.name == "relu"
-    z3_ok = use_z3 and relu_like and inst.n <= Z3_MAX_N and inst.d <= Z3_MAX_D
+    z3_ok = use_z3 and relu_like and inst.d <= Z3_MAX_D
     if z3_ok:
-        if w is not None:
+        if w is not None and inst.n <= Z3_IDENTITY_MAX_N:
             cc.z3_identity = z3_identity(inst, w, z3_timeout)
             if cc.z3_identity != "unknown":
                 agree.append((cc.z3_identity == "proved") == (verdict == "absorbable"))
-        if not inst.has_bias:
+        elif w is not None:
+            cc.notes.append(f"Z3 identity skipped: n > {Z3_IDENTITY_MAX_N}")
+        if inst.has_bias:
+            pass
+        elif inst.n > Z3_SUBSET_MAX_N:
+            cc.notes.append(f"Z3 subset search skipped: n > {Z3_SUBSET_MAX_N}")
+        else:
             cc.z3_subset = z3_subset(inst, z3_timeout)
             if cc.z3_subset == "exists" and verdict == "not_absorbable":
                 agree.append(False)
@@ -317,7 +329,7 @@ def crosscheck(
             elif cc.z3_subset != "unknown" and verdict in ("absorbable", "not_absorbable"):
                 agree.append(True)
     elif use_z3 and relu_like:
-        cc.notes.append(f"Z3 skipped: n > {Z3_MAX_N} or d > {Z3_MAX_D}")
+        cc.notes.append(f"Z3 skipped: d > {Z3_MAX_D}")
     if not inst.has_bias and verdict == "not_absorbable":
         k = act.homogeneous_degree
         if k is not None and k != 1 and act.name in EXACT_ACTIVATIONS and small:
