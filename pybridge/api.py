@@ -289,7 +289,7 @@ def scan(
             first, prev = shared[key]
             rep = Report(layer.name, d, n, act.label, decision, prev.checked, prev.prover)
             rep.timings = {"decide": round(decide_s, 4)}
-            lr_note = f"certificate shared with {first} (same activation, d, n)"
+            lr_note = f"certificate shared with {first}"
         else:
             rep = check(
                 instance,

@@ -192,6 +192,8 @@ def scan_cmd(
     if json_out is not None:
         atomic_write(json_out, json.dumps(doc, indent=2) + "\n")
     console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
     table = Table(title=f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}")
     for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
         table.add_column(col)
@@ -200,7 +202,7 @@ def scan_cmd(
         dec = r.decision
         table.add_row(
             lr.layer, r.activation, str(r.d), str(r.n), f"[{VERDICT_STYLE[dec.verdict]}]{dec.verdict}[/]",
-            dec.result or "-", (dec.theorem or "-").removeprefix("Absorb."), "yes" if r.checked else "no",
+            dec.result or "-", (dec.theorem or "-").rsplit(".", 1)[-1], "yes" if r.checked else "no",
             lr.note or (dec.reason if dec.verdict in ("outside_hypotheses", "undecided") else ""),
         )
     console.print(table)
