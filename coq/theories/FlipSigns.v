@@ -7,8 +7,8 @@
     No genericity is needed.
 
     Main results: [flip_rows_residual], [odd_part_absorbable] and the
-    instances [relu_submatrix_absorbable], [silu_submatrix_absorbable]
-    (and GELU / GELU_tanh when [Activations.v] provides their odd parts);
+    instances [relu_submatrix_absorbable], [silu_submatrix_absorbable],
+    [gelu_submatrix_absorbable], [gelu_tanh_submatrix_absorbable];
     [submatrix_example] shows the hypothesis can hold. *)
 
 From Coq Require Import Reals Lra Lia.
@@ -87,6 +87,14 @@ Proof. apply odd_part_absorbable, relu_odd_part. Qed.
 Corollary silu_submatrix_absorbable d n S A B :
   submatrix_cond d n S A B -> absorbable_ungated silu d n n identity A B.
 Proof. apply odd_part_absorbable, silu_odd_part. Qed.
+
+Corollary gelu_submatrix_absorbable d n S A B :
+  submatrix_cond d n S A B -> absorbable_ungated gelu d n n identity A B.
+Proof. apply odd_part_absorbable, gelu_odd_part. Qed.
+
+Corollary gelu_tanh_submatrix_absorbable d n S A B :
+  submatrix_cond d n S A B -> absorbable_ungated gelu_tanh d n n identity A B.
+Proof. apply odd_part_absorbable, gelu_tanh_odd_part. Qed.
 
 (** ** Non-vacuity: [d = 1], [n = 2], [a = (1, 5)], [b = (-1, 7)], [S = {0}]. *)
 

@@ -6,8 +6,9 @@
     to [A], and the columns [e_k] and [-e_k] to [B], since
     [x = sum_k e_k (sigma(x_k) - sigma(-x_k))].
 
-    Main result: [odd_part_absorbable_wide]; [relu_absorbable_wide] and
-    [silu_absorbable_wide] are instances. *)
+    Main result: [odd_part_absorbable_wide]; [relu_absorbable_wide],
+    [silu_absorbable_wide], [gelu_absorbable_wide] and
+    [gelu_tanh_absorbable_wide] are instances. *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
@@ -88,3 +89,11 @@ Proof. apply odd_part_absorbable_wide, relu_odd_part. Qed.
 Corollary silu_absorbable_wide d n A B :
   absorbable_ungated silu d n (n + 2 * d) identity A B.
 Proof. apply odd_part_absorbable_wide, silu_odd_part. Qed.
+
+Corollary gelu_absorbable_wide d n A B :
+  absorbable_ungated gelu d n (n + 2 * d) identity A B.
+Proof. apply odd_part_absorbable_wide, gelu_odd_part. Qed.
+
+Corollary gelu_tanh_absorbable_wide d n A B :
+  absorbable_ungated gelu_tanh d n (n + 2 * d) identity A B.
+Proof. apply odd_part_absorbable_wide, gelu_tanh_odd_part. Qed.
