@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 Vector = tuple[Fraction, ...]
 Matrix = tuple[Vector, ...]
@@ -93,6 +93,7 @@ class Witness:
     W_up: Matrix
     W_down: Matrix
     b_down: Optional[Vector] = None
+    b_up: Optional[Vector] = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ class Decision:
     skip_inverse: Optional[Matrix] = None
     reduced_down: Optional[Matrix] = None
     method: str = ""
+    #: Exact data behind the verdict (``decision.Evidence``), used by ``certificates``.
+    evidence: Optional[Any] = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
