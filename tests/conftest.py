@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
 from pybridge.prover import CoqBackend
+from pybridge.results import ResultStatus, assess, load_results
 
 
 @pytest.fixture(scope="session")
@@ -14,3 +17,9 @@ def backend() -> CoqBackend:
     build = b.build_library()
     assert build.ok, build.log[-2000:]
     return b
+
+
+@pytest.fixture(scope="session")
+def statuses(backend: CoqBackend) -> list[ResultStatus]:
+    """Each paper result assessed once against the compiled library."""
+    return assess(load_results(backend.coq_dir / "results.toml"), backend)
