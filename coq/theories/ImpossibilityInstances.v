@@ -2,8 +2,10 @@
 
     - R2: [relu_pow_not_absorbable] ([k <> 1]), [relu2_not_absorbable],
       [reglu_not_absorbable] (ReLU gate, degree 2);
-    - R3: [swiglu_not_absorbable] (SiLU gate);
-    - R4: [relu_pow_depth] ([k = 0] or [k >= 2]), [reglu_depth], [swiglu_depth];
+    - R3: [swiglu_not_absorbable] (SiLU gate), [geglu_not_absorbable] (GELU),
+      [geglu_tanh_not_absorbable] (tanh-approximate GELU);
+    - R4: [relu_pow_depth] ([k = 0] or [k >= 2]), [reglu_depth], [swiglu_depth],
+      [geglu_depth], [geglu_tanh_depth];
     - non-vacuity: every hypothesis of the general theorems holds for concrete
       data ([d = 1], [P = identity] or [P = 2], concrete weights and lists),
       and concrete instances of the conclusions, including one where both
@@ -196,3 +198,59 @@ Example relu2_gate_depth_instance :
 Proof.
   apply (depth_gated_homogeneous_not_representable 2); [lia | lia | apply relu_pow_homogeneous | discriminate].
 Qed.
+
+(** ** GeGLU (GELU gate) and its tanh approximation *)
+
+Theorem geglu_not_absorbable : forall d n m P C A B,
+  nonzero_mat d P -> ~ absorbable_gated gelu d n m P C A B.
+Proof.
+  intros d n m P C A B HP. exact (gated_not_absorbable gelu d n m P C A B gelu_vanishing HP).
+Qed.
+
+Theorem geglu_tanh_not_absorbable : forall d n m P C A B,
+  nonzero_mat d P -> ~ absorbable_gated gelu_tanh d n m P C A B.
+Proof.
+  intros d n m P C A B HP.
+  exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing HP).
+Qed.
+
+Theorem geglu_depth : forall d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gelu d) res)) (compose (map (gblock gelu d) free)).
+Proof.
+  intros d res free Hd Hfree.
+  exact (depth_gated_not_representable gelu d res free Hd gelu_vanishing Hfree).
+Qed.
+
+Theorem geglu_tanh_depth : forall d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gelu_tanh d) res))
+               (compose (map (gblock gelu_tanh d) free)).
+Proof.
+  intros d res free Hd Hfree.
+  exact (depth_gated_not_representable gelu_tanh d res free Hd gelu_tanh_vanishing Hfree).
+Qed.
+
+Example gelu_gate_vanishing : vanishing_at_0 gelu.
+Proof. exact gelu_vanishing. Qed.
+
+Example gelu_tanh_gate_vanishing : vanishing_at_0 gelu_tanh.
+Proof. exact gelu_tanh_vanishing. Qed.
+
+Example geglu_instance :
+  ~ absorbable_gated gelu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
+Proof. apply geglu_not_absorbable. exact identity_nonzero_1. Qed.
+
+Example geglu_tanh_instance :
+  ~ absorbable_gated gelu_tanh 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
+Proof. apply geglu_tanh_not_absorbable. exact identity_nonzero_1. Qed.
+
+Example geglu_depth_instance :
+  ~ same_fun 1 (compose (map (res_gblock gelu 1) [one_gblock; one_gblock]))
+               (compose (map (gblock gelu 1) [one_gblock; one_gblock])).
+Proof. apply geglu_depth; [lia | discriminate]. Qed.
+
+Example geglu_tanh_depth_instance :
+  ~ same_fun 1 (compose (map (res_gblock gelu_tanh 1) [one_gblock]))
+               (compose (map (gblock gelu_tanh 1) [one_gblock])).
+Proof. apply geglu_tanh_depth; [lia | discriminate]. Qed.
