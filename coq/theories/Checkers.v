@@ -1,0 +1,633 @@
+(** * Boolean checkers for concrete rational instances, with soundness
+
+    Concrete weights are lists of primitive 63-bit integers ([int]) read as
+    signed numerators over a common positive denominator ([mat_of_rows],
+    [mat_of_cols]).  The checkers compute modulo primes [p < 2^31] with
+    primitive integer arithmetic (fast under [vm_compute]); their soundness
+    lemmas state the real-valued facts of [Blocks.v]:
+    - [check_nosub]: no subset [S] satisfies the submatrix condition;
+    - [check_generic]: the weights are generic;
+    - [check_prod]: an exact product identity (several primes, a size bound),
+      giving [submatrix_cond] for a given [S] and [inverse_of] for a skip;
+    - [check_nonzero]: a skip is a nonzero matrix. *)
+
+From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
+From Absorb Require Import Sums Blocks.
+Import ListNotations.
+Open Scope bool_scope.
+
+Local Notation phi := Uint63.to_Z.
+
+(** ** Integer sums *)
+
+Fixpoint zsum (n : nat) (f : nat -> Z) : Z :=
+  match n with O => 0%Z | S m => (zsum m f + f m)%Z end.
+
+Lemma zsum_ext n f g : (forall i, (i < n)%nat -> f i = g i) -> zsum n f = zsum n g.
+Proof.
+  induction n as [|n IH]; intros H; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H n) by lia. reflexivity.
+Qed.
+
+Lemma zsum_plus n f g : zsum n (fun i => f i + g i)%Z = (zsum n f + zsum n g)%Z.
+Proof. induction n; simpl; [reflexivity | rewrite IHn; ring]. Qed.
+
+Lemma zsum_scal n c f : zsum n (fun i => c * f i)%Z = (c * zsum n f)%Z.
+Proof. induction n; simpl; [ring | rewrite IHn; ring]. Qed.
+
+Lemma zsum_zero n : zsum n (fun _ => 0%Z) = 0%Z.
+Proof. induction n; simpl; [reflexivity | rewrite IHn; ring]. Qed.
+
+Lemma zsum_swap n m (f : nat -> nat -> Z) :
+  zsum n (fun i => zsum m (fun j => f i j)) = zsum m (fun j => zsum n (fun i => f i j)).
+Proof.
+  induction n as [|n IH]; simpl.
+  - symmetry. apply zsum_zero.
+  - rewrite IH, <- zsum_plus. reflexivity.
+Qed.
+
+Lemma zsum_shift n f : zsum (S n) f = (f O + zsum n (fun i => f (S i)))%Z.
+Proof. induction n; simpl in *; [ring | rewrite IHn; ring]. Qed.
+
+Lemma zsum_mod n f p : (zsum n f mod p = zsum n (fun i => f i mod p) mod p)%Z.
+Proof.
+  induction n; simpl; [reflexivity|].
+  rewrite Zplus_mod, IHn.
+  rewrite (Zplus_mod (zsum n _) (f n mod p)), Zmod_mod. reflexivity.
+Qed.
+
+Lemma IZR_zsum n f : IZR (zsum n f) = sumn n (fun i => IZR (f i)).
+Proof. induction n; simpl; [reflexivity | rewrite plus_IZR, IHn; reflexivity]. Qed.
+
+Lemma zsum_abs n f : (Z.abs (zsum n f) <= zsum n (fun i => Z.abs (f i)))%Z.
+Proof. induction n; simpl; [lia|]. pose proof (Z.abs_triangle (zsum n f) (f n)). lia. Qed.
+
+Lemma zsum_le n f g : (forall i, (i < n)%nat -> f i <= g i)%Z -> (zsum n f <= zsum n g)%Z.
+Proof.
+  induction n as [|n IH]; intros H; simpl; [lia|].
+  pose proof (H n ltac:(lia)). pose proof (IH ltac:(intros; apply H; lia)). lia.
+Qed.
+
+Lemma zsum_const n c : zsum n (fun _ => c) = (Z.of_nat n * c)%Z.
+Proof. induction n; simpl zsum; [lia | rewrite IHn; lia]. Qed.
+
+(** ** Signed numerators *)
+
+Definition half_int : int := 4611686018427387904%uint63.
+
+Lemma wB_eq : wB = (2 ^ 63)%Z.
+Proof. reflexivity. Qed.
+
+Lemma half_int_spec : phi half_int = (2 ^ 62)%Z.
+Proof. reflexivity. Qed.
+
+(** The integer a literal stands for: two's complement on 63 bits. *)
+Definition zval (u : int) : Z :=
+  if (u <? half_int)%uint63 then phi u else (phi u - 2 ^ 63)%Z.
+
+Lemma zval_0 : zval 0 = 0%Z.
+Proof. reflexivity. Qed.
+
+Lemma zval_zero u : zval u = 0%Z -> u = 0%uint63.
+Proof.
+  unfold zval. pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
+  destruct (u <? half_int)%uint63 eqn:E; intros H.
+  - apply to_Z_inj. rewrite H. reflexivity.
+  - assert (~ (phi u < phi half_int)%Z) as E'.
+    { rewrite <- Uint63.ltb_spec, E. discriminate. }
+    rewrite half_int_spec in E'. lia.
+Qed.
+
+Definition zentry (rows : list (list int)) (i j : nat) : Z := zval (nth j (nth i rows []) 0%uint63).
+
+(** Row-major data ([W_up], skips) and column-major data ([W_down] given by its columns). *)
+Definition mat_of_rows (den : Z) (rows : list (list int)) : mat :=
+  fun i j => (IZR (zentry rows i j) / IZR den)%R.
+
+Definition mat_of_cols (den : Z) (cols : list (list int)) : mat :=
+  fun i j => (IZR (zentry cols j i) / IZR den)%R.
+
+(** ** Arithmetic modulo [p] *)
+
+Definition p_ok (p : int) : bool := (1 <? p)%uint63 && (p <? 2147483648)%uint63.
+
+Lemma p_ok_spec p : p_ok p = true -> (1 < phi p < 2 ^ 31)%Z.
+Proof.
+  unfold p_ok. intros H. apply andb_prop in H as [H1 H2].
+  apply ltb_spec in H1, H2. change (phi 1) with 1%Z in H1.
+  change (phi 2147483648) with (2 ^ 31)%Z in H2. lia.
+Qed.
+
+Definition mulm (p x y : int) : int := (((x mod p) * (y mod p)) mod p)%uint63.
+Definition addm (p x y : int) : int := (((x mod p) + (y mod p)) mod p)%uint63.
+Definition subm (p x y : int) : int := (((x mod p) + (p - (y mod p))) mod p)%uint63.
+
+(** [red p u]: the residue of [zval u]. *)
+Definition red (p u : int) : int :=
+  if (u <? half_int)%uint63 then (u mod p)%uint63 else ((p - ((0 - u) mod p)) mod p)%uint63.
+
+Section Modp.
+Variable p : int.
+Hypothesis Hp : (1 < phi p < 2 ^ 31)%Z.
+
+Lemma modp_small x : (0 <= phi (x mod p)%uint63 < phi p)%Z.
+Proof. rewrite mod_spec. apply Z.mod_pos_bound. lia. Qed.
+
+Lemma mulm_spec x y : phi (mulm p x y) = ((phi x * phi y) mod phi p)%Z.
+Proof.
+  unfold mulm. rewrite mod_spec, mul_spec, wB_eq.
+  pose proof (modp_small x). pose proof (modp_small y).
+  rewrite (Z.mod_small (_ * _)) by nia. rewrite !mod_spec.
+  rewrite <- Z.mul_mod by lia. reflexivity.
+Qed.
+
+Lemma addm_spec x y : phi (addm p x y) = ((phi x + phi y) mod phi p)%Z.
+Proof.
+  unfold addm. rewrite mod_spec, add_spec, wB_eq.
+  pose proof (modp_small x). pose proof (modp_small y).
+  rewrite (Z.mod_small (_ + _)) by lia. rewrite !mod_spec.
+  rewrite <- Z.add_mod by lia. reflexivity.
+Qed.
+
+Lemma subm_spec x y : phi (subm p x y) = ((phi x - phi y) mod phi p)%Z.
+Proof.
+  unfold subm. rewrite mod_spec, add_spec, sub_spec, wB_eq.
+  pose proof (modp_small x). pose proof (modp_small y).
+  rewrite (Z.mod_small (phi p - _)) by lia.
+  rewrite (Z.mod_small (_ + _)) by lia. rewrite !mod_spec.
+  replace (phi x mod phi p + (phi p - phi y mod phi p))%Z
+    with ((phi x mod phi p - phi y mod phi p) + 1 * phi p)%Z by ring.
+  rewrite Z_mod_plus_full, <- Zminus_mod. reflexivity.
+Qed.
+
+Lemma red_spec u : phi (red p u) = (zval u mod phi p)%Z.
+Proof.
+  unfold red, zval. pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
+  destruct (u <? half_int)%uint63 eqn:E.
+  - apply mod_spec.
+  - assert (~ (phi u < phi half_int)%Z) as E'.
+    { rewrite <- Uint63.ltb_spec, E. discriminate. }
+    rewrite half_int_spec in E'.
+    rewrite mod_spec, sub_spec, mod_spec, sub_spec, wB_eq. change (phi 0) with 0%Z.
+    assert (W : ((0 - phi u) mod 2 ^ 63 = 2 ^ 63 - phi u)%Z).
+    { rewrite <- (Z_mod_plus_full _ 1). rewrite Z.mod_small; lia. }
+    rewrite W.
+    pose proof (Z.mod_pos_bound (2 ^ 63 - phi u) (phi p) ltac:(lia)).
+    rewrite (Z.mod_small (phi p - _)) by lia.
+    replace (phi u - 2 ^ 63)%Z with (0 - (2 ^ 63 - phi u))%Z by ring.
+    rewrite (Zminus_mod 0), (Zminus_mod (phi p)), Z_mod_same_full, Zmod_mod.
+    reflexivity.
+Qed.
+
+Lemma mod_lt x : (phi x < phi p)%Z -> (phi x mod phi p = phi x)%Z.
+Proof. intros. apply Z.mod_small. pose proof (to_Z_bounded x). lia. Qed.
+
+End Modp.
+
+(** ** Dot products of a certificate vector with a data row *)
+
+Fixpoint mdot (p : int) (u v : list int) : int :=
+  match u, v with
+  | x :: u', y :: v' => addm p (mulm p x (red p y)) (mdot p u' v')
+  | _, _ => 0%uint63
+  end.
+
+Lemma zsum_nth_nil d (f : nat -> Z) :
+  zsum d (fun l => f l * zval (nth l (@nil int) 0%uint63))%Z = 0%Z.
+Proof.
+  rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
+  intros l _. destruct l; simpl; rewrite zval_0; ring.
+Qed.
+
+Lemma mdot_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v d, length u = d ->
+  phi (mdot p u v) =
+  (zsum d (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63)) mod phi p)%Z.
+Proof.
+  induction u as [|x u IH]; intros v d Hd; simpl in Hd; subst d.
+  - destruct v; reflexivity.
+  - destruct v as [|y v].
+    + simpl mdot. rewrite zsum_shift. simpl nth at 2.
+      rewrite (zsum_ext _ _ (fun l => phi (nth l u 0%uint63) * zval (nth l (@nil int) 0%uint63))%Z)
+        by (intros l _; destruct l; reflexivity).
+      rewrite zsum_nth_nil. rewrite zval_0, Z.mul_0_r. reflexivity.
+    + simpl mdot. rewrite (addm_spec p Hp), (mulm_spec p Hp), (red_spec p Hp).
+      rewrite (IH v (length u) eq_refl). rewrite zsum_shift. simpl nth.
+      rewrite Zmult_mod_idemp_r, <- Zplus_mod. reflexivity.
+Qed.
+
+(** ** Linear functionals on [d x d] matrices, supported on a few rows
+
+    [Y = [(k, y_k); ...]] stands for [<Y, M> = sum_(k, y_k) y_k . M_k]. *)
+
+Definition functional := list (nat * list int).
+
+Fixpoint fsumZ (Y : functional) (g : nat -> list int -> Z) : Z :=
+  match Y with [] => 0%Z | (k, yr) :: Y' => (g k yr + fsumZ Y' g)%Z end.
+
+Definition fun_ok (d : nat) (Y : functional) : bool :=
+  forallb (fun ky => Nat.ltb (fst ky) d && Nat.eqb (length (snd ky)) d) Y.
+
+Fixpoint ysum (p : int) (Y : functional) (a b : list int) : int :=
+  match Y with
+  | [] => 0%uint63
+  | (k, yr) :: Y' => addm p (mulm p (red p (nth k b 0%uint63)) (mdot p yr a)) (ysum p Y' a b)
+  end.
+
+Fixpoint tsum (p : int) (Y : functional) (RT : list (list int)) : int :=
+  match Y with
+  | [] => 0%uint63
+  | (k, yr) :: Y' => addm p (mdot p yr (nth k RT [])) (tsum p Y' RT)
+  end.
+
+Definition zdotrow (d : nat) (yr row : list int) : Z :=
+  zsum d (fun l => phi (nth l yr 0%uint63) * zval (nth l row 0%uint63))%Z.
+
+Lemma ysum_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) d Y a b : fun_ok d Y = true ->
+  phi (ysum p Y a b) =
+  (fsumZ Y (fun k yr => zval (nth k b 0%uint63) * zdotrow d yr a) mod phi p)%Z.
+Proof.
+  induction Y as [|[k yr] Y IH]; intros H; [reflexivity|].
+  simpl in H. apply andb_prop in H as [H1 H2]. apply andb_prop in H1 as [_ H1].
+  apply Nat.eqb_eq in H1. simpl.
+  rewrite (addm_spec p Hp), (mulm_spec p Hp), (red_spec p Hp), (IH H2),
+    (mdot_spec p Hp yr a d H1).
+  unfold zdotrow. rewrite <- Zmult_mod, <- Zplus_mod. reflexivity.
+Qed.
+
+Lemma tsum_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) d Y RT : fun_ok d Y = true ->
+  phi (tsum p Y RT) = (fsumZ Y (fun k yr => zdotrow d yr (nth k RT [])) mod phi p)%Z.
+Proof.
+  induction Y as [|[k yr] Y IH]; intros H; [reflexivity|].
+  simpl in H. apply andb_prop in H as [H1 H2]. apply andb_prop in H1 as [_ H1].
+  apply Nat.eqb_eq in H1. simpl.
+  rewrite (addm_spec p Hp), (IH H2), (mdot_spec p Hp yr _ d H1).
+  unfold zdotrow. rewrite <- Zplus_mod. reflexivity.
+Qed.
+
+(** The exact identity behind the certificates: if
+    [dT * sum_(i in S) b_i a_i^T = - dA dB T] then every functional gives
+    [sum_(i in S) y_i = t]. *)
+Lemma functional_identity d n (S : nat -> bool) (dT cAB : Z) (eA eB eT : nat -> nat -> Z)
+    (Y : functional) :
+  fun_ok d Y = true ->
+  (forall k l, (k < d)%nat -> (l < d)%nat ->
+     dT * zsum n (fun i => if S i then eB k i * eA i l else 0) = - (cAB * eT k l))%Z ->
+  zsum n (fun i => if S i then
+            dT * fsumZ Y (fun k yr => eB k i * zsum d (fun l => phi (nth l yr 0%uint63) * eA i l))
+          else 0)%Z
+  = (- cAB * fsumZ Y (fun k yr => zsum d (fun l => phi (nth l yr 0%uint63) * eT k l)))%Z.
+Proof.
+  intros HY HS. induction Y as [|[k yr] Y IH].
+  - simpl. rewrite (zsum_ext n _ (fun _ => 0%Z)) by (intros i _; destruct (S i); ring).
+    rewrite zsum_zero. ring.
+  - simpl in HY. apply andb_prop in HY as [H1 H2]. apply andb_prop in H1 as [Hk H1].
+    apply Nat.ltb_lt in Hk. apply Nat.eqb_eq in H1. simpl in H1.
+    specialize (IH H2). simpl.
+    rewrite (zsum_ext n _ (fun i =>
+        (zsum d (fun l => phi (nth l yr 0%uint63) *
+                          (if S i then dT * (eB k i * eA i l) else 0)) +
+         (if S i then dT * fsumZ Y (fun k yr => eB k i * zsum d (fun l => phi (nth l yr 0%uint63) * eA i l))
+          else 0))%Z)).
+    + rewrite zsum_plus, IH, zsum_swap.
+      rewrite (zsum_ext d _ (fun l => phi (nth l yr 0%uint63) * (- (cAB * eT k l)))%Z).
+      * rewrite (zsum_ext d (fun l => phi (nth l yr 0%uint63) * (- (cAB * eT k l)))%Z
+                   (fun l => - cAB * (phi (nth l yr 0%uint63) * eT k l))%Z) by (intros; ring).
+        rewrite zsum_scal. ring.
+      * intros l Hl. rewrite <- (HS k l Hk Hl), <- zsum_scal, <- zsum_scal.
+        apply zsum_ext. intros i _. destruct (S i); ring.
+    + intros i _. destruct (S i).
+      * rewrite Z.mul_add_distr_l, <- zsum_scal, <- zsum_scal. f_equal. apply zsum_ext. intros; ring.
+      * rewrite (zsum_ext d _ (fun _ => 0%Z)) by (intros; ring). rewrite zsum_zero. ring.
+Qed.
+
+(** ** From the real submatrix condition to an integer identity *)
+
+Lemma subset_sum_Z n S dA dB RA CB k l :
+  IZR dA <> 0%R -> IZR dB <> 0%R ->
+  subset_sum n S (mat_of_rows dA RA) (mat_of_cols dB CB) k l =
+  (IZR (zsum n (fun i => if S i then zentry CB i k * zentry RA i l else 0)%Z) /
+   (IZR dA * IZR dB))%R.
+Proof.
+  intros HA HB. unfold subset_sum, mat_of_rows, mat_of_cols.
+  rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r. apply sumn_ext.
+  intros i _. destruct (S i); [rewrite mult_IZR; field; auto | lra].
+Qed.
+
+(** [sum_(i in S) b_i a_i^T = - T] over the reals, as an identity of integers. *)
+Definition target_eq (d n : nat) (S : nat -> bool) (A B T : mat) : Prop :=
+  forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = (- T k l)%R.
+
+Lemma target_Z d n S dA dB dT RA CB RT :
+  (0 < dA)%Z -> (0 < dB)%Z -> (0 < dT)%Z ->
+  target_eq d n S (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT) ->
+  forall k l, (k < d)%nat -> (l < d)%nat ->
+  (dT * zsum n (fun i => if S i then zentry CB i k * zentry RA i l else 0) =
+   - (dA * dB * zentry RT k l))%Z.
+Proof.
+  intros HA HB HT H k l Hk Hl. specialize (H k l Hk Hl).
+  apply IZR_lt in HA, HB, HT.
+  rewrite subset_sum_Z in H by lra. unfold mat_of_rows in H.
+  apply eq_IZR. rewrite !mult_IZR, opp_IZR, !mult_IZR.
+  match type of H with (?X / _ = _)%R =>
+    assert (E : X = (- (IZR (zentry RT k l) / IZR dT) * (IZR dA * IZR dB))%R)
+      by (rewrite <- H; field; lra) end.
+  rewrite E. field. lra.
+Qed.
+
+(** ** The no-subset checker
+
+    A certificate: a modulus [p], a list [F] of "free" indices and functionals,
+    each with an optional pivot index.  For functional [Y], [y_i] is its value
+    on [dT b_i a_i^T] and [t] its value on [- dA dB T] (mod p); every [y_i]
+    with [i] neither free nor the pivot must vanish.  Then, for every 0/1
+    assignment [z] of the free indices, some functional must show
+    [t - sum_(i in F, z_i) y_i] to be neither [0] nor [y_pivot]. *)
+
+Definition cZ (p : int) (z : Z) : int := Uint63.of_Z (z mod phi p).
+
+Lemma cZ_spec p z : (1 < phi p < 2 ^ 31)%Z -> phi (cZ p z) = (z mod phi p)%Z.
+Proof.
+  intros Hp. unfold cZ. rewrite of_Z_spec, wB_eq.
+  pose proof (Z.mod_pos_bound z (phi p) ltac:(lia)). apply Z.mod_small. lia.
+Qed.
+
+Definition inF (F : list nat) (i : nat) : bool := existsb (Nat.eqb i) F.
+
+Fixpoint zlook (F : list nat) (z : list bool) (i : nat) : bool :=
+  match F, z with
+  | f :: F', b :: z' => if Nat.eqb f i then b else zlook F' z' i
+  | _, _ => false
+  end.
+
+Lemma zlook_map F (S : nat -> bool) i : inF F i = true -> zlook F (map S F) i = S i.
+Proof.
+  induction F as [|f F IH]; simpl; [discriminate|].
+  destruct (Nat.eqb f i) eqn:E; simpl.
+  - apply Nat.eqb_eq in E. subst. reflexivity.
+  - rewrite Nat.eqb_sym, E. simpl. exact IH.
+Qed.
+
+Fixpoint bools (k : nat) : list (list bool) :=
+  match k with
+  | O => [[]]
+  | S k' => map (cons false) (bools k') ++ map (cons true) (bools k')
+  end.
+
+Lemma bools_complete z : In z (bools (length z)).
+Proof.
+  induction z as [|b z IH]; simpl; [auto|].
+  apply in_or_app. destruct b; [right | left]; apply in_map; exact IH.
+Qed.
+
+Definition opt_is (o : option nat) (i : nat) : bool :=
+  match o with Some j => Nat.eqb j i | None => false end.
+
+Fixpoint zero_outside (F : list nat) (piv : option nat) (ys : list int) (i : nat) : bool :=
+  match ys with
+  | [] => true
+  | y :: ys' => (inF F i || opt_is piv i || (y =? 0)%uint63) && zero_outside F piv ys' (S i)
+  end.
+
+Lemma zero_outside_spec F piv ys : forall j, zero_outside F piv ys j = true ->
+  forall i, inF F (j + i) = false -> opt_is piv (j + i) = false ->
+  nth i ys 0%uint63 = 0%uint63.
+Proof.
+  induction ys as [|y ys IH]; intros j H i HF Hp; [destruct i; reflexivity|].
+  simpl in H. apply andb_prop in H as [H1 H2]. destruct i as [|i].
+  - rewrite Nat.add_0_r in HF, Hp. rewrite HF, Hp in H1. simpl in H1.
+    apply eqb_spec in H1. exact H1.
+  - simpl. apply (IH (S j) H2); replace (S j + i)%nat with (j + S i)%nat by lia; assumption.
+Qed.
+
+Fixpoint wsum (p : int) (F : list nat) (z : list bool) (ys : list int) (i : nat) : int :=
+  match ys with
+  | [] => 0%uint63
+  | y :: ys' => addm p (if inF F i && zlook F z i then y else 0%uint63) (wsum p F z ys' (S i))
+  end.
+
+Lemma wsum_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) F z ys : forall j,
+  phi (wsum p F z ys j) =
+  (zsum (length ys) (fun i => if inF F (j + i) && zlook F z (j + i)
+                              then phi (nth i ys 0%uint63) else 0) mod phi p)%Z.
+Proof.
+  induction ys as [|y ys IH]; intros j; [reflexivity|].
+  simpl wsum. rewrite (addm_spec p Hp), IH. simpl length. rewrite zsum_shift.
+  rewrite Nat.add_0_r.
+  match goal with |- _ = ((_ + zsum _ ?g) mod _)%Z =>
+    rewrite (zsum_ext (length ys) g
+             (fun i => if inF F (S j + i) && zlook F z (S j + i)
+                       then phi (nth i ys 0%uint63) else 0%Z))
+      by (intros i _; rewrite <- Nat.add_succ_comm; reflexivity) end.
+  rewrite Zplus_mod_idemp_r. f_equal. f_equal.
+  destruct (inF F j && zlook F z j); reflexivity.
+Qed.
+
+Definition piv_val (piv : option nat) (ys : list int) : int :=
+  match piv with Some i => nth i ys 0%uint63 | None => 0%uint63 end.
+
+Definition fails (p : int) (F : list nat) (z : list bool) (r : option nat * list int * int) : bool :=
+  let '(piv, ys, t) := r in
+  let v := subm p t (wsum p F z ys 0) in
+  negb (v =? 0)%uint63 && negb (v =? piv_val piv ys)%uint63.
+
+Definition yvals (p cT : int) (Y : functional) (RA CB : list (list int)) (n : nat) : list int :=
+  map (fun i => mulm p cT (ysum p Y (nth i RA []) (nth i CB []))) (seq 0 n).
+
+Definition tval (p cAB : int) (Y : functional) (RT : list (list int)) : int :=
+  mulm p cAB (tsum p Y RT).
+
+Definition check_nosub (d n : nat) (dA dB dT : Z) (RA CB RT : list (list int)) (p : int)
+    (F : list nat) (fs : list (option nat * functional)) : bool :=
+  p_ok p && (0 <? dA)%Z && (0 <? dB)%Z && (0 <? dT)%Z &&
+  forallb (fun f => fun_ok d (snd f)) fs &&
+  let rows := map (fun f => (fst f, yvals p (cZ p dT) (snd f) RA CB n,
+                             tval p (cZ p (- (dA * dB))) (snd f) RT)) fs in
+  forallb (fun r => let '(piv, ys, _) := r in zero_outside F piv ys 0) rows &&
+  forallb (fun z => existsb (fails p F z) rows) (bools (length F)).
+
+Lemma zsum_single n i0 g :
+  zsum n (fun i => if Nat.eqb i i0 then g else 0%Z) = if Nat.ltb i0 n then g else 0%Z.
+Proof.
+  induction n as [|n IH]; simpl; [reflexivity|]. rewrite IH.
+  destruct (Nat.eqb_spec n i0); destruct (Nat.ltb_spec i0 n); destruct (Nat.ltb_spec i0 (S n));
+    try lia; ring.
+Qed.
+
+Lemma nosub_core (P : Z) n (S : nat -> bool) F piv (Yv : nat -> Z) (T : Z) :
+  (0 < P)%Z -> (forall i, 0 <= Yv i < P)%Z ->
+  (forall i, (i < n)%nat -> inF F i = false -> opt_is piv i = false -> Yv i = 0%Z) ->
+  (zsum n (fun i => if S i then Yv i else 0) mod P = T mod P)%Z ->
+  ((T - zsum n (fun i => if inF F i && S i then Yv i else 0)) mod P = 0 \/
+   (T - zsum n (fun i => if inF F i && S i then Yv i else 0)) mod P =
+     match piv with Some i0 => Yv i0 | None => 0 end)%Z.
+Proof.
+  intros HP HY Hz HT.
+  set (W := zsum n (fun i => if inF F i && S i then Yv i else 0)%Z).
+  set (R := zsum n (fun i => if negb (inF F i) && S i && opt_is piv i then Yv i else 0)%Z).
+  assert (Split : zsum n (fun i => if S i then Yv i else 0)%Z = (W + R)%Z).
+  { unfold W, R. rewrite <- zsum_plus. apply zsum_ext. intros i Hi.
+    destruct (inF F i) eqn:EF, (S i), (opt_is piv i) eqn:EP; simpl; try ring.
+    rewrite (Hz i Hi EF EP). ring. }
+  assert (X : ((T - W) mod P = R mod P)%Z).
+  { rewrite Zminus_mod, <- HT, <- Zminus_mod, Split. f_equal. ring. }
+  rewrite X. unfold R. destruct piv as [i0|].
+  - rewrite (zsum_ext n _ (fun i => if Nat.eqb i i0
+                                    then (if negb (inF F i0) && S i0 then Yv i0 else 0)
+                                    else 0)%Z).
+    + rewrite zsum_single.
+      destruct (Nat.ltb i0 n), (negb (inF F i0) && S i0);
+        try (left; apply Z.mod_0_l; lia).
+      right. apply Z.mod_small. apply HY.
+    + intros i _. simpl. destruct (Nat.eqb_spec i i0).
+      * subst. rewrite Nat.eqb_refl, Bool.andb_true_r. reflexivity.
+      * rewrite (proj2 (Nat.eqb_neq i0 i)) by auto. rewrite Bool.andb_false_r. reflexivity.
+  - left. rewrite (zsum_ext n _ (fun _ => 0%Z))
+      by (intros i _; simpl; rewrite Bool.andb_false_r; reflexivity).
+    rewrite zsum_zero. apply Z.mod_0_l. lia.
+Qed.
+
+Lemma nth_map_seq {X} (f : nat -> X) n i x : (i < n)%nat -> nth i (map f (seq 0 n)) x = f i.
+Proof.
+  intros Hi. rewrite (nth_indep _ x (f 0%nat)) by (rewrite map_length, seq_length; exact Hi).
+  rewrite map_nth, seq_nth by exact Hi. reflexivity.
+Qed.
+
+Theorem check_nosub_sound d n dA dB dT RA CB RT p F fs :
+  check_nosub d n dA dB dT RA CB RT p F fs = true ->
+  forall S, ~ target_eq d n S (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT).
+Proof.
+  unfold check_nosub. intros H S HS.
+  apply andb_prop in H as [H Hrest]. cbv zeta in Hrest.
+  apply andb_prop in Hrest as [Hzero Hall].
+  apply andb_prop in H as [H Hfun].
+  apply andb_prop in H as [H HT]. apply andb_prop in H as [H HB]. apply andb_prop in H as [Hp HA].
+  apply Z.ltb_lt in HA, HB, HT. apply p_ok_spec in Hp.
+  set (P := phi p) in *.
+  pose proof (target_Z d n S dA dB dT RA CB RT HA HB HT HS) as HZ.
+  rewrite forallb_forall in Hall.
+  pose proof (bools_complete (map S F)) as Hb. rewrite map_length in Hb.
+  specialize (Hall _ Hb).
+  apply existsb_exists in Hall as [r [Hr Hfails]].
+  rewrite forallb_forall in Hzero. specialize (Hzero r Hr).
+  apply in_map_iff in Hr as [[piv Y] [Er Hf]]. subst r. simpl in Hzero, Hfails.
+  rewrite forallb_forall in Hfun. specialize (Hfun _ Hf). simpl in Hfun.
+  set (ys := yvals p (cZ p dT) Y RA CB n) in *.
+  set (t := tval p (cZ p (- (dA * dB))) Y RT) in *.
+  set (Yv := fun i => phi (nth i ys 0%uint63)).
+  assert (Hlen : length ys = n) by (unfold ys, yvals; rewrite map_length, seq_length; reflexivity).
+  assert (Hyi : forall i, (i < n)%nat ->
+            Yv i = ((dT * fsumZ Y (fun k yr => zentry CB i k * zdotrow d yr (nth i RA []))) mod P)%Z).
+  { intros i Hi. unfold Yv, ys, yvals. rewrite nth_map_seq by exact Hi.
+    rewrite (mulm_spec p Hp), (cZ_spec p dT Hp), (ysum_spec p Hp d Y _ _ Hfun).
+    fold P. rewrite <- Zmult_mod. reflexivity. }
+  assert (HY : forall i, (0 <= Yv i < P)%Z).
+  { intros i. destruct (Nat.lt_ge_cases i n) as [Hi|Hi].
+    - rewrite (Hyi i Hi). apply Z.mod_pos_bound. lia.
+    - unfold Yv. rewrite nth_overflow by lia. change (phi 0) with 0%Z. lia. }
+  assert (Hz : forall i, (i < n)%nat -> inF F i = false -> opt_is piv i = false -> Yv i = 0%Z).
+  { intros i _ E1 E2. unfold Yv.
+    rewrite (zero_outside_spec F piv ys 0 Hzero i E1 E2). reflexivity. }
+  assert (Ht : phi t = ((- (dA * dB)) * fsumZ Y (fun k yr => zdotrow d yr (nth k RT [])) mod P)%Z).
+  { unfold t, tval. rewrite (mulm_spec p Hp), (cZ_spec p _ Hp), (tsum_spec p Hp d Y RT Hfun).
+    fold P. rewrite <- Zmult_mod. reflexivity. }
+  assert (HTm : (zsum n (fun i => if S i then Yv i else 0) mod P = phi t mod P)%Z).
+  { rewrite Ht, Zmod_mod.
+    pose proof (functional_identity d n S dT (dA * dB) (fun i l => zentry RA i l)
+                  (fun k i => zentry CB i k) (fun k l => zentry RT k l) Y Hfun
+                  (fun k l Hk Hl => HZ k l Hk Hl)) as FI.
+    cbv beta in FI. unfold zentry in FI. unfold zdotrow. rewrite <- FI.
+    rewrite zsum_mod, (zsum_mod n (fun i => if S i then _ else 0%Z)). f_equal.
+    apply zsum_ext. intros i Hi. destruct (S i); [|reflexivity].
+    rewrite (Hyi i Hi), Zmod_mod. unfold zdotrow, zentry. reflexivity. }
+  assert (EW : zsum n (fun i => if inF F (0 + i) && zlook F (map S F) (0 + i)
+                                then phi (nth i ys 0%uint63) else 0%Z) =
+               zsum n (fun i => if inF F i && S i then Yv i else 0%Z)).
+  { apply zsum_ext. intros i _. simpl.
+    destruct (inF F i) eqn:EF; [|reflexivity]. simpl. rewrite zlook_map by exact EF. reflexivity. }
+  unfold fails in Hfails. apply andb_prop in Hfails as [F1 F2].
+  apply Bool.negb_true_iff in F1, F2.
+  destruct (nosub_core P n S F piv Yv (phi t) ltac:(lia) HY Hz HTm) as [C|C].
+  - assert (E : subm p t (wsum p F (map S F) ys 0) = 0%uint63); [|rewrite E in F1; discriminate].
+    apply to_Z_inj. rewrite (subm_spec p Hp), (wsum_spec p Hp), Hlen. fold P.
+    rewrite EW, Zminus_mod_idemp_r, C. reflexivity.
+  - assert (E : subm p t (wsum p F (map S F) ys 0) = piv_val piv ys); [|rewrite E in F2;
+      rewrite Uint63.eqb_refl in F2; discriminate].
+    apply to_Z_inj. rewrite (subm_spec p Hp), (wsum_spec p Hp), Hlen. fold P.
+    rewrite EW, Zminus_mod_idemp_r, C. destruct piv; reflexivity.
+Qed.
+
+(** ** The identity as data, and skips *)
+
+Definition id_rows (d : nat) : list (list int) :=
+  map (fun k => map (fun l => if Nat.eqb k l then 1%uint63 else 0%uint63) (seq 0 d)) (seq 0 d).
+
+Lemma id_rows_spec d k l : (k < d)%nat -> (l < d)%nat ->
+  mat_of_rows 1 (id_rows d) k l = identity k l.
+Proof.
+  intros Hk Hl. unfold mat_of_rows, zentry, id_rows, identity.
+  rewrite (nth_map_seq _ d k [] Hk), (nth_map_seq _ d l 0%uint63 Hl).
+  destruct (Nat.eqb_spec k l), (Nat.eq_dec k l); try contradiction; simpl.
+  - change (zval 1) with 1%Z. simpl. field.
+  - rewrite zval_0. simpl. field.
+Qed.
+
+Lemma submatrix_target_identity d n S A B :
+  submatrix_cond d n S A B -> target_eq d n S A B (mat_of_rows 1 (id_rows d)).
+Proof.
+  intros H k l Hk Hl. rewrite id_rows_spec by assumption. apply H; assumption.
+Qed.
+
+Lemma sumn_delta_r n l f :
+  (l < n)%nat -> sumn n (fun m => f m * identity m l) = f l.
+Proof.
+  intros Hl. rewrite <- (sumn_delta n l f Hl). apply sumn_ext. intros m _.
+  unfold identity. destruct (Nat.eq_dec m l), (Nat.eq_dec l m); subst; try ring; contradiction.
+Qed.
+
+(** With an invertible skip [P] (inverse [Q]): the condition of R1's reduced
+    block, [sum_(i in S) (Q b_i) a_i^T = - I], is [sum_(i in S) b_i a_i^T = - P]. *)
+Lemma submatrix_target_skip d n S A B P Q :
+  inverse_of d P Q -> submatrix_cond d n S A (mm d Q B) -> target_eq d n S A B P.
+Proof.
+  intros HPQ Hs k l Hk Hl. unfold subset_sum.
+  assert (EB : forall i, B k i = sumn d (fun m => P k m * mm d Q B m i)).
+  { intros i. unfold mm.
+    rewrite (sumn_ext d (fun m => P k m * sumn d (fun j => Q m j * B j i))
+               (fun m => sumn d (fun j => P k m * Q m j * B j i)))
+      by (intros m _; rewrite <- sumn_scal_l; apply sumn_ext; intros; ring).
+    rewrite sumn_swap.
+    rewrite (sumn_ext d (fun j => sumn d (fun m => P k m * Q m j * B j i))
+               (fun j => B j i * identity k j)).
+    - unfold identity. rewrite <- (sumn_delta d k (fun j => B j i) Hk). apply sumn_ext.
+      intros j _. destruct (Nat.eq_dec k j); ring.
+    - intros j Hj. rewrite sumn_scal_r.
+      destruct (HPQ k j Hk Hj) as [E _]. unfold mm in E. rewrite E. ring. }
+  rewrite (sumn_ext n _ (fun i => sumn d (fun m => P k m *
+              (if S i then mm d Q B m i * A i l else 0)))).
+  - rewrite sumn_swap.
+    rewrite (sumn_ext d _ (fun m => P k m * - identity m l)).
+    + rewrite (sumn_ext d _ (fun m => (- P k m) * identity m l)) by (intros; ring).
+      rewrite sumn_delta_r by exact Hl. reflexivity.
+    + intros m Hm. rewrite sumn_scal_l. f_equal. apply Hs; assumption.
+  - intros i _. destruct (S i).
+    + rewrite (EB i), <- sumn_scal_r. apply sumn_ext. intros; ring.
+    + rewrite (sumn_ext d _ (fun _ => 0)) by (intros; ring).
+      symmetry. apply sumn_zero. reflexivity.
+Qed.
+
+Corollary check_nosub_identity d n dA dB RA CB p F fs :
+  check_nosub d n dA dB 1 RA CB (id_rows d) p F fs = true ->
+  forall S, ~ submatrix_cond d n S (mat_of_rows dA RA) (mat_of_cols dB CB).
+Proof.
+  intros H S Hs. apply (check_nosub_sound _ _ _ _ _ _ _ _ _ _ _ H S).
+  apply submatrix_target_identity. exact Hs.
+Qed.
+
+Corollary check_nosub_skip d n dA dB dP RA CB RP p F fs Q :
+  check_nosub d n dA dB dP RA CB RP p F fs = true ->
+  inverse_of d (mat_of_rows dP RP) Q ->
+  forall S, ~ submatrix_cond d n S (mat_of_rows dA RA) (mm d Q (mat_of_cols dB CB)).
+Proof.
+  intros H HPQ S Hs. apply (check_nosub_sound _ _ _ _ _ _ _ _ _ _ _ H S).
+  exact (submatrix_target_skip _ _ _ _ _ _ _ HPQ Hs).
+Qed.
