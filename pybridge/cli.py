@@ -8,6 +8,7 @@ import click
 
 from .errors import BridgeError
 from .cli_prove import prove_cmd
+from .cli_graph import graph_cmd
 from .cli_check import check_cmd, generate_cmd, scan_cmd
 
 
@@ -17,6 +18,7 @@ def main_group() -> None:
 
 
 main_group.add_command(prove_cmd)
+main_group.add_command(graph_cmd)
 main_group.add_command(check_cmd)
 main_group.add_command(scan_cmd)
 main_group.add_command(generate_cmd)

@@ -29,7 +29,7 @@ from .errors import InputError, ProverUnavailable
 from .prover import CoqBackend, parse_assumptions
 
 _MODULE_RE = re.compile(r"Absorb(\.[A-Za-z_][A-Za-z0-9_']*)+")
-_QUALID_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(\.[A-Za-z_][A-Za-z0-9_']*)*")
+_QUALID_RE = re.compile(r"[^\W\d][\w']*(\.[^\W\d][\w']*)*")
 _NODE_RE = re.compile(r'^N:\s+(\d+)\s+"([^"]*)"\s+\[(.*)\];\s*$')
 _EDGE_RE = re.compile(r"^E:\s+(\d+)\s+(\d+)\s")
 _ATTR_RE = re.compile(r'(\w+)=("([^"]*)"|[^,\s]*)')

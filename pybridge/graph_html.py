@@ -1,0 +1,170 @@
+"""Rendering the lemma graph: Graphviz DOT and SVG, and a self-contained HTML page.
+
+Every identifier written into DOT/SVG/HTML is built here (``n0``, ``e0``...);
+names from the library appear only as escaped label text and as JSON data.
+The page embeds the Graphviz layout, the data and all CSS/JS: it works offline
+from ``file://``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from importlib import resources
+
+import networkx as nx
+
+from .errors import ProverUnavailable
+from .graph import result_theorems, sort_key, unused
+
+#: Fill colours per kind (definitions cool, proofs warm); results get their own.
+_KIND_FILL = {
+    "definition": "#dbe9f6", "fixpoint": "#dbe9f6", "inductive": "#dbe9f6",
+    "record": "#dbe9f6", "constructor": "#e8f1fa", "axiom": "#f6c9c9",
+    "parameter": "#f6c9c9", "theorem": "#fff3c4", "corollary": "#fff3c4",
+    "example": "#e4f4e0",
+}
+_LEMMA_FILL = "#ffffff"
+_RESULT_FILL = "#ffb347"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Node order (index ``i`` is DOT/SVG id ``n{i}``) and the edges drawn (``e{k}``)."""
+
+    order: list[str]
+    drawn: list[tuple[int, int]]
+
+
+def layout_of(g: nx.DiGraph) -> Layout:
+    """Nodes in library order; edges drawn are the transitive reduction (when acyclic)."""
+    order = sorted(g.nodes, key=lambda n: sort_key(g, n))
+    index = {n: i for i, n in enumerate(order)}
+    shown = nx.transitive_reduction(g) if nx.is_directed_acyclic_graph(g) else g
+    drawn = sorted((index[u], index[v]) for u, v in shown.edges)
+    return Layout(order, drawn)
+
+
+def _dot_str(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def to_dot(g: nx.DiGraph, lay: Layout | None = None) -> str:
+    """Graphviz DOT: one cluster per file, results highlighted, edges user -> used."""
+    lay = lay or layout_of(g)
+    headline = result_theorems(g)
+    lines = [
+        "digraph library {",
+        '  graph [rankdir=RL, ranksep=0.9, nodesep=0.08, fontname="Helvetica", '
+        'fontsize=16, compound=true, bgcolor="white"];',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10, '
+        "height=0.22, margin=\"0.06,0.02\", penwidth=0.8];",
+        '  edge [arrowsize=0.4, penwidth=0.5, color="#8a8f98"];',
+    ]
+    by_file: dict[str, list[int]] = {}
+    for i, name in enumerate(lay.order):
+        by_file.setdefault(g.nodes[name]["file"], []).append(i)
+    for c, (file, members) in enumerate(by_file.items()):
+        label = file.rsplit("/", 1)[-1]
+        lines.append(f"  subgraph cluster_{c} {{")
+        lines.append(f'    id="c{c}"; label={_dot_str(label)}; style="rounded,filled"; '
+                     'color="#c9ced6"; fillcolor="#f7f8fa";')
+        for i in members:
+            name = lay.order[i]
+            d = g.nodes[name]
+            label = d["short"]
+            if name in headline:
+                label = " ".join(d["states"]) + " | " + label
+            attrs = [f'id="n{i}"', f"label={_dot_str(label)}"]
+            if name in headline:
+                attrs += [f'fillcolor="{_RESULT_FILL}"', "penwidth=2.5", "fontsize=13",
+                          'fontname="Helvetica-Bold"']
+            else:
+                attrs.append(f'fillcolor="{_KIND_FILL.get(d["kind"], _LEMMA_FILL)}"')
+            lines.append(f"    n{i} [{', '.join(attrs)}];")
+        lines.append("  }")
+    for k, (u, v) in enumerate(lay.drawn):
+        lines.append(f'  n{u} -> n{v} [id="e{k}"];')
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def to_svg(dot_source: str, *, timeout: float = 120.0) -> str:
+    """Lay out with Graphviz ``dot -Tsvg``."""
+    exe = shutil.which("dot")
+    if exe is None:
+        raise ProverUnavailable("Graphviz 'dot' not found: install graphviz")
+    proc = subprocess.run([exe, "-Tsvg"], input=dot_source, capture_output=True, text=True,
+                          timeout=timeout)
+    if proc.returncode != 0:
+        raise ProverUnavailable(f"Graphviz failed: {proc.stderr.strip()[:200]}")
+    return proc.stdout
+
+
+def page_data(g: nx.DiGraph, lay: Layout) -> dict:
+    """The JSON the page scripts read: nodes by index, results, files, questions answered."""
+    index = {n: i for i, n in enumerate(lay.order)}
+    nodes = []
+    for name in lay.order:
+        d = g.nodes[name]
+        nodes.append({
+            "name": name,
+            "short": d["short"],
+            "kind": d["kind"],
+            "file": d["file"],
+            "line": d["line"],
+            "statement": d["statement"],
+            "axioms": list(d["axioms"]),
+            "states": list(d["states"]),
+            "serves": list(d["serves"]),
+            "uses": sorted(index[v] for v in g.successors(name)),
+            "usedBy": sorted(index[u] for u in g.predecessors(name)),
+        })
+    results = [
+        {"id": rid, "title": info["title"], "theorems": [index[t] for t in info["theorems"]],
+         "absent": list(info.get("absent", []))}
+        for rid, info in g.graph.get("results", {}).items()
+    ]
+    files = list(dict.fromkeys(g.nodes[n]["file"] for n in lay.order))
+    return {
+        "nodes": nodes,
+        "results": results,
+        "files": files,
+        "drawn": [list(e) for e in lay.drawn],
+        "unused": [index[n] for n in unused(g)],
+        "unusedDefinitions": [index[n] for n in unused(g, include_definitions=True)
+                              if not g.nodes[n].get("prop")],
+    }
+
+
+def _svg_body(svg: str) -> str:
+    start = svg.find("<svg")
+    if start < 0:
+        raise ProverUnavailable("Graphviz produced no SVG")
+    body = svg[start:]
+    body = re.sub(r"<!--.*?-->", "", body, flags=re.S)
+    # The page sizes the drawing; keep the viewBox for pan and zoom.
+    body = re.sub(r'^<svg width="[^"]*" height="[^"]*"', '<svg id="graph-svg"', body, count=1)
+    return body
+
+
+def _script_json(data: dict) -> str:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=True)
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def to_html(g: nx.DiGraph, *, title: str = "Lemma graph") -> str:
+    """The self-contained page (layout by Graphviz, interaction by inline JS)."""
+    lay = layout_of(g)
+    svg = _svg_body(to_svg(to_dot(g, lay)))
+    template = resources.files("pybridge").joinpath("templates/graph.html").read_text()
+    parts = {
+        "__TITLE__": html.escape(title),
+        "__SVG__": svg,
+        "__DATA__": _script_json(page_data(g, lay)),
+    }
+    return re.sub(r"__(TITLE|SVG|DATA)__", lambda m: parts[m.group(0)], template)
