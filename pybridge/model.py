@@ -17,7 +17,7 @@ Matrix = tuple[Vector, ...]
 Verdict = Literal["absorbable", "not_absorbable", "outside_hypotheses", "undecided"]
 
 UNGATED = ("relu", "relu_pow", "gelu", "gelu_tanh", "silu")
-GATED = ("swiglu", "geglu", "reglu")
+GATED = ("swiglu", "geglu", "reglu", "geglu_tanh")
 
 
 @dataclass(frozen=True)
