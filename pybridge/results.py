@@ -24,6 +24,7 @@ class ResultEntry:
     theorems: tuple[str, ...]
     missing: str
     instances: tuple[str, ...] = ()
+    remark: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ def load_results(path: Path) -> list[ResultEntry]:
             tuple(r.get("theorems", ())),
             r.get("missing", "").strip(),
             tuple(r.get("instances", ())),
+            r.get("remark", "").strip(),
         )
         for r in data["result"]
     ]
@@ -94,16 +96,16 @@ def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultSta
         elif e.missing:
             status, note = "partial", e.missing
         else:
-            status, note = "proved", ""
+            status, note = "proved", e.remark
         out.append(ResultStatus(e, status, note, ts))
     return out
 
 
 def markdown_table(statuses: list[ResultStatus]) -> str:
     """The README's table of results (kept in sync with ``prove`` by the tests)."""
-    lines = ["| id | result | status | Coq theorems | what is missing |", "|---|---|---|---|---|"]
+    lines = ["| id | result | status | Coq theorems | notes |", "|---|---|---|---|---|"]
     for s in statuses:
         names = ", ".join(f"`{t.name.removeprefix('Absorb.')}`" for t in s.theorems) or "-"
-        note = s.note.replace("|", "\\|").replace("\n", " ") if s.status != "proved" else ""
+        note = s.note.replace("|", "\\|").replace("\n", " ")
         lines.append(f"| {s.entry.id} | {s.entry.title} | {s.status} | {names} | {note} |")
     return "\n".join(lines) + "\n"
