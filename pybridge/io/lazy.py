@@ -37,11 +37,9 @@ class ArrayMatrix(Sequence):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return tuple(self[j] for j in range(*i.indices(len(self))))
-        row = self._arr[i]
-        values = row.astype(np.float64).tolist() if row.dtype.kind == "f" else row.tolist()
-        return tuple(Fraction(v) for v in values)
+        return ArrayRow(self._arr[i])
 
-    def __iter__(self) -> Iterator[tuple[Fraction, ...]]:
+    def __iter__(self) -> Iterator["ArrayRow"]:
         for i in range(len(self)):
             yield self[i]
 
@@ -51,7 +49,39 @@ class ArrayMatrix(Sequence):
 
     def materialize(self) -> tuple[tuple[Fraction, ...], ...]:
         """All rows, exact."""
-        return tuple(self)
+        return tuple(row.exact() for row in self)
+
+
+class ArrayRow(Sequence):
+    """One row: ``len`` without conversion, entries as exact Fractions on access."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        self._row = row
+
+    def __len__(self) -> int:
+        return self._row.shape[0]
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return self.exact()[k]
+        return _exact(self._row[k].item())
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return iter(self.exact())
+
+    def exact(self) -> tuple[Fraction, ...]:
+        """The whole row as exact Fractions (binary value of each float)."""
+        values = self._row.astype(np.float64).tolist() if self._row.dtype.kind == "f" else self._row.tolist()
+        return tuple(Fraction(v) for v in values)
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == tuple(other) if isinstance(other, Sequence) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _exact(v: float | int) -> Fraction:
+    return Fraction(v)
 
 
 def materialize(m: Sequence[Sequence[Fraction]]) -> tuple[tuple[Fraction, ...], ...]:
