@@ -788,3 +788,291 @@ Proof.
       rewrite sumn_scal_l. fold (mm d Q B m i) || unfold mm in Z0. rewrite (Z0 m Hm). ring.
     + intros j Hj. destruct (HPQ k j Hk Hj) as [E _]. unfold mm in E. rewrite E. reflexivity.
 Qed.
+
+(** ** Exact product identities through several primes and a size bound
+
+    [check_prod] shows, for all [k, l < d],
+    [c1 * sum_(i < m, S i) X k i * Y i l + c2 * T k l = 0] exactly: the value is
+    0 modulo pairwise coprime [p]s whose product exceeds a bound on its size. *)
+
+Definition absi (u : int) : int := if (u <? half_int)%uint63 then u else (0 - u)%uint63.
+Definition maxi (a b : int) : int := if (a <? b)%uint63 then b else a.
+
+Fixpoint maxrow (X : nat -> int) (c : nat) : int :=
+  match c with O => 0%uint63 | S c' => maxi (maxrow X c') (absi (X c')) end.
+
+Fixpoint maxabs (r c : nat) (X : nat -> nat -> int) : int :=
+  match r with O => 0%uint63 | S r' => maxi (maxabs r' c X) (maxrow (X r') c) end.
+
+Lemma absi_spec u : phi (absi u) = Z.abs (zval u).
+Proof.
+  unfold absi, zval. pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
+  destruct (u <? half_int)%uint63 eqn:E.
+  - rewrite Z.abs_eq; [reflexivity | lia].
+  - assert (~ (phi u < phi half_int)%Z) as E'.
+    { rewrite <- Uint63.ltb_spec, E. discriminate. }
+    rewrite half_int_spec in E'. rewrite sub_spec, wB_eq. change (phi 0) with 0%Z.
+    rewrite <- (Z_mod_plus_full _ 1), Z.mod_small by lia. lia.
+Qed.
+
+Lemma maxi_spec a b : (phi a <= phi (maxi a b) /\ phi b <= phi (maxi a b))%Z.
+Proof.
+  unfold maxi. destruct (a <? b)%uint63 eqn:E.
+  - apply Uint63.ltb_spec in E. lia.
+  - assert (~ (phi a < phi b)%Z) by (rewrite <- Uint63.ltb_spec, E; discriminate). lia.
+Qed.
+
+Lemma maxrow_spec X c i : (i < c)%nat -> (Z.abs (zval (X i)) <= phi (maxrow X c))%Z.
+Proof.
+  induction c as [|c IH]; intros Hi; [lia|]. simpl.
+  pose proof (maxi_spec (maxrow X c) (absi (X c))) as [M1 M2].
+  destruct (Nat.eq_dec i c) as [->|Hne].
+  - rewrite <- absi_spec. exact M2.
+  - pose proof (IH ltac:(lia)). lia.
+Qed.
+
+Lemma maxabs_spec r c X k i : (k < r)%nat -> (i < c)%nat ->
+  (Z.abs (zval (X k i)) <= phi (maxabs r c X))%Z.
+Proof.
+  induction r as [|r IH]; intros Hk Hi; [lia|]. simpl.
+  pose proof (maxi_spec (maxabs r c X) (maxrow (X r) c)) as [M1 M2].
+  destruct (Nat.eq_dec k r) as [->|Hne].
+  - pose proof (maxrow_spec (X r) c i Hi). lia.
+  - pose proof (IH ltac:(lia) Hi). lia.
+Qed.
+
+Fixpoint psum (p : int) (X Y : nat -> nat -> int) (S : nat -> bool) (k l m : nat) : int :=
+  match m with
+  | O => 0%uint63
+  | S m' => addm p (psum p X Y S k l m')
+                   (if S m' then mulm p (red p (X k m')) (red p (Y m' l)) else 0%uint63)
+  end.
+
+Lemma psum_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) X Y S k l m :
+  phi (psum p X Y S k l m) =
+  (zsum m (fun i => if S i then zval (X k i) * zval (Y i l) else 0) mod phi p)%Z.
+Proof.
+  induction m as [|m IH]; [reflexivity|]. simpl psum. simpl zsum.
+  rewrite (addm_spec p Hp), IH. destruct (S m).
+  - rewrite (mulm_spec p Hp), !(red_spec p Hp), <- Zmult_mod, <- Zplus_mod. reflexivity.
+  - change (phi 0) with 0%Z. rewrite !Z.add_0_r, Zmod_mod. reflexivity.
+Qed.
+
+Fixpoint coprime_all (p : int) (qs : list int) : bool :=
+  match qs with [] => true | q :: qs' => Z.eqb (Z.gcd (phi p) (phi q)) 1 && coprime_all p qs' end.
+
+Fixpoint pairwise_coprime (ps : list int) : bool :=
+  match ps with [] => true | p :: ps' => coprime_all p ps' && pairwise_coprime ps' end.
+
+Fixpoint zprod (ps : list int) : Z :=
+  match ps with [] => 1%Z | p :: ps' => (phi p * zprod ps')%Z end.
+
+Definition prod_entry_ok (p : int) (d m : nat) (X Y T : nat -> nat -> int) (S : nat -> bool)
+    (c1 c2 : Z) (k l : nat) : bool :=
+  (addm p (mulm p (cZ p c1) (psum p X Y S k l m)) (mulm p (cZ p c2) (red p (T k l))) =? 0)%uint63.
+
+Definition check_prod (d m : nat) (X Y T : nat -> nat -> int) (S : nat -> bool) (c1 c2 : Z)
+    (ps : list int) : bool :=
+  forallb p_ok ps && pairwise_coprime ps &&
+  (Z.abs c1 * Z.of_nat m * phi (maxabs d m X) * phi (maxabs m d Y) +
+   Z.abs c2 * phi (maxabs d d T) <? zprod ps)%Z &&
+  forallb (fun p => forallb (fun k => forallb (prod_entry_ok p d m X Y T S c1 c2 k) (seq 0 d))
+                            (seq 0 d)) ps.
+
+Lemma divide_mul_coprime a b x : (a | x)%Z -> (b | x)%Z -> rel_prime a b -> (a * b | x)%Z.
+Proof.
+  intros [u Hu] [v Hv] Hab.
+  assert (Ha : (a | v)%Z).
+  { apply (Gauss a b v); [|exact Hab]. exists u. rewrite Z.mul_comm, <- Hv, Hu. reflexivity. }
+  destruct Ha as [w Hw]. exists w. rewrite Hv, Hw. ring.
+Qed.
+
+Lemma coprime_prod p qs : coprime_all p qs = true -> rel_prime (phi p) (zprod qs).
+Proof.
+  induction qs as [|q qs IH]; simpl; intros H.
+  - apply rel_prime_sym, rel_prime_1.
+  - apply andb_prop in H as [H1 H2]. apply Z.eqb_eq in H1.
+    apply rel_prime_mult; [apply Zgcd_1_rel_prime; exact H1 | apply IH; exact H2].
+Qed.
+
+Lemma zprod_divide ps x : forallb p_ok ps = true -> pairwise_coprime ps = true ->
+  (forall p, In p ps -> (x mod phi p = 0)%Z) -> (zprod ps | x)%Z.
+Proof.
+  induction ps as [|p ps IH]; simpl; intros Hok Hpc Hx.
+  - apply Z.divide_1_l.
+  - apply andb_prop in Hok as [Hp Hok]. apply andb_prop in Hpc as [Hc Hpc].
+    apply p_ok_spec in Hp.
+    apply divide_mul_coprime.
+    + apply Z.mod_divide; [lia | apply Hx; left; reflexivity].
+    + apply IH; auto.
+    + apply coprime_prod. exact Hc.
+Qed.
+
+Lemma zprod_pos ps : forallb p_ok ps = true -> (0 < zprod ps)%Z.
+Proof.
+  induction ps as [|p ps IH]; simpl; intros H; [lia|].
+  apply andb_prop in H as [H1 H2]. apply p_ok_spec in H1. specialize (IH H2). nia.
+Qed.
+
+Lemma small_multiple_zero q x : (0 < q)%Z -> (q | x)%Z -> (Z.abs x < q)%Z -> x = 0%Z.
+Proof. intros Hq [k Hk] Hx. subst x. destruct (Z.eq_dec k 0) as [->|Hk]; [ring|]. nia. Qed.
+
+Theorem check_prod_sound d m X Y T S c1 c2 ps :
+  check_prod d m X Y T S c1 c2 ps = true ->
+  forall k l, (k < d)%nat -> (l < d)%nat ->
+  (c1 * zsum m (fun i => if S i then zval (X k i) * zval (Y i l) else 0) +
+   c2 * zval (T k l) = 0)%Z.
+Proof.
+  unfold check_prod. intros H k l Hk Hl.
+  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H Hbound].
+  apply andb_prop in H as [Hok Hpc]. apply Z.ltb_lt in Hbound.
+  apply (small_multiple_zero (zprod ps)); [apply zprod_pos; exact Hok| |].
+  - apply zprod_divide; auto. intros p Hin.
+    rewrite forallb_forall in Hall, Hok. specialize (Hall p Hin). specialize (Hok p Hin).
+    apply p_ok_spec in Hok.
+    rewrite forallb_forall in Hall. specialize (Hall k ltac:(apply in_seq; lia)).
+    rewrite forallb_forall in Hall. specialize (Hall l ltac:(apply in_seq; lia)).
+    unfold prod_entry_ok in Hall. apply Uint63.eqb_spec in Hall.
+    apply (f_equal phi) in Hall.
+    rewrite (addm_spec p Hok), !(mulm_spec p Hok), !(cZ_spec p _ Hok), (psum_spec p Hok),
+      (red_spec p Hok) in Hall.
+    rewrite <- !Zmult_mod, <- Zplus_mod in Hall. exact Hall.
+  - eapply Z.le_lt_trans; [|exact Hbound].
+    eapply Z.le_trans; [apply Z.abs_triangle|]. rewrite !Z.abs_mul.
+    apply Z.add_le_mono.
+    + rewrite <- !Z.mul_assoc. apply Z.mul_le_mono_nonneg_l; [lia|].
+      eapply Z.le_trans; [apply zsum_abs|].
+      replace (Z.of_nat m * (phi (maxabs d m X) * phi (maxabs m d Y)))%Z
+        with (zsum m (fun _ => phi (maxabs d m X) * phi (maxabs m d Y)))%Z
+        by (rewrite zsum_const; ring).
+      apply zsum_le. intros i Hi.
+      destruct (S i); [|pose proof (to_Z_bounded (maxabs d m X)); pose proof (to_Z_bounded (maxabs m d Y)); simpl; nia].
+      rewrite Z.abs_mul. apply Z.mul_le_mono_nonneg; try lia.
+      * apply maxabs_spec; assumption.
+      * apply (maxabs_spec m d Y i l); assumption.
+    + apply Z.mul_le_mono_nonneg_l; [lia|]. apply maxabs_spec; assumption.
+Qed.
+
+(** ** Instances: a given subset [S], an inverse skip, a nonzero skip *)
+
+Definition Sfun (Sl : list bool) (i : nat) : bool := nth i Sl false.
+Definition colsX (C : list (list int)) : nat -> nat -> int := fun k i => nth k (nth i C []) 0%uint63.
+Definition rowsX (R : list (list int)) : nat -> nat -> int := fun i l => nth l (nth i R []) 0%uint63.
+
+Definition check_submatrix (d n : nat) (dA dB dT : Z) (RA CB RT : list (list int))
+    (Sl : list bool) (ps : list int) : bool :=
+  (0 <? dA)%Z && (0 <? dB)%Z && (0 <? dT)%Z &&
+  check_prod d n (colsX CB) (rowsX RA) (rowsX RT) (Sfun Sl) dT (dA * dB) ps.
+
+Theorem check_submatrix_sound d n dA dB dT RA CB RT Sl ps :
+  check_submatrix d n dA dB dT RA CB RT Sl ps = true ->
+  target_eq d n (Sfun Sl) (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT).
+Proof.
+  unfold check_submatrix. intros H k l Hk Hl.
+  apply andb_prop in H as [H Hc]. apply andb_prop in H as [H HT].
+  apply andb_prop in H as [HA HB]. apply Z.ltb_lt in HA, HB, HT.
+  pose proof (check_prod_sound _ _ _ _ _ _ _ _ _ Hc k l Hk Hl) as E.
+  unfold colsX, rowsX in E. fold (zentry RT k l) in E.
+  apply IZR_lt in HA, HB, HT.
+  rewrite subset_sum_Z by lra. unfold mat_of_rows.
+  set (z := zsum n (fun i => if Sfun Sl i then zentry CB i k * zentry RA i l else 0)%Z).
+  assert (Ez : (dT * z = - (dA * dB * zentry RT k l))%Z).
+  { unfold z. unfold zentry in *. lia. }
+  apply (f_equal IZR) in Ez. rewrite !mult_IZR, opp_IZR, !mult_IZR in Ez.
+  apply (Rmult_eq_reg_l (IZR dT)); [|lra].
+  field_simplify; try lra. rewrite Ez. field. lra.
+Qed.
+
+Corollary check_submatrix_identity d n dA dB RA CB Sl ps :
+  check_submatrix d n dA dB 1 RA CB (id_rows d) Sl ps = true ->
+  submatrix_cond d n (Sfun Sl) (mat_of_rows dA RA) (mat_of_cols dB CB).
+Proof.
+  intros H k l Hk Hl. rewrite (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H k l Hk Hl).
+  rewrite id_rows_spec by assumption. reflexivity.
+Qed.
+
+(** The converse of [submatrix_target_skip]: [sum_(i in S) b_i a_i^T = - P]
+    gives the submatrix condition of R1's reduced block. *)
+Lemma target_skip_submatrix d n S A B P Q :
+  inverse_of d P Q -> target_eq d n S A B P -> submatrix_cond d n S A (mm d Q B).
+Proof.
+  intros HPQ Ht k l Hk Hl. unfold subset_sum, mm.
+  rewrite (sumn_ext n _ (fun i => sumn d (fun m => Q k m * (if S i then B m i * A i l else 0)))).
+  - rewrite sumn_swap.
+    rewrite (sumn_ext d _ (fun m => Q k m * - P m l)).
+    + rewrite (sumn_ext d _ (fun m => - (Q k m * P m l))) by (intros; ring).
+      rewrite sumn_opp. destruct (HPQ k l Hk Hl) as [_ E]. unfold mm in E. rewrite E. reflexivity.
+    + intros m Hm. rewrite sumn_scal_l. f_equal. apply Ht; assumption.
+  - intros i _. destruct (S i).
+    + rewrite <- sumn_scal_r. apply sumn_ext. intros; ring.
+    + symmetry. apply sumn_zero. intros; ring.
+Qed.
+
+Corollary check_submatrix_skip d n dA dB dP RA CB RP Sl ps Q :
+  check_submatrix d n dA dB dP RA CB RP Sl ps = true ->
+  inverse_of d (mat_of_rows dP RP) Q ->
+  submatrix_cond d n (Sfun Sl) (mat_of_rows dA RA) (mm d Q (mat_of_cols dB CB)).
+Proof.
+  intros H HPQ. apply (target_skip_submatrix _ _ _ _ _ _ _ HPQ).
+  exact (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H).
+Qed.
+
+Definition check_inverse (d : nat) (dP : Z) (RP : list (list int)) (dQ : Z) (RQ : list (list int))
+    (ps : list int) : bool :=
+  (0 <? dP)%Z && (0 <? dQ)%Z &&
+  check_prod d d (rowsX RP) (rowsX RQ) (rowsX (id_rows d)) (fun _ => true) 1 (- (dP * dQ)) ps &&
+  check_prod d d (rowsX RQ) (rowsX RP) (rowsX (id_rows d)) (fun _ => true) 1 (- (dP * dQ)) ps.
+
+Lemma prod_identity d dP RP dQ RQ ps :
+  (0 < dP)%Z -> (0 < dQ)%Z ->
+  check_prod d d (rowsX RP) (rowsX RQ) (rowsX (id_rows d)) (fun _ => true) 1 (- (dP * dQ)) ps = true ->
+  forall k l, (k < d)%nat -> (l < d)%nat ->
+  mm d (mat_of_rows dP RP) (mat_of_rows dQ RQ) k l = identity k l.
+Proof.
+  intros HP HQ H k l Hk Hl.
+  pose proof (check_prod_sound _ _ _ _ _ _ _ _ _ H k l Hk Hl) as E.
+  rewrite <- (id_rows_spec d k l Hk Hl).
+  unfold mm, mat_of_rows. unfold rowsX in E. fold (zentry (id_rows d) k l) in E.
+  apply IZR_lt in HP, HQ.
+  rewrite (sumn_ext d _ (fun m => IZR (zentry RP k m * zentry RQ m l) / (IZR dP * IZR dQ)))%R
+    by (intros; rewrite mult_IZR; field; lra).
+  unfold Rdiv. rewrite sumn_scal_r, <- IZR_zsum.
+  assert (Ez : zsum d (fun m => zentry RP k m * zentry RQ m l)%Z =
+               (dP * dQ * zentry (id_rows d) k l)%Z).
+  { unfold zentry in *. lia. }
+  rewrite Ez, !mult_IZR. field. lra.
+Qed.
+
+Theorem check_inverse_sound d dP RP dQ RQ ps :
+  check_inverse d dP RP dQ RQ ps = true ->
+  inverse_of d (mat_of_rows dP RP) (mat_of_rows dQ RQ).
+Proof.
+  unfold check_inverse. intros H.
+  apply andb_prop in H as [H H2]. apply andb_prop in H as [H H1].
+  apply andb_prop in H as [HP HQ]. apply Z.ltb_lt in HP, HQ.
+  intros k l Hk Hl. split.
+  - exact (prod_identity d dP RP dQ RQ ps HP HQ H1 k l Hk Hl).
+  - rewrite Z.mul_comm in H2. exact (prod_identity d dQ RQ dP RP ps HQ HP H2 k l Hk Hl).
+Qed.
+
+Definition check_nonzero (d : nat) (RP : list (list int)) (k l : nat) : bool :=
+  Nat.ltb k d && Nat.ltb l d && negb (nth l (nth k RP []) 0%uint63 =? 0)%uint63.
+
+Lemma check_nonzero_sound d dP RP k l :
+  check_nonzero d RP k l = true -> (0 < dP)%Z -> nonzero_mat d (mat_of_rows dP RP).
+Proof.
+  unfold check_nonzero. intros H HP.
+  apply andb_prop in H as [H Hz]. apply andb_prop in H as [Hk Hl].
+  apply Nat.ltb_lt in Hk, Hl. apply Bool.negb_true_iff in Hz.
+  exists k, l. split; [exact Hk|]. split; [exact Hl|].
+  unfold mat_of_rows, zentry. apply IZR_lt in HP. intros E.
+  assert (E' : IZR (zval (nth l (nth k RP []) 0%uint63)) = 0%R).
+  { apply (f_equal (fun x => x * IZR dP)%R) in E. field_simplify in E; lra. }
+  apply eq_IZR, zval_zero in E'. rewrite E', Uint63.eqb_refl in Hz. discriminate.
+Qed.
+
+Lemma identity_nonzero d : (0 < d)%nat -> nonzero_mat d identity.
+Proof.
+  intros H. exists 0%nat, 0%nat. split; [exact H|]. split; [exact H|].
+  unfold identity. simpl. lra.
+Qed.
