@@ -1,0 +1,448 @@
+"""The lemma graph: extraction checked against Coq, queries, and the ``graph`` command.
+
+Two libraries: a small one written here (every node, edge, line and axiom known
+exactly) and the project's own library (headline theorems present, uses that
+must exist do, axioms and statements equal to what ``CoqBackend.describe``
+reports).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from pybridge.errors import InputError
+from pybridge.graph import breaks, extract, rests_on, resolve, result_theorems, unused
+from pybridge.graph_coq import parse_dpd, parse_glob
+from pybridge.graph_html import layout_of, to_dot, to_html
+from pybridge.prover import CoqBackend
+from pybridge.results import load_results
+
+REPO = Path(__file__).resolve().parent.parent
+
+MINI_BASE = """From Coq Require Import Arith.
+Definition double (n : nat) : nat := n + n.
+
+Lemma double_plus n : double n = n + n.
+Proof. reflexivity. Qed.
+
+Axiom base_ax : forall n : nat, n + 0 = n.
+
+Lemma uses_ax n : double n + 0 = double n.
+Proof. apply base_ax. Qed.
+
+Lemma orphan' : 1 + 1 = 2.
+Proof. reflexivity. Qed.
+
+Lemma résumé : True.
+Proof. exact I. Qed.
+"""
+
+MINI_TOP = """From Absorb Require Import Base.
+Theorem top_thm n : double n + 0 = n + n.
+Proof. rewrite uses_ax. apply double_plus. Qed.
+
+Definition unused_def := 3.
+
+Corollary top_cor : double 1 + 0 = 2.
+Proof. apply (top_thm 1). Qed.
+"""
+
+MINI_EXTRA = """From Absorb Require Import Top.
+Lemma extra_lemma : Top.unused_def = 3.
+Proof. reflexivity. Qed.
+"""
+
+MINI_RESULTS = """[[result]]
+id = "R1"
+title = "The top theorem"
+theorems = ["Absorb.Top.top_thm"]
+missing = ""
+
+[[result]]
+id = "R2"
+title = "Its corollary"
+theorems = ["Top.top_cor"]
+missing = ""
+
+[[result]]
+id = "R3"
+title = "Not proved yet"
+theorems = []
+missing = "later"
+"""
+
+
+def make_mini_library(root: Path) -> CoqBackend:
+    """A three-file library under ``root/coq`` (Extra.v not yet in ``_CoqProject``), built."""
+    theories = root / "coq" / "theories"
+    theories.mkdir(parents=True)
+    shutil.copyfile(REPO / "coq" / "Makefile", root / "coq" / "Makefile")
+    (root / "coq" / "_CoqProject").write_text(
+        "-R theories Absorb\ntheories/Base.v\ntheories/Top.v\n"
+    )
+    (theories / "Base.v").write_text(MINI_BASE)
+    (theories / "Top.v").write_text(MINI_TOP)
+    (theories / "Extra.v").write_text(MINI_EXTRA)
+    (root / "coq" / "results.toml").write_text(MINI_RESULTS)
+    backend = CoqBackend(root=root)
+    build = backend.build_library()
+    assert build.ok, build.log[-2000:]
+    return backend
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory) -> tuple[CoqBackend, nx.DiGraph]:
+    backend = make_mini_library(tmp_path_factory.mktemp("mini"))
+    return backend, extract(backend, build=False)
+
+
+@pytest.fixture(scope="module")
+def library(backend: CoqBackend) -> nx.DiGraph:
+    return extract(backend, build=False)
+
+
+def B(name: str) -> str:
+    return "Absorb.Base." + name
+
+
+def T(name: str) -> str:
+    return "Absorb.Top." + name
+
+
+# --------------------------------------------------------------------------- parsers
+
+
+def test_parse_dpd_reads_nodes_attributes_and_edges() -> None:
+    text = (
+        'N: 3 "sumn_S" [body=yes, kind=cnst, prop=yes, path="Sums", ];\n'
+        'N: 17 "ax" [body=no, kind=cnst, prop=no, path="M.Sub", ];\n'
+        "E: 3 17 [weight=4, ];\n"
+        "garbage line\n"
+    )
+    nodes, edges = parse_dpd(text)
+    assert [(n.ident, n.qualid, n.prop, n.body) for n in nodes] == [
+        (3, "Sums.sumn_S", True, True),
+        (17, "M.Sub.ax", False, False),
+    ]
+    assert edges == [(3, 17)]
+
+
+def test_parse_glob_keeps_definitions_not_references() -> None:
+    text = "DIGEST x\nFAbsorb.X\ndef 10:15 <> foo\nR20:22 Absorb.Y <> bar def\nprf 30:33 M baz\nbinder 1:1 <> x:1\n"
+    assert parse_glob(text) == {"foo": 10, "M.baz": 30}
+
+
+# --------------------------------------------------------------------------- the small library
+
+
+def test_mini_nodes_are_exactly_the_library(mini) -> None:
+    _, g = mini
+    assert set(g) == {
+        B("double"), B("double_plus"), B("base_ax"), B("uses_ax"), B("orphan'"), B("résumé"),
+        T("top_thm"), T("unused_def"), T("top_cor"),
+    }
+    # nothing from the standard library, nothing from Extra.v (not in _CoqProject)
+    assert all(n.startswith("Absorb.") for n in g)
+
+
+def test_mini_kinds_files_lines(mini) -> None:
+    _, g = mini
+    expected = {
+        B("double"): ("definition", "Base.v", 2),
+        B("double_plus"): ("lemma", "Base.v", 4),
+        B("base_ax"): ("axiom", "Base.v", 7),
+        B("uses_ax"): ("lemma", "Base.v", 9),
+        B("orphan'"): ("lemma", "Base.v", 12),
+        B("résumé"): ("lemma", "Base.v", 15),
+        T("top_thm"): ("theorem", "Top.v", 2),
+        T("unused_def"): ("definition", "Top.v", 5),
+        T("top_cor"): ("corollary", "Top.v", 7),
+    }
+    for name, (kind, file, line) in expected.items():
+        d = g.nodes[name]
+        assert (d["kind"], d["file"], d["line"]) == (kind, f"coq/theories/{file}", line), name
+
+
+def test_mini_edges_are_the_uses(mini) -> None:
+    _, g = mini
+    assert set(g.edges) == {
+        (B("double_plus"), B("double")),
+        (B("uses_ax"), B("double")),
+        (B("uses_ax"), B("base_ax")),
+        (T("top_thm"), B("double")),
+        (T("top_thm"), B("double_plus")),
+        (T("top_thm"), B("uses_ax")),
+        (T("top_cor"), T("top_thm")),
+        (T("top_cor"), B("double")),
+    }
+
+
+def test_mini_statements_and_axioms_match_coq(mini) -> None:
+    backend, g = mini
+    assert g.nodes[T("top_thm")]["statement"] == "forall n : nat, (Base.double n + 0)%nat = (n + n)%nat"
+    assert g.nodes[B("double")]["statement"] == "nat -> nat"
+    info = backend.describe(sorted(g))
+    for name in g:
+        assert g.nodes[name]["statement"] == info[name].statement, name
+        assert tuple(g.nodes[name]["axioms"]) == tuple(sorted(info[name].assumptions)), name
+    assert g.nodes[T("top_cor")]["axioms"] == ["Base.base_ax"]
+    assert g.nodes[B("double_plus")]["axioms"] == []
+    assert g.nodes[B("base_ax")]["axioms"] == ["Base.base_ax"]
+
+
+def test_mini_results_stated_and_served(mini) -> None:
+    _, g = mini
+    assert g.nodes[T("top_thm")]["states"] == ["R1"]
+    assert g.nodes[T("top_cor")]["states"] == ["R2"]
+    assert g.nodes[T("top_thm")]["serves"] == ["R2"]
+    assert sorted(g.nodes[B("base_ax")]["serves"]) == ["R1", "R2"]
+    assert g.nodes[B("orphan'")]["serves"] == [] and g.nodes[B("orphan'")]["states"] == []
+    assert g.graph["results"]["R3"] == {"title": "Not proved yet", "theorems": [], "absent": []}
+    assert result_theorems(g) == {T("top_thm"), T("top_cor")}
+
+
+def test_mini_queries(mini) -> None:
+    _, g = mini
+    assert rests_on(g, "top_thm") == [B("double"), B("double_plus"), B("base_ax"), B("uses_ax")]
+    assert rests_on(g, "double") == []
+    assert [(i.result, i.theorems) for i in breaks(g, "base_ax")] == [
+        ("R1", (T("top_thm"),)), ("R2", (T("top_cor"),)),
+    ]
+    assert [(i.result, i.theorems) for i in breaks(g, "Top.top_cor")] == [("R2", (T("top_cor"),))]
+    assert breaks(g, "orphan'") == []
+    assert unused(g) == [B("orphan'"), B("résumé")]
+    assert unused(g, include_definitions=True) == [B("orphan'"), B("résumé"), T("unused_def")]
+
+
+def test_resolve_names(mini) -> None:
+    _, g = mini
+    assert resolve(g, "Absorb.Top.top_thm") == T("top_thm")
+    assert resolve(g, "Top.top_thm") == T("top_thm")
+    assert resolve(g, "top_thm") == T("top_thm")
+    with pytest.raises(InputError, match="no definition or lemma"):
+        resolve(g, "no_such_lemma")
+    with pytest.raises(InputError, match="no definition or lemma"):
+        resolve(g, "Absorb")
+
+
+def test_module_list_comes_from_coqproject(tmp_path) -> None:
+    backend = make_mini_library(tmp_path)
+    g = extract(backend, build=False)
+    assert "Absorb.Extra.extra_lemma" not in g
+    project = backend.coq_dir / "_CoqProject"
+    project.write_text(project.read_text() + "theories/Extra.v\n")
+    g2 = extract(backend, build=True)
+    assert set(g2) == set(g) | {"Absorb.Extra.extra_lemma"}
+    assert (("Absorb.Extra.extra_lemma", T("unused_def"))) in g2.edges
+    assert T("unused_def") not in unused(g2, include_definitions=True)
+
+
+def test_dot_and_html_escape_and_identify(mini) -> None:
+    _, g = mini
+    lay = layout_of(g)
+    dot = to_dot(g, lay)
+    assert 'label="orphan\'"' in dot and 'label="résumé"' in dot
+    assert 'label="R1 | top_thm"' in dot
+    # ids are ours: n<i> per node, e<k> per drawn edge
+    assert len(re.findall(r'\bn\d+ \[id="n\d+"', dot)) == len(g)
+    # the drawn edges are the transitive reduction: top_thm -> double is implied
+    i = {n: k for k, n in enumerate(lay.order)}
+    assert (i[T("top_thm")], i[B("double")]) not in lay.drawn
+    assert (i[T("top_thm")], i[B("uses_ax")]) in lay.drawn
+    page = to_html(g)
+    assert "<script src" not in page and "<link" not in page and "http" not in page.split("<svg", 1)[0]
+    data = json.loads(re.search(r'<script id="graph-data" type="application/json">(.*?)</script>',
+                                page, re.S).group(1))
+    assert [n["name"] for n in data["nodes"]] == lay.order
+
+
+# --------------------------------------------------------------------------- the project's library
+
+
+def test_every_headline_theorem_is_a_node(library, backend) -> None:
+    entries = load_results(backend.coq_dir / "results.toml")
+    named = [(e.id, t if t.startswith("Absorb.") else "Absorb." + t) for e in entries for t in e.theorems]
+    assert named, "results.toml names no theorem"
+    for rid, name in named:
+        assert name in library, name
+        d = library.nodes[name]
+        assert rid in d["states"]
+        assert d["prop"] and d["kind"] in ("theorem", "lemma", "corollary", "proposition", "example")
+        src = (backend.root / d["file"]).read_text().splitlines()
+        assert d["short"] in src[d["line"] - 1], (name, d["line"])
+        # everything a result theorem uses serves that result
+        for used in nx.descendants(library, name):
+            assert rid in library.nodes[used]["serves"]
+
+
+def test_library_nodes_come_from_coqproject_modules(library, backend) -> None:
+    modules = backend.modules()
+    assert {d["module"] for _, d in library.nodes(data=True)} <= set(modules)
+    assert all(n.startswith("Absorb.") for n in library)
+    for _, d in library.nodes(data=True):
+        assert (backend.root / d["file"]).is_file()
+
+
+def test_uses_that_must_exist(library) -> None:
+    must = [
+        ("Absorb.SkipReduction.skip_reduction_ungated", "Absorb.Blocks.absorbable_ungated"),
+        ("Absorb.SkipReduction.skip_reduction_ungated", "Absorb.Blocks.inverse_of"),
+        ("Absorb.Gated.gated_not_absorbable", "Absorb.Blocks.vanishing_at_0"),
+        ("Absorb.ImpossibilityInstances.swiglu_not_absorbable", "Absorb.Gated.gated_not_absorbable"),
+        ("Absorb.ImpossibilityInstances.relu2_not_absorbable",
+         "Absorb.ImpossibilityInstances.relu_pow_not_absorbable"),
+        ("Absorb.ImpossibilityInstances.relu_pow_not_absorbable",
+         "Absorb.Homogeneous.homogeneous_not_absorbable_ungated"),
+        ("Absorb.ImpossibilityInstances.relu_pow_not_absorbable",
+         "Absorb.Activations.relu_pow_homogeneous"),
+        ("Absorb.FlipSigns.odd_part_absorbable", "Absorb.FlipSigns.flip_rows_residual"),
+        ("Absorb.Activations.relu_odd_part", "Absorb.ActivationDefs.relu"),
+        ("Absorb.Blocks.dot", "Absorb.Sums.sumn"),
+    ]
+    for u, v in must:
+        assert (u, v) in library.edges, (u, v)
+
+
+def test_statement_mentions_are_uses(library) -> None:
+    """Every library constant a statement mentions (``Module.name``) is a direct use."""
+    short = {n.removeprefix("Absorb."): n for n in library}
+    checked = 0
+    for name, d in library.nodes(data=True):
+        for token in re.findall(r"[A-Za-z_][\w']*\.[A-Za-z_][\w']*", d["statement"] or ""):
+            if token in short and short[token] != name:
+                assert library.has_edge(name, short[token]), (name, token)
+                checked += 1
+    assert checked > 100
+
+
+def test_library_axioms_and_statements_match_describe(library, backend) -> None:
+    sample = sorted(result_theorems(library))[:6] + [
+        "Absorb.Sums.sumn_S", "Absorb.Blocks.mv_mm", "Absorb.ActivationDefs.gelu",
+    ]
+    info = backend.describe(sample)
+    for name in sample:
+        assert library.nodes[name]["statement"] == info[name].statement, name
+        assert tuple(library.nodes[name]["axioms"]) == tuple(sorted(info[name].assumptions)), name
+
+
+def test_library_queries(library) -> None:
+    thm = "Absorb.Gated.gated_not_absorbable"
+    deps = rests_on(library, thm)
+    assert set(library.successors(thm)) <= set(deps)
+    assert "Absorb.Blocks.vanishing_at_0" in deps and thm not in deps
+    impacts = {i.result: i.theorems for i in breaks(library, "Absorb.Blocks.vanishing_at_0")}
+    assert thm in impacts["R3"]
+    assert {i.result for i in breaks(library, "Absorb.Sums.sumn")} == {
+        rid for rid, info in library.graph["results"].items() if info["theorems"]
+    }
+    lonely = unused(library)
+    assert lonely and not set(lonely) & result_theorems(library)
+    for n in lonely:
+        assert library.in_degree(n) == 0 and library.nodes[n]["prop"]
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def run_cli(args: list[str], root: Path, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYBRIDGE_ROOT=str(root))
+    return subprocess.run(
+        [sys.executable, "-c", "from pybridge.cli import main; main()", "graph", *args],
+        capture_output=True, text=True, env=env, cwd=cwd,
+    )
+
+
+def test_cli_questions_as_json(mini, tmp_path) -> None:
+    backend, _ = mini
+    proc = run_cli(["--no-build", "--json", "--rests-on", "top_thm", "--breaks", "Base.base_ax",
+                    "--unused"], backend.root, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["rests_on"] == {
+        "name": T("top_thm"),
+        "lemmas": [B("double"), B("double_plus"), B("base_ax"), B("uses_ax")],
+        "axioms": ["Base.base_ax"],
+    }
+    assert doc["breaks"] == {"name": B("base_ax"), "results": [
+        {"result": "R1", "theorems": [T("top_thm")]}, {"result": "R2", "theorems": [T("top_cor")]},
+    ]}
+    assert doc["unused"] == [B("orphan'"), B("résumé")]
+    assert list(tmp_path.iterdir()) == []  # questions alone write no files
+
+
+def test_cli_text_answers(mini, tmp_path) -> None:
+    backend, _ = mini
+    proc = run_cli(["--no-build", "--breaks", "double_plus"], backend.root, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["R1: Absorb.Top.top_thm", "R2: Absorb.Top.top_cor"]
+
+
+@pytest.mark.parametrize("fmt", ["html", "svg", "dot", "json"])
+def test_cli_writes_each_format(mini, tmp_path, fmt) -> None:
+    backend, g = mini
+    out = tmp_path / "out"
+    proc = run_cli(["--no-build", "--out", str(out), "--format", fmt], backend.root, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert [p.name for p in out.iterdir()] == [f"graph.{fmt}"]
+    text = (out / f"graph.{fmt}").read_text()
+    if fmt == "json":
+        h = nx.node_link_graph(json.loads(text), edges="links")
+        assert set(h.edges) == set(g.edges) and h.nodes[T("top_thm")]["states"] == ["R1"]
+    elif fmt == "svg":
+        root = ET.fromstring(text[text.index("<svg"):])
+        ids = {el.get("id") for el in root.iter() if el.get("id")}
+        assert {f"n{i}" for i in range(len(g))} <= ids
+    elif fmt == "dot":
+        assert text.startswith("digraph library {") and "top_thm" in text
+    else:
+        assert "<!DOCTYPE html>" in text and "Absorb.Top.top_thm" in text
+
+
+def test_cli_default_writes_graph_dir(mini, tmp_path) -> None:
+    backend, _ = mini
+    proc = run_cli(["--no-build"], backend.root, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "graph" / "graph.html").is_file()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--rests-on", "no_such_lemma"], "no definition or lemma named 'no_such_lemma'"),
+        (["--breaks", "Absorb"], "no definition or lemma named 'Absorb'"),
+        (["--format", "pdf"], "Invalid value for '--format'"),
+        (["--out", "{file}"], "exists and is not a directory"),
+    ],
+)
+def test_cli_bad_input_exit_2_one_line(mini, tmp_path, args, message) -> None:
+    backend, _ = mini
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    args = [a.replace("{file}", str(blocker)) for a in args]
+    proc = run_cli(["--no-build", *args], backend.root, tmp_path)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+    assert blocker.read_text() == "x"
+
+
+def test_cli_broken_library_exit_2(tmp_path) -> None:
+    backend = make_mini_library(tmp_path / "lib")
+    (backend.theories / "Top.v").write_text(MINI_TOP + "\nLemma broken : 1 = 2.\nProof. reflexivity. Qed.\n")
+    proc = run_cli([], backend.root, tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("pybridge: error: the Coq library does not build")
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "graph").exists()
