@@ -46,7 +46,7 @@ Proof.
   rewrite <- (even_part_even gelu_tanh gelu_tanh_odd_part (c * t)). f_equal. ring.
 Qed.
 
-Lemma cube_le (x y : R) : 0 <= x -> x <= y -> x * x * x <= y * y * y.
+Lemma gelu_tanh_cube_le (x y : R) : 0 <= x -> x <= y -> x * x * x <= y * y * y.
 Proof.
   intros Hx Hxy. apply Rmult_le_compat; [nra | lra | | lra].
   apply Rmult_le_compat; lra.
@@ -75,7 +75,7 @@ Proof.
     - intros i k t Hi Hk' Hlt Ht. unfold gelu_tanh_exponent.
       assert (Hik : Rabs (c i) < Rabs (c k)) by nra.
       pose proof (Rabs_pos (c i)) as Hc0.
-      pose proof (cube_le (Rabs (c i) * t) (Rabs (c k) * t) ltac:(nra) ltac:(nra)).
+      pose proof (gelu_tanh_cube_le (Rabs (c i) * t) (Rabs (c k) * t) ltac:(nra) ltac:(nra)).
       nra.
     - intros t Ht. apply (Rmult_eq_reg_l t); [|lra].
       rewrite Rmult_0_r, <- (Hs t), <- sumn_scal_l. apply sumn_ext. intros i _.

@@ -25,7 +25,7 @@ Open Scope R_scope.
 
 (** ** Elementary bounds *)
 
-Lemma div_nonneg (x y : R) : 0 <= x -> 0 < y -> 0 <= x / y.
+Lemma logistic_div_nonneg (x y : R) : 0 <= x -> 0 < y -> 0 <= x / y.
 Proof. intros Hx Hy. unfold Rdiv. apply Rmult_le_pos; [exact Hx | left; apply Rinv_0_lt_compat, Hy]. Qed.
 
 (** A number bounded by [M / t] for every [t > 0] is [0]. *)
@@ -143,7 +143,7 @@ Proof.
   set (b := fun j => if Rlt_dec (a m) (a j) then 2 * Rabs (w j) / (a j - a m) else 0).
   assert (Hb : forall j, 0 <= b j).
   { intros j. unfold b. destruct (Rlt_dec (a m) (a j)); [|lra].
-    apply div_nonneg; [pose proof (Rabs_pos (w j)); lra | lra]. }
+    apply logistic_div_nonneg; [pose proof (Rabs_pos (w j)); lra | lra]. }
   apply (bounded_by_inv_t_zero _ (sumn N b)). intros t Ht.
   set (r := fun j => w j * ((1 + exp (p m t)) / (1 + exp (p j t)))).
   assert (Hr : sumn N r = 0).
@@ -162,10 +162,10 @@ Proof.
   replace (sumn N b / t) with (sumn N (fun j => b j / t)) by (unfold Rdiv; apply sumn_scal_r).
   eapply Rle_trans; [apply sumn_abs|]. apply sumn_le. intros j Hj.
   destruct (Nat.eq_dec m j) as [<-|Hne].
-  - rewrite Rabs_R0. apply div_nonneg; [apply Hb | exact Ht].
+  - rewrite Rabs_R0. apply logistic_div_nonneg; [apply Hb | exact Ht].
   - destruct (Rlt_dec (a j) (a m)) as [Hjm|Hjm].
     + unfold r. rewrite (Hslow j Hj Hjm), Rmult_0_l, Rabs_R0.
-      apply div_nonneg; [apply Hb | exact Ht].
+      apply logistic_div_nonneg; [apply Hb | exact Ht].
     + assert (Hmj : a m < a j).
       { pose proof (Hd m j Hm Hj Hne). lra. }
       unfold b. destruct (Rlt_dec (a m) (a j)) as [_|C]; [|contradiction].
