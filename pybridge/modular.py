@@ -40,11 +40,9 @@ class IntMatrix:
 
 def scale_matrix(m: Sequence[Sequence[Fraction]]) -> IntMatrix:
     """Write ``m`` as ``rows / den`` with integer rows and the least common denominator."""
-    den = 1
-    for r in m:
-        for v in r:
-            den = lcm(den, Fraction(v).denominator)
-    rows = tuple(tuple(int(Fraction(v) * den) for v in r) for r in m)
+    fr = [[Fraction(v) for v in r] for r in m]
+    den = lcm(1, *{v.denominator for r in fr for v in r})
+    rows = tuple(tuple(v.numerator * (den // v.denominator) for v in r) for r in fr)
     return IntMatrix(rows, den)
 
 
@@ -67,17 +65,18 @@ def matvec_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
     return (r_hi * 65536 % p + r_lo) % p
 
 
-def rref_mod(m: np.ndarray, p: int, ncols: Optional[int] = None) -> tuple[np.ndarray, list[int]]:
-    """Reduced row echelon form mod ``p``; pivots searched in the first ``ncols`` columns."""
-    a = m.copy() % p
-    rows, cols = a.shape
-    ncols = cols if ncols is None else ncols
+def _eliminate(a: np.ndarray, p: int, ncols: int, full: bool) -> list[int]:
+    """In-place Gaussian elimination mod ``p`` on the first ``ncols`` columns.
+
+    ``full``: reduced row echelon form (clear above pivots too); otherwise
+    row echelon form with unit pivots. Returns the pivot columns."""
+    rows = a.shape[0]
     pivots: list[int] = []
     r = 0
     for c in range(ncols):
         if r == rows:
             break
-        nz = np.nonzero(a[r:, c])[0]
+        nz = np.flatnonzero(a[r:, c])
         if nz.size == 0:
             continue
         k = r + int(nz[0])
@@ -85,26 +84,40 @@ def rref_mod(m: np.ndarray, p: int, ncols: Optional[int] = None) -> tuple[np.nda
             a[[r, k]] = a[[k, r]]
         inv = pow(int(a[r, c]), p - 2, p)
         a[r, c:] = a[r, c:] * inv % p
-        col = a[:, c].copy()
-        col[r] = 0
-        idx = np.nonzero(col)[0]
-        if idx.size:
-            a[idx, c:] = (a[idx, c:] - np.outer(col[idx], a[r, c:]) % p) % p
+        lo = 0 if full else r + 1
+        blk = a[lo:, c:]
+        f = blk[:, 0].copy()
+        if full:
+            f[r - lo] = 0
+        t = np.outer(f, a[r, c:])
+        t %= p
+        blk -= t
+        blk %= p
         pivots.append(c)
         r += 1
-    return a, pivots
+    return pivots
+
+
+def rref_mod(m: np.ndarray, p: int, ncols: Optional[int] = None) -> tuple[np.ndarray, list[int]]:
+    """Reduced row echelon form mod ``p``; pivots searched in the first ``ncols`` columns."""
+    a = m.copy() % p
+    piv = _eliminate(a, p, a.shape[1] if ncols is None else ncols, full=True)
+    return a, piv
 
 
 def solve_mod(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
     """One solution ``x`` of ``m x = rhs (mod p)`` (free variables 0), or None."""
     rows, cols = m.shape
-    aug = np.concatenate([m % p, (rhs % p).reshape(rows, 1)], axis=1)
-    red, piv = rref_mod(aug, p, ncols=cols + 1)
-    if piv and piv[-1] == cols:
+    a = np.concatenate([m % p, (rhs % p).reshape(rows, 1)], axis=1)
+    piv = _eliminate(a, p, cols, full=False)
+    r = len(piv)
+    if np.any(a[r:, cols]):
         return None
     x = np.zeros(cols, dtype=np.int64)
-    for r, c in enumerate(piv):
-        x[c] = red[r, cols]
+    for i in reversed(range(r)):
+        c = piv[i]
+        acc = int(np.sum(a[i, c + 1:cols] * x[c + 1:] % p)) % p
+        x[c] = (int(a[i, cols]) - acc) % p
     return x
 
 
