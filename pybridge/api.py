@@ -235,7 +235,7 @@ def scan(
     prove: bool = True,
     timeout: float = 120.0,
     backend: Optional[ProverBackend] = None,
-    max_entries: int = 5_000_000,
+    max_entries: int = 1_000_000,
     crosscheck_entries: int = 1_000_000,
     progress: Optional[Callable[[int, int, str], None]] = None,
 ) -> ScanResult:

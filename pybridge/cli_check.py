@@ -153,7 +153,7 @@ def generate_cmd(
 @click.option("--no-prove", is_flag=True, help="Decide only; no Coq.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout per certificate (s).")
 @click.option(
-    "--max-entries", type=click.IntRange(min=1), default=5_000_000, show_default=True,
+    "--max-entries", type=click.IntRange(min=1), default=1_000_000, show_default=True,
     help="Ungated layers with more entries per matrix are reported undecided (not analysed).",
 )
 def scan_cmd(
