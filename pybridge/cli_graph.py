@@ -110,13 +110,15 @@ def _print_text(g: nx.DiGraph, doc: dict) -> None:
 @click.option("--breaks", "broken", metavar="NAME", help="Which paper results break if NAME changes.")
 @click.option("--unused", "want_unused", is_flag=True, help="Lemmas nothing uses.")
 @click.option("--no-build", is_flag=True, help="Use the compiled library as it is (skip make).")
+@click.option("--no-cache", is_flag=True,
+              help="Ask Coq for the assumptions of standard-library constants afresh.")
 def graph_cmd(out: Optional[Path], fmt: str, as_json: bool, rests: Optional[str],
-              broken: Optional[str], want_unused: bool, no_build: bool) -> None:
+              broken: Optional[str], want_unused: bool, no_build: bool, no_cache: bool) -> None:
     """Extract the lemma graph of the Coq library and write or query it."""
     asking = rests is not None or broken is not None or want_unused
     if out is not None:
         _out_dir(out)
-    g = extract(CoqBackend(), build=not no_build)
+    g = extract(CoqBackend(), build=not no_build, cache=not no_cache)
     doc = answers(g, rests, broken, want_unused)
     target: Optional[Path] = None
     if out is not None or not (asking or as_json):

@@ -20,7 +20,7 @@ from typing import Optional
 import networkx as nx
 
 from .errors import InputError, ProverUnavailable
-from .graph_coq import DpdNode, gather, parse_glob, source_kind
+from .graph_coq import DpdNode, default_cache_dir, gather, parse_glob, source_kind
 from .prover import CoqBackend
 from .results import ResultEntry, load_results
 
@@ -121,8 +121,14 @@ def assemble(
     return g
 
 
-def extract(backend: Optional[CoqBackend] = None, *, build: bool = True) -> nx.DiGraph:
-    """Build the library (unless ``build`` is False) and return its lemma graph."""
+def extract(
+    backend: Optional[CoqBackend] = None, *, build: bool = True, cache: bool = True
+) -> nx.DiGraph:
+    """Build the library (unless ``build`` is False) and return its lemma graph.
+
+    ``cache``: keep the assumptions of standard-library constants between runs
+    (see :class:`pybridge.graph_coq.AssumptionCache`).
+    """
     backend = backend or CoqBackend()
     if build:
         res = backend.build_library()
@@ -134,7 +140,7 @@ def extract(backend: Optional[CoqBackend] = None, *, build: bool = True) -> nx.D
         raise ProverUnavailable("coq/_CoqProject lists no theories")
     toml = backend.coq_dir / "results.toml"
     results = load_results(toml) if toml.is_file() else []
-    facts = gather(backend, modules)
+    facts = gather(backend, modules, default_cache_dir() if cache else None)
     files = {m: _module_file(backend, m) for m in modules}
     sources = {m: files[m].read_bytes() for m in modules if files[m].is_file()}
     globs = {}

@@ -16,6 +16,8 @@ walks the whole closure afresh for every node.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import subprocess
@@ -242,8 +244,67 @@ def _leaf_assumptions(
     return out
 
 
-def gather(backend: CoqBackend, modules: list[str]) -> CoqFacts:
-    """Run Coq on the compiled library: nodes, uses, statements and axioms."""
+def default_cache_dir() -> Path:
+    """``$PYBRIDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/pybridge``, else ``~/.cache/pybridge``."""
+    env = os.environ.get("PYBRIDGE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "pybridge"
+
+
+def _installation_key(backend: CoqBackend) -> str:
+    """Identifies the Coq installation: version, library location and dpdgraph/Coquelicot builds."""
+    coqc = backend._coqc_args()[0]
+    version = subprocess.run([coqc, "--version"], capture_output=True, text=True).stdout
+    where = subprocess.run([coqc, "-where"], capture_output=True, text=True).stdout.strip()
+    stamps = []
+    for sub in ("theories/Reals/Rdefinitions.vo", "theories/Logic/Classical_Prop.vo",
+                "user-contrib/Coquelicot/Coquelicot.vo"):
+        f = Path(where) / sub
+        stamps.append(f"{sub}:{f.stat().st_mtime_ns if f.exists() else 0}")
+    text = "\n".join([coqc, version, where, *stamps])
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+class AssumptionCache:
+    """Assumptions of constants outside the library, per Coq installation, in one JSON file.
+
+    These are the body-less constants of the standard library (sealed real-number
+    fields, classical axioms); ``Print Assumptions`` on each costs about a second
+    and their answer only changes with the installation, which the file name keys.
+    """
+
+    def __init__(self, directory: Path, key: str) -> None:
+        self.path = directory / f"coq-assumptions-{key}.json"
+        self.entries: dict[str, tuple[str, ...]] = {}
+        try:
+            raw = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            raw = {}
+        if isinstance(raw, dict):
+            for k, v in raw.items():
+                if isinstance(k, str) and isinstance(v, list) and all(isinstance(a, str) for a in v):
+                    self.entries[k] = tuple(v)
+
+    def save(self) -> None:
+        """Write the file atomically; a cache that cannot be written is skipped."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".assumptions-")
+            with os.fdopen(fd, "w") as fh:
+                json.dump({k: list(v) for k, v in sorted(self.entries.items())}, fh, indent=1)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+def gather(backend: CoqBackend, modules: list[str], cache_dir: Path | None = None) -> CoqFacts:
+    """Run Coq on the compiled library: nodes, uses, statements and axioms.
+
+    ``cache_dir`` (None: no cache) keeps the assumptions of standard-library
+    constants between runs; the library's own constants are always asked afresh.
+    """
     mods = [check_module(m) for m in modules]
     requires = ["From Coq Require Import Reals.", "Open Scope R_scope.", "Require dpdgraph.dpdgraph."]
     requires += [f"Require {m}." for m in mods]
@@ -271,7 +332,19 @@ def gather(backend: CoqBackend, modules: list[str]) -> CoqFacts:
         types = parse_checks(proc.stdout, len(full))
         c_nodes, c_edges = parse_dpd((tmp / "closure.dpd").read_text())
         leaves = [n for n in c_nodes if not n.body and n.kind == "cnst"]
-        leaf_axioms = _leaf_assumptions(backend, tmp, requires, leaves)
+        ours = {n.qualid for n in nodes}
+        cache = AssumptionCache(cache_dir, _installation_key(backend)) if cache_dir else None
+        known: dict[int, tuple[str, ...]] = {}
+        if cache is not None:
+            known = {n.ident: cache.entries[n.qualid] for n in leaves
+                     if n.qualid not in ours and n.qualid in cache.entries}
+        todo = [n for n in leaves if n.ident not in known]
+        leaf_axioms = {**known, **_leaf_assumptions(backend, tmp, requires, todo)}
+        if cache is not None and any(n.qualid not in ours for n in todo):
+            for n in todo:
+                if n.qualid not in ours:
+                    cache.entries[n.qualid] = leaf_axioms[n.ident]
+            cache.save()
         reach = _closure_axioms(c_nodes, c_edges, leaf_axioms)
         by_qualid = {n.qualid: n.ident for n in c_nodes}
         axioms = {}

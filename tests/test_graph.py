@@ -446,3 +446,42 @@ def test_cli_broken_library_exit_2(tmp_path) -> None:
     assert proc.stderr.startswith("pybridge: error: the Coq library does not build")
     assert len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "graph").exists()
+
+
+REAL_LIB = """From Coq Require Import Reals.
+Open Scope R_scope.
+Lemma r_zero : 0 + 0 = 0.
+Proof. apply Rplus_0_l. Qed.
+"""
+
+
+def test_assumption_cache_of_standard_library_constants(tmp_path, monkeypatch) -> None:
+    """Stdlib assumptions are cached per installation; a bad cache file is ignored."""
+    theories = tmp_path / "coq" / "theories"
+    theories.mkdir(parents=True)
+    shutil.copyfile(REPO / "coq" / "Makefile", tmp_path / "coq" / "Makefile")
+    (tmp_path / "coq" / "_CoqProject").write_text("-R theories Absorb\ntheories/Real.v\n")
+    (theories / "Real.v").write_text(REAL_LIB)
+    backend = CoqBackend(root=tmp_path)
+    assert backend.build_library().ok
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("PYBRIDGE_CACHE_DIR", str(cache_dir))
+    name = "Absorb.Real.r_zero"
+    truth = tuple(sorted(backend.describe([name])[name].assumptions))
+    assert truth  # Coq's reals rest on axioms
+
+    g = extract(backend, build=False)
+    assert tuple(g.nodes[name]["axioms"]) == truth
+    [cache_file] = list(cache_dir.iterdir())
+    entries = json.loads(cache_file.read_text())
+    assert entries and all(not k.startswith("Real.") for k in entries)
+
+    # the cache is what answers for stdlib constants on the next run ...
+    cache_file.write_text(json.dumps({k: ["Poison.ax"] for k in entries}))
+    assert extract(backend, build=False).nodes[name]["axioms"] == ["Poison.ax"]
+    # ... never without it,
+    assert tuple(extract(backend, build=False, cache=False).nodes[name]["axioms"]) == truth
+    # and a file that is not a cache is ignored and rewritten
+    cache_file.write_text("{not json")
+    assert tuple(extract(backend, build=False).nodes[name]["axioms"]) == truth
+    assert json.loads(cache_file.read_text()) == entries
