@@ -280,6 +280,12 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
                 return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
             red, piv = rref_mod(g, p, ncols=n + 1)
             free = [c for c in range(n) if c not in set(piv)]
+            if len(free) > 16 and n <= 24:
+                out = _meet_in_the_middle(system, A, B, T)
+                if out.status != "unknown":
+                    return out
+                reasons.append(f"p = {p}: {out.reason}")
+                break
             if len(free) > MAX_FREE:
                 return SearchOutcome(
                     "unknown",
@@ -298,6 +304,45 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
                 break
             count *= 4
     return SearchOutcome("unknown", reason="; ".join(reasons) or "search inconclusive")
+
+
+def _subset_sums(vals: list[int], p: int) -> np.ndarray:
+    """All 2**len(vals) subset sums mod p; entry ``mask`` is the sum over the bits of mask."""
+    sums = np.zeros(1, dtype=np.int64)
+    for v in vals:
+        sums = np.concatenate([sums, (sums + v) % p])
+    return sums
+
+
+def _meet_in_the_middle(system: "_System", A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
+    """n <= 24: one random functional R; subset sums of its values y_i meet its target t
+    (mod p) in two halves. No meeting point: no S (certificate: R, all indices free)."""
+    n, d, p = system.n, system.d, system.p
+    rng = random.Random(2024)
+    spurious = 0
+    for _attempt in range(4):
+        R = Functional(None, tuple((k, tuple(rng.randrange(p) for _ in range(d))) for k in range(d)))
+        y, t = system.values(R)
+        h = n // 2
+        left = _subset_sums([int(v) for v in y[:h]], p)
+        right = _subset_sums([int(v) for v in y[h:]], p)
+        index: dict[int, list[int]] = {}
+        for mask, val in enumerate(right.tolist()):
+            index.setdefault(val, []).append(mask)
+        matches = []
+        for lmask, val in enumerate(left.tolist()):
+            for rmask in index.get((t - val) % p, ()):
+                matches.append((lmask, rmask))
+        for lmask, rmask in matches:
+            s = tuple(i for i in range(h) if lmask >> i & 1) + tuple(h + i for i in range(n - h) if rmask >> i & 1)
+            if subset_residual_zero(A, B, T, s):
+                return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)} (meet in the middle)")
+        if not matches:
+            cert = NoSubsetCertificate(p, tuple(range(n)), (R,))
+            return SearchOutcome("none", certificate=cert, reason="no subset sum meets the target mod p "
+                                 "(meet in the middle)")
+        spurious += len(matches)
+    return SearchOutcome("unknown", reason=f"{spurious} spurious meet-in-the-middle matches")
 
 
 def _pivot_certificate(system, positions, m, red, piv, free) -> NoSubsetCertificate:

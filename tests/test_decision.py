@@ -1,0 +1,241 @@
+"""Exact decisions: planted subsets, generic weights, the paper's counterexample,
+rank-deficient systems against brute force, skips, biases, bad input."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction as F
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pybridge.decision import check_generic, decide, invert_exact, search_subset
+from pybridge.errors import InputError
+from pybridge.model import Activation, Instance
+from pybridge.modular import identity_int, scale_matrix
+
+RELU = Activation("relu")
+
+
+def relu(z: F) -> F:
+    return z if z > 0 else F(0)
+
+
+def mat(rows) -> tuple:
+    return tuple(tuple(F(v) for v in r) for r in rows)
+
+
+def block(A, B, x, bias_up=None, bias_down=None):
+    n, d = len(A), len(B)
+    c = bias_up or [F(0)] * n
+    h = [relu(sum(A[i][l] * x[l] for l in range(d)) + c[i]) for i in range(n)]
+    b0 = bias_down or [F(0)] * d
+    return [sum(B[k][i] * h[i] for i in range(n)) + b0[k] for k in range(d)]
+
+
+def residual(P, A, B, x, **kw):
+    d = len(B)
+    f = block(A, B, x, **kw)
+    px = [sum(P[k][l] * x[l] for l in range(d)) for k in range(d)] if P else list(x)
+    return [px[k] + f[k] for k in range(d)]
+
+
+def matmul(X, Y):
+    return tuple(tuple(sum((X[i][k] * Y[k][j] for k in range(len(Y))), F(0)) for j in range(len(Y[0])))
+                 for i in range(len(X)))
+
+
+def planted(d: int, n: int, seed: int):
+    """W_up random; columns S of W_down chosen so that B[:,S] A[S,:] = -I."""
+    rng = random.Random(seed)
+    while True:
+        A = [[F(rng.randint(-4, 4)) for _ in range(d)] for _ in range(n)]
+        S = sorted(rng.sample(range(n), d))
+        try:
+            inv = invert_exact(mat([A[i] for i in S]))
+            break
+        except InputError:
+            continue
+    B = [[F(rng.randint(-4, 4)) for _ in range(n)] for _ in range(d)]
+    for t, i in enumerate(S):
+        for k in range(d):
+            B[k][i] = -inv[k][t]
+    return mat(A), mat(B), tuple(S)
+
+
+def random_points(d: int, count: int, seed: int):
+    rng = random.Random(seed)
+    return [[F(rng.randint(-50, 50), rng.randint(1, 7)) for _ in range(d)] for _ in range(count)]
+
+
+@pytest.mark.parametrize("d,n,seed", [(1, 3, 0), (2, 5, 1), (3, 8, 2), (6, 20, 3), (10, 40, 4)])
+def test_planted_subset_found_and_witness_equal(d, n, seed):
+    A, B, S = planted(d, n, seed)
+    dec = decide(Instance(RELU, A, B))
+    assert dec.verdict == "absorbable"
+    assert dec.result == "R5" and dec.theorem == "Absorb.FlipSigns.odd_part_absorbable"
+    w = dec.witness
+    # the subset found satisfies the condition exactly
+    cond = [[sum((B[k][i] * A[i][l] for i in w.subset), F(0)) for l in range(d)] for k in range(d)]
+    assert cond == [[F(-1 if k == l else 0) for l in range(d)] for k in range(d)]
+    for x in random_points(d, 6, seed):
+        assert block(w.W_up, w.W_down, x) == residual(None, A, B, x)
+
+
+def test_generic_random_not_absorbable():
+    rng = random.Random(7)
+    d, n = 5, 30
+    A = mat([[rng.randint(-9, 9) for _ in range(d)] for _ in range(n)])
+    B = mat([[rng.randint(-9, 9) for _ in range(n)] for _ in range(d)])
+    dec = decide(Instance(RELU, A, B))
+    assert dec.verdict == "not_absorbable"
+    assert dec.generic is True
+    assert dec.theorem == "Absorb.ReluSubmatrix.relu_absorbable_generic_submatrix"
+    assert dec.evidence.nosub_cert is not None and dec.evidence.generic_cert is not None
+
+
+def test_paper_counterexample_is_outside_hypotheses():
+    dec = decide(Instance(RELU, mat([[1], [2]]), mat([[1, 1]])))
+    assert dec.verdict == "outside_hypotheses"
+    assert dec.generic is False
+    # ... although it IS absorbable: x + relu(x) + relu(2x) = 4 relu(x) - relu(-x)
+    for x in (F(-3), F(-1, 2), F(0), F(5, 3)):
+        assert x + relu(x) + relu(2 * x) == 4 * relu(x) - relu(-x)
+
+
+def test_gelu_generic_without_subset_is_undecided():
+    rng = random.Random(8)
+    A = mat([[rng.randint(-9, 9) for _ in range(3)] for _ in range(10)])
+    B = mat([[rng.randint(-9, 9) for _ in range(10)] for _ in range(3)])
+    dec = decide(Instance(Activation("gelu"), A, B))
+    assert dec.verdict == "undecided" and "not fully proved" in dec.reason
+
+
+def test_gelu_planted_is_absorbable():
+    A, B, _ = planted(3, 9, 5)
+    assert decide(Instance(Activation("silu"), A, B)).verdict == "absorbable"
+
+
+def brute_force(A, B, d, n):
+    target = [[F(-1 if k == l else 0) for l in range(d)] for k in range(d)]
+    for r in range(n + 1):
+        for S in combinations(range(n), r):
+            if [[sum((B[k][i] * A[i][l] for i in S), F(0)) for l in range(d)] for k in range(d)] == target:
+                return True
+    return False
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    d=st.integers(1, 2),
+    n=st.integers(1, 9),
+    data=st.data(),
+)
+def test_search_matches_brute_force(d, n, data):
+    """Small integer entries give rank-deficient systems with many free variables."""
+    vals = st.integers(-2, 2)
+    A = mat([[data.draw(vals) for _ in range(d)] for _ in range(n)])
+    B = mat([[data.draw(vals) for _ in range(n)] for _ in range(d)])
+    out = search_subset(scale_matrix(A), scale_matrix(B), identity_int(d))
+    assert out.status in ("found", "none")
+    assert (out.status == "found") == brute_force(A, B, d, n)
+
+
+def test_rank_deficient_n24_exact():
+    """d = 1, n = 24: one equation, 23 free variables; a subset sum with a unique solution."""
+    a = [F(1)] * 24
+    b = [F(2 ** i) for i in range(24)]  # sum_{i in S} 2^i = -1 impossible
+    dec = decide(Instance(RELU, mat([[v] for v in a]), mat([b])))
+    assert dec.verdict in ("not_absorbable", "undecided", "outside_hypotheses")
+    out = search_subset(scale_matrix(mat([[v] for v in a])), scale_matrix(mat([b])), identity_int(1))
+    assert out.status in ("none", "unknown")
+    b[5] = F(-1)  # now S = {5} works
+    out = search_subset(scale_matrix(mat([[v] for v in a])), scale_matrix(mat([b])), identity_int(1))
+    assert out.status == "found" and out.subset == (5,)
+
+
+def test_rank_deficient_with_solution_among_many():
+    A = mat([[1, 0], [0, 1], [1, 0], [0, 1], [1, 1], [2, 0]])
+    B = mat([[-1, 0, 0, 0, 0, 0], [0, 0, 0, -1, 0, 0]])
+    out = search_subset(scale_matrix(A), scale_matrix(B), identity_int(2))
+    assert out.status == "found" and set(out.subset) == {0, 3}
+
+
+def test_skip_reduction_planted():
+    """P x + B relu(A x) with B = P B~ and B~ planted: absorbable with W_down' = B."""
+    d, n = 3, 9
+    A, Bt, S = planted(d, n, 11)
+    P = mat([[2, 1, 0], [0, 1, -1], [1, 0, 3]])
+    B = matmul(P, Bt)
+    dec = decide(Instance(RELU, A, B, skip=P))
+    assert dec.verdict == "absorbable"
+    assert dec.skip_inverse == invert_exact(P)
+    assert dec.reduced_down == Bt
+    w = dec.witness
+    for x in random_points(d, 5, 3):
+        assert block(w.W_up, w.W_down, x) == residual(P, A, B, x)
+
+
+def test_skip_generic_not_absorbable():
+    rng = random.Random(12)
+    d, n = 3, 10
+    A = mat([[rng.randint(-9, 9) for _ in range(d)] for _ in range(n)])
+    B = mat([[rng.randint(-9, 9) for _ in range(n)] for _ in range(d)])
+    P = mat([[1, 2, 0], [0, 1, 0], [0, 0, 5]])
+    assert decide(Instance(RELU, A, B, skip=P)).verdict == "not_absorbable"
+
+
+def test_classification_verdicts():
+    A = mat([[1, 2], [3, 4], [5, 7]])
+    B = mat([[1, 0, 2], [0, 1, 1]])
+    for name, res in (("swiglu", "R3"), ("geglu", "R3"), ("reglu", "R3")):
+        dec = decide(Instance(Activation(name), A, B, W_gate=A))
+        assert (dec.verdict, dec.result) == ("not_absorbable", res)
+        assert dec.theorem == f"Absorb.ImpossibilityInstances.{name}_not_absorbable"
+    dec = decide(Instance(Activation("relu_pow", 2), A, B))
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R2")
+    dec = decide(Instance(Activation("swiglu"), A, B, W_gate=A, b_up=(F(1), F(0), F(0))))
+    assert dec.verdict == "outside_hypotheses" and dec.result == "R7"
+
+
+def test_bias_with_subset_absorbable_and_witness_equal():
+    d, n = 2, 6
+    A, B, S = planted(d, n, 21)
+    c = tuple(F(i - 2, 3) for i in range(n))
+    b0 = (F(1, 2), F(-3))
+    dec = decide(Instance(RELU, A, B, b_up=c, b_down=b0))
+    assert dec.verdict == "absorbable" and dec.result == "R7"
+    w = dec.witness
+    for x in random_points(d, 6, 4):
+        assert block(w.W_up, w.W_down, x, bias_up=list(w.b_up), bias_down=list(w.b_down)) == \
+            residual(None, A, B, x, bias_up=list(c), bias_down=list(b0))
+
+
+def test_bias_without_subset_outside():
+    A = mat([[1, 2], [3, 5], [2, -1]])
+    B = mat([[1, 1, 1], [2, 0, 1]])
+    dec = decide(Instance(RELU, A, B, b_down=(F(1), F(0))))
+    assert dec.verdict == "outside_hypotheses"
+
+
+def test_genericity_exact():
+    assert not check_generic(scale_matrix(mat([[1, 2], [2, 4]])), scale_matrix(mat([[1, 1], [1, 1]]))).generic
+    assert not check_generic(scale_matrix(mat([[1, 2], [0, 0]])), scale_matrix(mat([[1, 1], [1, 1]]))).generic
+    assert not check_generic(scale_matrix(mat([[1, 2], [1, 3]])), scale_matrix(mat([[1, 0], [1, 0]]))).generic
+    g = check_generic(scale_matrix(mat([[1, 2], [1, 3], [F(1, 2), 7]])), scale_matrix(mat([[1, 0, 1], [1, 1, 0]])))
+    assert g.generic and g.certificate is not None
+
+
+def test_bad_input():
+    A = mat([[1, 2], [3, 4]])
+    B = mat([[1, 0], [0, 1]])
+    with pytest.raises(InputError, match="singular"):
+        decide(Instance(RELU, A, B, skip=mat([[1, 2], [2, 4]])))
+    with pytest.raises(InputError, match="skip must be"):
+        decide(Instance(RELU, A, B, skip=mat([[1, 2, 3], [2, 4, 5]])))
+    with pytest.raises(InputError, match="W_up"):
+        decide(Instance(RELU, mat([[1, 2], [3]]), B))
+    with pytest.raises(InputError, match="W_gate"):
+        decide(Instance(Activation("swiglu"), A, B))
