@@ -1,0 +1,187 @@
+"""Coq checks the certificates: correct ones are accepted, tampered ones rejected."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from dataclasses import replace
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from pybridge.certificates import PRIMITIVE_INT_AXIOMS, build_certificate, certify
+from pybridge.decision import Functional, decide
+from pybridge.model import Activation, Instance, ProverResult
+from pybridge.modular import IntMatrix
+from pybridge.prover import CoqBackend
+
+from test_decision import mat, matmul, planted  # noqa: E402  (tests/ is on sys.path)
+
+RELU = Activation("relu")
+
+
+@pytest.fixture(scope="module")
+def coq(backend: CoqBackend) -> CoqBackend:
+    """The backend with Checkers.v compiled (built directly if _CoqProject lacks it)."""
+    theories = backend.theories
+    vo = theories / "Checkers.vo"
+    src = theories / "Checkers.v"
+    if not vo.exists() or vo.stat().st_mtime < src.stat().st_mtime:
+        proc = subprocess.run(["coqc", "-q", "-R", str(theories), "Absorb", str(src)],
+                              capture_output=True, text=True, cwd=backend.coq_dir)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return backend
+
+
+def generic_instance(d: int, n: int, seed: int, skip=None) -> Instance:
+    rng = random.Random(seed)
+    A = mat([[F(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(d)] for _ in range(n)])
+    B = mat([[F(rng.randint(-9, 9)) for _ in range(n)] for _ in range(d)])
+    return Instance(RELU, A, B, skip=skip)
+
+
+def accepted(res: ProverResult | None) -> bool:
+    assert res is not None
+    return res.accepted
+
+
+def test_absorbable_accepted(coq):
+    A, B, S = planted(3, 8, 1)
+    inst = Instance(RELU, A, B)
+    dec = decide(inst)
+    res = certify(inst, dec, coq)
+    assert accepted(res), res.message
+    assert "absorbable" in res.message and "ClassicalDedekindReals" in res.message
+
+
+def test_not_absorbable_accepted(coq):
+    inst = generic_instance(3, 10, 2)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    res = certify(inst, dec, coq)
+    assert accepted(res), res.message
+
+
+def test_skip_both_verdicts_accepted(coq):
+    P = mat([[2, 1, 0], [0, 1, -1], [1, 0, 3]])
+    inst = generic_instance(3, 9, 3, skip=P)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    assert accepted(certify(inst, dec, coq))
+    A, Bt, _ = planted(3, 9, 4)
+    inst = Instance(RELU, A, matmul(P, Bt), skip=P)
+    dec = decide(inst)
+    assert dec.verdict == "absorbable"
+    assert accepted(certify(inst, dec, coq))
+
+
+def test_rank_deficient_certificate_accepted(coq):
+    """d = 2, n = 9: 4 equations, 9 unknowns, free indices enumerated by Coq."""
+    inst = generic_instance(2, 9, 15)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    assert len(dec.evidence.nosub_cert.free) == 5
+    assert accepted(certify(inst, dec, coq))
+
+
+def test_gated_and_homogeneous_accepted(coq):
+    A = mat([[1, 2], [3, 4], [5, 7]])
+    B = mat([[1, 0, 2], [0, 1, 1]])
+    inst = Instance(Activation("swiglu"), A, B, W_gate=A)
+    assert accepted(certify(inst, decide(inst), coq))
+    inst = Instance(Activation("relu_pow", 2), A, B, skip=mat([[0, 1], [1, 0]]))
+    assert accepted(certify(inst, decide(inst), coq))
+
+
+def test_bias_absorbable_accepted(coq):
+    A, B, _ = planted(2, 5, 6)
+    inst = Instance(RELU, A, B, b_up=tuple(F(i, 3) for i in range(5)), b_down=(F(1), F(-2, 7)))
+    dec = decide(inst)
+    assert dec.verdict == "absorbable"
+    assert accepted(certify(inst, dec, coq))
+
+
+def test_nothing_to_certify():
+    inst = Instance(RELU, mat([[1], [2]]), mat([[1, 1]]))
+    dec = decide(inst)
+    assert dec.verdict == "outside_hypotheses"
+    assert certify(inst, dec, CoqBackend()) is None
+
+
+# ---------------------------------------------------------------- tampering
+
+
+def test_wrong_subset_rejected(coq):
+    A, B, S = planted(3, 8, 7)
+    inst = Instance(RELU, A, B)
+    dec = decide(inst)
+    bad = tuple(sorted(set(dec.witness.subset) ^ {next(i for i in range(8) if i not in S)}))
+    tampered = replace(dec, witness=replace(dec.witness, subset=bad))
+    assert not accepted(certify(inst, tampered, coq))
+
+
+def test_wrong_functional_rejected(coq):
+    inst = generic_instance(3, 10, 8)
+    dec = decide(inst)
+    ev = dec.evidence
+    f = ev.nosub_cert.functionals[0]
+    k, row = f.rows[0]
+    row2 = (row[0] + 1,) + row[1:]
+    cert2 = replace(ev.nosub_cert, functionals=(Functional(f.pivot, ((k, row2),) + f.rows[1:]),))
+    tampered = replace(dec, evidence=replace(ev, nosub_cert=cert2))
+    assert not accepted(certify(inst, tampered, coq))
+
+
+def test_perturbed_weight_rejected(coq):
+    inst = generic_instance(3, 10, 9)
+    dec = decide(inst)
+    ev = dec.evidence
+    rows = [list(r) for r in ev.A.rows]
+    rows[4][1] += 1
+    A2 = IntMatrix(tuple(tuple(r) for r in rows), ev.A.den)
+    tampered = replace(dec, evidence=replace(ev, A=A2))
+    assert not accepted(certify(inst, tampered, coq))
+    # absorbable: perturb one weight of a planted block, keep the subset
+    A, B, _ = planted(2, 6, 10)
+    inst = Instance(RELU, A, B)
+    dec = decide(inst)
+    ev = dec.evidence
+    rows = [list(r) for r in ev.B.rows]
+    i = dec.witness.subset[0]
+    rows[0][i] += 1
+    tampered = replace(dec, evidence=replace(ev, B=IntMatrix(tuple(tuple(r) for r in rows), ev.B.den)))
+    assert not accepted(certify(inst, tampered, coq))
+
+
+def test_not_absorbable_claim_for_absorbable_rejected(coq):
+    """A no-subset certificate from another instance, attached to an absorbable one."""
+    A, B, _ = planted(3, 10, 11)
+    inst = Instance(RELU, A, B)
+    dec = decide(inst)
+    assert dec.verdict == "absorbable"
+    other = decide(generic_instance(3, 10, 12))
+    fake = replace(dec, verdict="not_absorbable", result="R5", witness=None,
+                   evidence=replace(dec.evidence, nosub_cert=other.evidence.nosub_cert,
+                                    generic_cert=other.evidence.generic_cert))
+    res = certify(inst, fake, coq)
+    assert not accepted(res)
+
+
+def test_disallowed_axiom_rejected():
+    class FakeBackend:
+        name = "coq"
+
+        def check_file(self, source, *, stem, timeout, keep_dir=None):
+            return ProverResult(True, 0.1, "Axioms:\nCert.cheat : False\nClassical_Prop.classic : forall P, P")
+
+    inst = generic_instance(2, 5, 13)
+    res = certify(inst, decide(inst), FakeBackend())
+    assert res is not None and not res.accepted and "Cert.cheat" in res.message
+
+
+def test_certificate_has_no_user_text(tmp_path: Path):
+    inst = replace(generic_instance(2, 5, 14), source='evil"). Axiom x : False. (*')
+    cert = build_certificate(inst, decide(inst))
+    assert "evil" not in cert.source and "Axiom" not in cert.source
+    assert all(a.startswith(("PrimInt63.", "Uint63.")) for a in PRIMITIVE_INT_AXIOMS)
