@@ -92,28 +92,51 @@ class _Writer:
             "Open Scope R_scope.",
             "Module Cert.",
             "Import Uint63 ListNotations.",
+            "Definition c := @cons int.",
+            "Definition e := @nil int.",
             "",
         ]
 
     def add(self, text: str) -> None:
         self.lines.append(text)
 
-    def int_list(self, name: str, values: Sequence[int]) -> str:
-        """Define ``name : list int`` from signed numerators; return ``name``."""
-        lits = [_lit(v) for v in values]
-        if len(lits) <= ROW_CHUNK:
-            self.add(f"Definition {name} : list int := [{'; '.join(lits)}]%uint63.")
+    def _literal_list(self, lits: list[str]) -> str:
+        """``c x1 (c x2 (... e))``: explicit applications elaborate faster than list notation."""
+        return "".join(f"(c {x} " for x in lits) + "e" + ")" * len(lits)
+
+    def int_list(self, name: str, values: Sequence[int], pack: bool = False) -> str:
+        """Define ``name : list int`` from signed numerators; return ``name``.
+
+        With ``pack``, several numerators share one literal (``Checkers.unpack``)."""
+        w = (max((abs(v) for v in values), default=0)).bit_length() + 1
+        k = 63 // w if pack else 1
+        if k >= 2:
+            off = 1 << (w - 1)
+            words = []
+            for c in range(0, len(values), k):
+                x = 0
+                for j, v in enumerate(values[c:c + k]):
+                    x |= (v + off) << (j * w)
+                words.append(str(x))
+            body = self._chunked(name, words)
+            self.add(f"Definition {name} : list int := unpack {w} {k} {len(values)} {body}.")
             return name
+        body = self._chunked(name, [_lit(v) for v in values])
+        self.add(f"Definition {name} : list int := {body}.")
+        return name
+
+    def _chunked(self, name: str, lits: list[str]) -> str:
+        if len(lits) <= ROW_CHUNK:
+            return self._literal_list(lits)
         parts = []
         for c in range(0, len(lits), ROW_CHUNK):
             part = f"{name}_c{c // ROW_CHUNK}"
-            self.add(f"Definition {part} : list int := [{'; '.join(lits[c:c + ROW_CHUNK])}]%uint63.")
+            self.add(f"Definition {part} : list int := {self._literal_list(lits[c:c + ROW_CHUNK])}.")
             parts.append(part)
-        self.add(f"Definition {name} : list int := {' ++ '.join(parts)}.")
-        return name
+        return "(" + " ++ ".join(parts) + ")"
 
     def rows(self, prefix: str, rows: Sequence[Sequence[int]]) -> str:
-        names = [self.int_list(f"{prefix}{i}", r) for i, r in enumerate(rows)]
+        names = [self.int_list(f"{prefix}{i}", r, pack=True) for i, r in enumerate(rows)]
         self.add(f"Definition {prefix} : list (list int) := [{'; '.join(names)}].")
         return prefix
 

@@ -1076,3 +1076,23 @@ Proof.
   intros H. exists 0%nat, 0%nat. split; [exact H|]. split; [exact H|].
   unfold identity. simpl. lra.
 Qed.
+
+(** ** Compact literals
+
+    Certificates may write [k] numerators per literal, each in a field of [w]
+    bits holding the value plus [2^(w-1)]; [unpack] recovers the list of
+    (two's complement) numerators.  This is plumbing for the data only: the
+    statements and checkers above are about whatever lists the data denote. *)
+
+Fixpoint unpack_fields (w : int) (k : nat) (x : int) : list int :=
+  match k with
+  | O => []
+  | S k' => ((x land ((1 << w) - 1)) - (1 << (w - 1)))%uint63 :: unpack_fields w k' (x >> w)%uint63
+  end.
+
+Definition unpack (w : int) (k len : nat) (l : list int) : list int :=
+  firstn len (flat_map (unpack_fields w k) l).
+
+Example unpack_example :
+  unpack 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] = [1; 6 - 8; 0; 7 - 8]%uint63.
+Proof. vm_compute. reflexivity. Qed.
