@@ -485,3 +485,35 @@ def test_assumption_cache_of_standard_library_constants(tmp_path, monkeypatch) -
     cache_file.write_text("{not json")
     assert tuple(extract(backend, build=False).nodes[name]["axioms"]) == truth
     assert json.loads(cache_file.read_text()) == entries
+
+
+def test_cli_json_alone_is_the_whole_graph(mini, tmp_path) -> None:
+    backend, g = mini
+    proc = run_cli(["--no-build", "--json"], backend.root, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["summary"]["nodes"] == len(g) and doc["summary"]["edges"] == g.number_of_edges()
+    assert doc["unused"] == [B("orphan'"), B("résumé")]
+    h = nx.node_link_graph(doc["graph"], edges="links")
+    assert set(h.edges) == set(g.edges)
+    assert h.nodes[B("uses_ax")]["axioms"] == ["Base.base_ax"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ambiguous_short_name_is_refused(library) -> None:
+    counts: dict[str, int] = {}
+    for n in library:
+        counts[library.nodes[n]["short"]] = counts.get(library.nodes[n]["short"], 0) + 1
+    twice = sorted(s for s, c in counts.items() if c > 1)
+    assert twice, "expected some short name defined in two files"
+    with pytest.raises(InputError, match="is ambiguous"):
+        resolve(library, twice[0])
+
+
+def test_missing_prover_is_a_clear_error(mini) -> None:
+    from pybridge.errors import ProverUnavailable
+
+    backend, _ = mini
+    broken = CoqBackend(root=backend.root, coqc="no-such-coqc")
+    with pytest.raises(ProverUnavailable, match="'no-such-coqc' not found"):
+        extract(broken, build=False)
