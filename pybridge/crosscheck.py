@@ -41,6 +41,7 @@ class CrossCheck:
     method: str = ""
     points: int = 0
     witness_equal: Optional[bool] = None
+    witness_is_flip: Optional[bool] = None
     max_abs_diff: Optional[str] = None
     z3_identity: str = "skipped"
     z3_subset: str = "skipped"
@@ -138,6 +139,17 @@ def _flip(v: Optional[Vector], subset: Sequence[int]) -> Optional[Vector]:
 def _witness_bias_up(inst: Instance, w: Witness) -> Optional[Vector]:
     given = getattr(w, "b_up", None)
     return given if given is not None else _flip(inst.b_up, w.subset)
+
+
+def _is_flip(inst: Instance, w: Witness) -> bool:
+    """The witness is R5 (<=)'s: ``W_up`` with the rows in S negated, ``W_down`` unchanged."""
+    s = set(w.subset)
+    if len(w.W_up) != inst.n or any(not 0 <= i < inst.n for i in s):
+        return False
+    same_down = all(tuple(a) == tuple(b) for a, b in zip(w.W_down, inst.W_down))
+    return same_down and all(
+        tuple(w.W_up[i]) == tuple(-t if i in s else t for t in inst.W_up[i]) for i in range(inst.n)
+    )
 
 
 def _random_point(rng: random.Random, d: int, exact: bool) -> list:
@@ -305,6 +317,8 @@ def crosscheck(
                 inst, w, points=points, seed=seed, exact=exact
             )
             agree.append(cc.witness_equal == (verdict == "absorbable"))
+            cc.witness_is_flip = _is_flip(inst, w)
+            agree.append(cc.witness_is_flip)
         else:
             cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
     relu_like = act.name == "relu"

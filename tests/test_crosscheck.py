@@ -46,7 +46,7 @@ def test_planted_relu_witness_exact_and_z3(skip: bool, bias: bool) -> None:
     g = generate(Activation("relu"), 3, 7, absorbable=True, seed=5, skip=skip, bias=bias)
     cc = crosscheck(g.instance, absorbable(flip_witness(g.instance, g.subset)))
     assert cc.method == "exact rational evaluation"
-    assert cc.witness_equal is True and cc.max_abs_diff == "0"
+    assert cc.witness_equal is True and cc.max_abs_diff == "0" and cc.witness_is_flip is True
     assert cc.z3_identity == "proved"
     assert cc.z3_subset == ("skipped" if bias else "exists")
     assert cc.consistent is True
@@ -62,6 +62,9 @@ def test_tampered_witness_detected() -> None:
     assert cc.consistent is False
     wrong_subset = flip_witness(g.instance, g.subset[1:])
     assert crosscheck(g.instance, absorbable(wrong_subset)).witness_equal is False
+    relabelled = Witness(g.subset[1:], w.W_up, w.W_down)
+    cc = crosscheck(g.instance, absorbable(relabelled))
+    assert cc.witness_equal is True and cc.witness_is_flip is False and cc.consistent is False
 
 
 @pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "silu"])
