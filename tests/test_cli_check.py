@@ -233,3 +233,43 @@ def test_scan_gpt2_biases_outside_hypotheses(capsys, tmp_path: Path) -> None:
     assert [l["activation"] for l in doc["layers"]] == ["gelu_tanh", "gelu_tanh"]
     assert {l["verdict"] for l in doc["layers"]} <= {"outside_hypotheses", "absorbable"}
     assert all(l["checked"] is False for l in doc["layers"])
+
+
+def test_scan_relu_checkpoint_bf16_with_coq(capsys, backend, tmp_path: Path) -> None:
+    """Ungated bias-free ReLU layers stored as bfloat16: decided exactly and Coq-checked."""
+    from test_io import write_bf16_safetensors
+
+    rng = np.random.default_rng(7)
+
+    def bf16_bits(shape):  # small integers are exact in bfloat16: top half of the float32
+        vals = rng.integers(-3, 4, size=shape).astype(np.float32)
+        vals[vals == 0] = 1
+        return list(shape), (vals.view(np.uint32) >> 16).astype(np.uint16).ravel().tolist()
+
+    tensors = {}
+    for i in range(2):
+        tensors[f"model.decoder.layers.{i}.fc1.weight"] = bf16_bits((5, 2))
+        tensors[f"model.decoder.layers.{i}.fc2.weight"] = bf16_bits((2, 5))
+    write_bf16_safetensors(tmp_path / "model.safetensors", tensors)
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "opt", "activation_function": "relu"}))
+    report = tmp_path / "scan.json"
+    code, _, err = run(capsys, "scan", str(tmp_path), "--json-out", str(report))
+    assert code == 0, err
+    doc = json.loads(report.read_text())
+    for layer in doc["layers"]:
+        assert layer["activation"] == "relu" and (layer["d"], layer["n"]) == (2, 5)
+        assert layer["verdict"] in ("absorbable", "not_absorbable", "outside_hypotheses")
+        assert layer["checked"] is (layer["verdict"] != "outside_hypotheses")
+
+
+def test_docs_api_example_runs(backend, tmp_path: Path, monkeypatch, capsys) -> None:
+    import re
+
+    text = (ROOT / "docs" / "api.md").read_text()
+    code = re.search(r"```python\n(.*?)```", text, re.S).group(1)
+    code = code.replace('Path("certs")', f"Path({str(tmp_path / 'certs')!r})")
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "docs/api.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "absorbable R5" in out and "True proved" in out
+    assert (tmp_path / "certs").is_dir()
