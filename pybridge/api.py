@@ -117,9 +117,21 @@ def check(
     return report
 
 
+def not_certified(report: Report) -> bool:
+    """No certificate could be written for a certifiable verdict (e.g. encoding limits):
+    ``certify`` then answers unaccepted with a ``not certified:`` message and no prover run."""
+    p = report.prover
+    return p is not None and not p.accepted and p.message.startswith("not certified")
+
+
+def rejected(report: Report) -> bool:
+    """The prover ran on a certificate and did not accept it."""
+    return report.prover is not None and not report.prover.accepted and not not_certified(report)
+
+
 def exit_code(report: Report) -> int:
     """0 for any verdict, 1 when the prover rejected the certificate."""
-    return 1 if report.prover is not None and not report.prover.accepted else 0
+    return 1 if rejected(report) else 0
 
 
 def _matrix_json(m) -> list[list[str]]:
@@ -148,6 +160,7 @@ def report_to_json(report: Report) -> dict:
         prover = {
             "name": report.prover.prover,
             "accepted": report.prover.accepted,
+            "rejected": rejected(report),
             "seconds": round(report.prover.seconds, 3),
             "message": msg if len(msg) <= 2000 else msg[:2000] + "...",
         }

@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 
 from .errors import InputError
+from .api import not_certified, rejected
 from .model import Report
 
 VERDICT_STYLE = {
@@ -58,6 +59,8 @@ def print_report(report: Report, console: Console) -> None:
     console.print(f"reason: {d.reason}", highlight=False)
     if report.prover is None:
         status = "no certificate (nothing to certify)" if "certify" in report.timings else "not attempted (--no-prove)"
+    elif not_certified(report):
+        status = f"[yellow]{report.prover.message}[/]"
     elif report.prover.accepted:
         status = f"[green]Coq accepted the certificate[/] ({report.prover.seconds:.1f} s)"
     else:
@@ -213,5 +216,4 @@ def scan_cmd(
         + f"; Coq-checked: {summary['checked']}",
         highlight=False,
     )
-    rejected = any(lr.report.prover is not None and not lr.report.prover.accepted for lr in result.layers)
-    sys.exit(1 if rejected else 0)
+    sys.exit(1 if any(rejected(lr.report) for lr in result.layers) else 0)

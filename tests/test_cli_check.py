@@ -273,3 +273,13 @@ def test_docs_api_example_runs(backend, tmp_path: Path, monkeypatch, capsys) -> 
     out = capsys.readouterr().out
     assert "absorbable R5" in out and "True proved" in out
     assert (tmp_path / "certs").is_dir()
+
+
+def test_not_certified_is_not_a_rejection(capsys, backend, monkeypatch) -> None:
+    real = api._decide
+    monkeypatch.setattr(api, "_decide", lambda inst: dataclasses.replace(real(inst), witness=None))
+    code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["checked"] is False
+    assert doc["prover"]["accepted"] is False and doc["prover"]["rejected"] is False
+    assert doc["prover"]["message"].startswith("not certified")
