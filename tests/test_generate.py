@@ -86,3 +86,21 @@ def test_gated_and_bias_and_json_round_trip() -> None:
 def test_refusals(act: Activation, d: int, n: int, planted: bool, match: str) -> None:
     with pytest.raises(InputError, match=match):
         generate(act, d, n, absorbable=planted, seed=0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(d=st.integers(2, 4), extra=st.integers(0, 6), seed=st.integers(0, 2**32 - 1),
+       name=st.sampled_from(["relu", "gelu", "silu"]), skip=st.booleans(), bias=st.booleans())
+def test_planted_instances_are_decided_absorbable(d, extra, seed, name, skip, bias) -> None:
+    """End to end without Coq: the exact decision finds an S, the cross-check agrees."""
+    from pybridge.api import check
+
+    g = generate(Activation(name), d, d + extra, absorbable=True, seed=seed, skip=skip, bias=bias)
+    report = check(g.instance, prove=False, z3_timeout=5.0)
+    if bias and skip:
+        assert report.decision.verdict == "outside_hypotheses"  # no theorem covers both
+        return
+    assert report.decision.verdict == "absorbable"
+    assert report.crosscheck["witness_equal"] is True
+    assert report.crosscheck["witness_is_flip"] is True
+    assert report.crosscheck["consistent"] is True
