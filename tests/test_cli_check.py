@@ -283,3 +283,16 @@ def test_not_certified_is_not_a_rejection(capsys, backend, monkeypatch) -> None:
     assert code == 0 and doc["checked"] is False
     assert doc["prover"]["accepted"] is False and doc["prover"]["rejected"] is False
     assert doc["prover"]["message"].startswith("not certified")
+
+
+def test_scan_gemma_geglu_tanh_with_coq(capsys, backend, tmp_path: Path) -> None:
+    fake_llama(tmp_path, layers=2)
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"model_type": "gemma", "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh"}))
+    report = tmp_path / "scan.json"
+    code, _, err = run(capsys, "scan", str(tmp_path), "--json-out", str(report))
+    assert code == 0, err
+    doc = json.loads(report.read_text())
+    assert doc["activation_note"] == "hidden_activation=gelu_pytorch_tanh -> geglu_tanh"
+    assert [l["verdict"] for l in doc["layers"]] == ["not_absorbable"] * 2
+    assert all(l["theorem"].endswith("geglu_tanh_not_absorbable") and l["checked"] for l in doc["layers"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InputError
-from ..model import GATED, Activation
+from ..model import Activation
 
 #: Accepted spellings (lower case) -> canonical activation.
 ALIASES: dict[str, Activation] = {
@@ -19,16 +19,15 @@ ALIASES: dict[str, Activation] = {
     "swiglu": Activation("swiglu"),
     "geglu": Activation("geglu"),
     "reglu": Activation("reglu"),
+    "geglu_tanh": Activation("geglu_tanh"),
 }
-if "geglu_tanh" in GATED:
-    ALIASES["geglu_tanh"] = Activation("geglu_tanh")
 
 MAX_DEGREE = 64
 
 
 def parse_activation(text: str) -> Activation:
     """``relu``, ``relu^k`` (k >= 1; ``relu^1`` is ``relu``), ``relu2``, ``gelu``, ``gelu_tanh``,
-    ``silu``, ``swiglu``, ``geglu``, ``reglu`` (case-insensitive)."""
+    ``silu``, ``swiglu``, ``geglu``, ``geglu_tanh``, ``reglu`` (case-insensitive)."""
     if not isinstance(text, str):
         raise InputError("activation must be a string")
     key = text.strip().lower()
