@@ -126,33 +126,29 @@ Definition subm (p x y : int) : int := (((x mod p) + (p - (y mod p))) mod p)%uin
 Definition red (p u : int) : int :=
   if (u <? half_int)%uint63 then (u mod p)%uint63 else ((p - ((0 - u) mod p)) mod p)%uint63.
 
-Section Modp.
-Variable p : int.
-Hypothesis Hp : (1 < phi p < 2 ^ 31)%Z.
-
-Lemma modp_small x : (0 <= phi (x mod p)%uint63 < phi p)%Z.
+Lemma modp_small (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x : (0 <= phi (x mod p)%uint63 < phi p)%Z.
 Proof. rewrite mod_spec. apply Z.mod_pos_bound. lia. Qed.
 
-Lemma mulm_spec x y : phi (mulm p x y) = ((phi x * phi y) mod phi p)%Z.
+Lemma mulm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (mulm p x y) = ((phi x * phi y) mod phi p)%Z.
 Proof.
   unfold mulm. rewrite mod_spec, mul_spec, wB_eq.
-  pose proof (modp_small x). pose proof (modp_small y).
+  pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
   rewrite (Z.mod_small (_ * _)) by nia. rewrite !mod_spec.
   rewrite <- Z.mul_mod by lia. reflexivity.
 Qed.
 
-Lemma addm_spec x y : phi (addm p x y) = ((phi x + phi y) mod phi p)%Z.
+Lemma addm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (addm p x y) = ((phi x + phi y) mod phi p)%Z.
 Proof.
   unfold addm. rewrite mod_spec, add_spec, wB_eq.
-  pose proof (modp_small x). pose proof (modp_small y).
+  pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
   rewrite (Z.mod_small (_ + _)) by lia. rewrite !mod_spec.
   rewrite <- Z.add_mod by lia. reflexivity.
 Qed.
 
-Lemma subm_spec x y : phi (subm p x y) = ((phi x - phi y) mod phi p)%Z.
+Lemma subm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (subm p x y) = ((phi x - phi y) mod phi p)%Z.
 Proof.
   unfold subm. rewrite mod_spec, add_spec, sub_spec, wB_eq.
-  pose proof (modp_small x). pose proof (modp_small y).
+  pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
   rewrite (Z.mod_small (phi p - _)) by lia.
   rewrite (Z.mod_small (_ + _)) by lia. rewrite !mod_spec.
   replace (phi x mod phi p + (phi p - phi y mod phi p))%Z
@@ -160,7 +156,7 @@ Proof.
   rewrite Z_mod_plus_full, <- Zminus_mod. reflexivity.
 Qed.
 
-Lemma red_spec u : phi (red p u) = (zval u mod phi p)%Z.
+Lemma red_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) u : phi (red p u) = (zval u mod phi p)%Z.
 Proof.
   unfold red, zval. pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
   destruct (u <? half_int)%uint63 eqn:E.
@@ -179,10 +175,9 @@ Proof.
     reflexivity.
 Qed.
 
-Lemma mod_lt x : (phi x < phi p)%Z -> (phi x mod phi p = phi x)%Z.
+Lemma mod_lt (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x : (phi x < phi p)%Z -> (phi x mod phi p = phi x)%Z.
 Proof. intros. apply Z.mod_small. pose proof (to_Z_bounded x). lia. Qed.
 
-End Modp.
 
 (** ** Dot products of a certificate vector with a data row *)
 
