@@ -61,7 +61,8 @@ def _relu(z):
     return z if z > 0 else z * 0
 
 
-def _scalar_fn(name: str, degree: Optional[int], exact: bool) -> Callable:
+def _scalar_fn(name: str, degree: Optional[int]) -> Callable:
+    """The scalar activation (the gate for gated names); ReLU-based ones stay exact."""
     if name in ("relu", "reglu"):
         return _relu
     if name == "relu_pow":
@@ -101,7 +102,7 @@ def block_value(
     Exact arithmetic when ``x`` holds Fractions and the activation is piecewise polynomial.
     """
     act = inst.activation
-    sig = _scalar_fn(act.name, act.degree, exact)
+    sig = _scalar_fn(act.name, act.degree)
     A = up if up is not None else inst.W_up
     B = down if down is not None else inst.W_down
     bu = b_up if up is not None else inst.b_up
@@ -283,7 +284,7 @@ def gated_linearization(inst: Instance, seed: int) -> tuple[bool, str]:
     v = rng.standard_normal(inst.d)
     v /= np.linalg.norm(v)
     t = 1e-6
-    sig = np.vectorize(_scalar_fn(inst.activation.name, None, False))
+    sig = np.vectorize(_scalar_fn(inst.activation.name, None))
     g = B @ (sig(t * (C @ v)) * (t * (A @ v)))
     pv = v if inst.skip is None else _float_rows(inst.skip) @ v
     ratio = float(np.linalg.norm(g) / t) / float(np.linalg.norm(pv))
