@@ -261,8 +261,54 @@ def _enumerate_free(red: np.ndarray, piv: list[int], free: list[int], n: int, p:
             yield tuple(i for i in range(n) if s[i])
 
 
+def verify_nosub(system: "_System", cert: NoSubsetCertificate) -> bool:
+    """Re-check a no-subset certificate independently of how it was found, with
+    the same logic as ``Checkers.check_nosub``: values ``y_i`` vanish outside the
+    free indices and the pivot, and every 0/1 assignment of the free indices makes
+    some functional's ``t - sum_F z_i y_i`` differ from both 0 and ``y_pivot``."""
+    p, free = system.p, list(cert.free)
+    if len(free) > 24 or any(not 0 <= i < system.n for i in free):
+        return False
+    cols = []
+    for f in cert.functionals:
+        y, t = system.values(f)
+        mask = np.ones(system.n, dtype=bool)
+        mask[free] = False
+        if f.pivot is not None and 0 <= f.pivot < system.n and f.pivot not in free:
+            mask[f.pivot] = False
+        if np.any(y[mask]):
+            return False
+        c = int(y[f.pivot]) if f.pivot is not None and 0 <= f.pivot < system.n and f.pivot not in free else 0
+        cols.append((y[free] if free else np.zeros(0, dtype=np.int64), t, c))
+    if not cols:
+        return False
+    yf = np.array([c[0] for c in cols], dtype=np.int64).reshape(len(cols), len(free))
+    tv = np.array([c[1] for c in cols], dtype=np.int64)
+    cv = np.array([c[2] for c in cols], dtype=np.int64)
+    total = 1 << len(free)
+    for start in range(0, total, 1 << 16):
+        idx = np.arange(start, min(total, start + (1 << 16)), dtype=np.int64)
+        z = (idx[:, None] >> np.arange(len(free), dtype=np.int64)) & 1
+        v = (tv[None, :] - (z @ yf.T) % p) % p
+        fails = (v != 0) & (v != cv[None, :])
+        if not np.all(np.any(fails, axis=1)):
+            return False
+    return True
+
+
 def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
-    """Find S with ``sum_{i in S} b_i a_i^T = -T`` exactly, or a certificate that none exists."""
+    """Find S with ``sum_{i in S} b_i a_i^T = -T`` exactly, or a certificate that none exists.
+
+    Every "none" outcome carries a certificate that :func:`verify_nosub` accepted."""
+    out = _search_subset(A, B, T)
+    if out.status == "none":
+        system = _System(A, B, T, out.certificate.p)
+        if not verify_nosub(system, out.certificate):
+            return SearchOutcome("unknown", reason="internal check of the no-subset certificate failed")
+    return out
+
+
+def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     n, d = A.shape
     reasons = []
     for p in PRIMES[:3]:

@@ -11,7 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pybridge.decision import check_generic, decide, invert_exact, search_subset
+from pybridge.decision import (
+    Functional,
+    _System,
+    check_generic,
+    decide,
+    invert_exact,
+    search_subset,
+    verify_nosub,
+)
 from pybridge.errors import InputError
 from pybridge.model import Activation, Instance
 from pybridge.modular import identity_int, scale_matrix
@@ -239,3 +247,29 @@ def test_bad_input():
         decide(Instance(RELU, mat([[1, 2], [3]]), B))
     with pytest.raises(InputError, match="W_gate"):
         decide(Instance(Activation("swiglu"), A, B))
+
+
+def test_nosub_certificate_verified_and_tamper_detected():
+    rng = random.Random(30)
+    d, n = 3, 12
+    A = scale_matrix(mat([[rng.randint(-9, 9) for _ in range(d)] for _ in range(n)]))
+    B = scale_matrix(mat([[rng.randint(-9, 9) for _ in range(n)] for _ in range(d)]))
+    T = identity_int(d)
+    out = search_subset(A, B, T)
+    assert out.status == "none"
+    system = _System(A, B, T, out.certificate.p)
+    assert verify_nosub(system, out.certificate)
+    f = out.certificate.functionals[0]
+    k, row = f.rows[0]
+    bad = Functional(f.pivot, ((k, (row[0] + 1,) + row[1:]),) + f.rows[1:])
+    from dataclasses import replace
+    assert not verify_nosub(system, replace(out.certificate, functionals=(bad,)))
+
+
+def test_meet_in_the_middle_none_is_verified():
+    """d = 2, n = 22: 4 equations, 18 free variables: meet in the middle."""
+    rng = random.Random(31)
+    A = mat([[rng.randint(1, 9) for _ in range(2)] for _ in range(22)])
+    B = mat([[rng.randint(1, 9) for _ in range(22)] for _ in range(2)])  # all positive: no S
+    out = search_subset(scale_matrix(A), scale_matrix(B), identity_int(2))
+    assert out.status == "none" and len(out.certificate.free) == 22
