@@ -185,3 +185,21 @@ def test_certificate_has_no_user_text(tmp_path: Path):
     cert = build_certificate(inst, decide(inst))
     assert "evil" not in cert.source and "Axiom" not in cert.source
     assert all(a.startswith(("PrimInt63.", "Uint63.")) for a in PRIMITIVE_INT_AXIOMS)
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(d=st.integers(2, 3), n=st.integers(3, 7), data=st.data())
+def test_every_certifiable_decision_is_accepted(coq, d, n, data):
+    """Random small blocks (planted or not): Coq accepts whatever exact verdict was reached."""
+    seed = data.draw(st.integers(0, 10**6))
+    inst = Instance(RELU, *planted(d, n, seed)[:2]) if data.draw(st.booleans()) else generic_instance(d, n, seed)
+    dec = decide(inst)
+    res = certify(inst, dec, coq)
+    if dec.verdict in ("absorbable", "not_absorbable"):
+        assert accepted(res), res.message
+    else:
+        assert res is None
