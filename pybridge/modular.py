@@ -70,8 +70,9 @@ def _eliminate(a: np.ndarray, p: int, ncols: int, full: bool) -> list[int]:
 
     ``full``: reduced row echelon form (clear above pivots too); otherwise
     row echelon form with unit pivots. Returns the pivot columns."""
-    rows = a.shape[0]
+    rows, cols = a.shape
     pivots: list[int] = []
+    buf = np.empty((rows, cols), dtype=np.int64)
     r = 0
     for c in range(ncols):
         if r == rows:
@@ -89,10 +90,11 @@ def _eliminate(a: np.ndarray, p: int, ncols: int, full: bool) -> list[int]:
         f = blk[:, 0].copy()
         if full:
             f[r - lo] = 0
-        t = np.outer(f, a[r, c:])
-        t %= p
-        blk -= t
-        blk %= p
+        t = buf[: blk.shape[0], : blk.shape[1]]
+        # f, pivot row < p < 2**31: products < 2**62; blk - t stays above -2**62.
+        np.multiply.outer(f, a[r, c:], out=t)
+        np.subtract(blk, t, out=blk)
+        np.remainder(blk, p, out=blk)
         pivots.append(c)
         r += 1
     return pivots
