@@ -241,3 +241,13 @@ def test_extension_must_match_content(tmp_path: Path) -> None:
         load_instance(other)
     with pytest.raises(InputError, match="no such file"):
         load_instance(tmp_path / "missing.json")
+
+
+def test_npz_long_double_exact(tmp_path: Path) -> None:
+    x = np.longdouble(1) / np.longdouble(3)
+    if np.finfo(np.longdouble).nmant <= 52:
+        pytest.skip("long double is float64 on this platform")
+    path = tmp_path / "ld.npz"
+    np.savez(path, W_up=np.array([[x]], dtype=np.longdouble), W_down=np.array([[1]], dtype=np.longdouble))
+    inst = load_instance(path, Activation("relu"))
+    assert inst.W_up[0][0] == Fraction(*x.as_integer_ratio()) != Fraction(float(x))

@@ -66,6 +66,8 @@ def exact_array(arr: np.ndarray, where: str) -> list:
     if kind == "f":
         if not np.isfinite(arr).all():
             raise InputError(f"{where}: contains NaN or infinity")
+        if arr.dtype.itemsize > 8:  # long double: exact via as_integer_ratio, not via float64
+            return _nested(arr, lambda x: Fraction(*x.as_integer_ratio()))
         # float16/32 -> float64 is exact; Fraction(float) is the exact binary value.
         values = arr.astype(np.float64).tolist()
     elif kind in "iu":
@@ -75,6 +77,12 @@ def exact_array(arr: np.ndarray, where: str) -> list:
     else:
         raise InputError(f"{where}: unsupported array type {arr.dtype}")
     return _to_fractions(values)
+
+
+def _nested(arr: np.ndarray, conv) -> list:
+    if arr.ndim == 0:
+        return conv(arr[()])
+    return [_nested(sub, conv) for sub in arr]
 
 
 def _to_fractions(values: object) -> object:
