@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 
 from .decision import Evidence, NoSubsetCertificate, analyze
 from .model import Decision, Instance, ProverResult
-from .modular import PRIMES, IntMatrix, identity_int, scale_matrix
+from .modular import PRIMES, IntMatrix, scale_matrix
 from .prover import ALLOWED_AXIOMS, ProverBackend, parse_assumptions
 
 LIMIT = 2**62

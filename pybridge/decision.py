@@ -17,7 +17,7 @@ The certificates are kept in ``Decision.evidence`` for :mod:`pybridge.certificat
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice
 from typing import Literal, Optional
@@ -126,8 +126,9 @@ def matmul_exact(x: Matrix, y: Matrix) -> Matrix:
     return tuple(tuple(sum((a * b for a, b in zip(r, c)), Fraction(0)) for c in cols) for r in x)
 
 
-def subset_residual_zero(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int, ...]) -> bool:
-    """Exactly: ``dT * sum_{i in S} Bz[:,i] Az[i,:] == -dA*dB*Tz``."""
+def subset_residual(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int, ...]) -> Optional[tuple[int, int]]:
+    """Exactly ``dT * sum_{i in S} Bz[:,i] Az[i,:] + dA*dB*Tz``: None when it is zero,
+    else the first position ``(k, l)`` where it is not."""
     d = len(B.rows)
     s = list(subset)
     bound = len(s) * A.max_abs() * B.max_abs() * T.den + A.den * B.den * T.max_abs()
@@ -136,7 +137,13 @@ def subset_residual_zero(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple
     b = np.array([[B.rows[k][i] for i in s] for k in range(d)], dtype=dtype).reshape(d, len(s))
     lhs = (b @ a) * T.den if s else np.zeros((d, d), dtype=dtype)
     rhs = np.array(T.rows, dtype=dtype) * (A.den * B.den)
-    return bool(np.all(lhs + rhs == 0))
+    bad = np.argwhere(lhs + rhs != 0)
+    return None if len(bad) == 0 else (int(bad[0][0]), int(bad[0][1]))
+
+
+def subset_residual_zero(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int, ...]) -> bool:
+    """Exactly: ``dT * sum_{i in S} Bz[:,i] Az[i,:] == -dA*dB*Tz``."""
+    return subset_residual(A, B, T, subset) is None
 
 
 # ---------------------------------------------------------------- genericity
@@ -313,18 +320,24 @@ def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     reasons = []
     for p in PRIMES[:3]:
         system = _System(A, B, T, p)
-        count = n + 1 + 8
-        while True:
-            positions = _positions(d, count)
+        positions = _positions(d, n + 1 + 8)
+        first = True
+        for _round in range(64):
             m, r = system.rows(positions)
             g = np.concatenate([m, r[:, None]], axis=1)
-            e_last = np.zeros(n + 1, dtype=np.int64)
-            e_last[n] = 1
-            y = solve_left_mod(g, e_last, p)
-            if y is not None:
+            if first:  # the generic case: inconsistent already on these positions
+                first = False
+                e_last = np.zeros(n + 1, dtype=np.int64)
+                e_last[n] = 1
+                y = solve_left_mod(g, e_last, p)
+                if y is not None:
+                    cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
+                    return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
+            red, piv = rref_mod(g, p, ncols=n + 1)
+            if piv and piv[-1] == n:
+                y = solve_left_mod(g, np.eye(1, n + 1, n, dtype=np.int64)[0], p)
                 cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
                 return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
-            red, piv = rref_mod(g, p, ncols=n + 1)
             free = [c for c in range(n) if c not in set(piv)]
             if len(free) > 16 and n <= 24:
                 out = _meet_in_the_middle(system, A, B, T)
@@ -339,16 +352,22 @@ def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
                     f"at most {MAX_FREE} are enumerated",
                 )
             candidates = list(islice(_enumerate_free(red, piv, free, n, p), 64))
+            violated = []
             for s in candidates:
-                if subset_residual_zero(A, B, T, s):
+                pos = subset_residual(A, B, T, s)
+                if pos is None:
                     return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)}")
+                violated.append(pos)
             if not candidates:
                 return SearchOutcome("none", certificate=_pivot_certificate(system, positions, m, red, piv, free),
                                      reason=f"no 0/1 point mod p ({len(free)} free variables)")
-            if len(positions) == d * d or count > 64 * (n + 1):
+            # Candidates mod p that fail exactly: add the equations they violate.
+            known = set(positions)
+            new = sorted({q for q in violated if q not in known})
+            if not new:
                 reasons.append(f"p = {p}: 0/1 solutions mod p that fail exactly")
                 break
-            count *= 4
+            positions = positions + new
     return SearchOutcome("unknown", reason="; ".join(reasons) or "search inconclusive")
 
 

@@ -203,3 +203,13 @@ def test_every_certifiable_decision_is_accepted(coq, d, n, data):
         assert accepted(res), res.message
     else:
         assert res is None
+
+
+def test_structured_wide_certificate_accepted(coq):
+    from test_decision import structured_wide  # noqa: E402
+
+    A, B = structured_wide()
+    inst = Instance(RELU, A, B)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    assert accepted(certify(inst, dec, coq))

@@ -273,3 +273,24 @@ def test_meet_in_the_middle_none_is_verified():
     B = mat([[rng.randint(1, 9) for _ in range(22)] for _ in range(2)])  # all positive: no S
     out = search_subset(scale_matrix(A), scale_matrix(B), identity_int(2))
     assert out.status == "none" and len(out.certificate.free) == 22
+
+
+def structured_wide(seed: int = 40):
+    """d = 40, n = 5: the first equations (row 0) admit S = {0}; the rest do not."""
+    rng = random.Random(seed)
+    d, n = 40, 5
+    A = [[F(rng.randint(-9, 9)) if l >= 14 else F(0) for l in range(d)] for _ in range(n)]
+    B = [[F(rng.randint(-9, 9)) if k >= 1 else F(0) for _ in range(n)] for k in range(d)]
+    A[0][0] = F(1)
+    B[0][0] = F(-1)
+    for i in range(1, n):
+        A[i][rng.randrange(14)] = F(rng.randint(1, 9))
+    return mat(A), mat(B)
+
+
+def test_violated_equations_are_added():
+    A, B = structured_wide()
+    out = search_subset(scale_matrix(A), scale_matrix(B), identity_int(40))
+    assert out.status == "none"
+    dec = decide(Instance(RELU, A, B))
+    assert dec.verdict == "not_absorbable" and dec.generic
