@@ -37,6 +37,7 @@ from .modular import (
 )
 
 MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments)
+MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
 THEORY = "Absorb"
 
 
@@ -345,6 +346,12 @@ def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
                     return out
                 reasons.append(f"p = {p}: {out.reason}")
                 break
+            if len(free) > MAX_FREE and len(positions) < d * d and 2 * len(positions) * (n + 1) <= MAX_SYSTEM:
+                # Rank deficient on these positions: take more equations.
+                known = set(positions)
+                extra = [q for q in _positions(d, d * d) if q not in known][: len(positions)]
+                positions = positions + extra
+                continue
             if len(free) > MAX_FREE:
                 return SearchOutcome(
                     "unknown",

@@ -22,7 +22,7 @@ from pybridge.decision import (
 )
 from pybridge.errors import InputError
 from pybridge.model import Activation, Instance
-from pybridge.modular import identity_int, scale_matrix
+from pybridge.modular import IntMatrix, identity_int, scale_matrix
 
 RELU = Activation("relu")
 
@@ -294,3 +294,14 @@ def test_violated_equations_are_added():
     assert out.status == "none"
     dec = decide(Instance(RELU, A, B))
     assert dec.verdict == "not_absorbable" and dec.generic
+
+
+def test_more_equations_when_rank_deficient_on_first_positions():
+    """n = 40 > 24, d = 16: the first equations (rows 0..3) are all 0 = 0; more are taken."""
+    rng = random.Random(41)
+    d, n = 16, 40
+    B = [[F(0) if k < 4 else F(rng.randint(-9, 9)) for _ in range(n)] for k in range(d)]
+    A = [[F(rng.randint(-9, 9)) for _ in range(d)] for _ in range(n)]
+    T = IntMatrix(tuple(tuple(int(k == l and k >= 4) for l in range(d)) for k in range(d)), 1)
+    out = search_subset(scale_matrix(mat(A)), scale_matrix(mat(B)), T)
+    assert out.status == "none"
