@@ -88,10 +88,14 @@ def test_rank_deficient_certificate_accepted(coq):
 def test_gated_and_homogeneous_accepted(coq):
     A = mat([[1, 2], [3, 4], [5, 7]])
     B = mat([[1, 0, 2], [0, 1, 1]])
-    inst = Instance(Activation("swiglu"), A, B, W_gate=A)
-    assert accepted(certify(inst, decide(inst), coq))
-    inst = Instance(Activation("relu_pow", 2), A, B, skip=mat([[0, 1], [1, 0]]))
-    assert accepted(certify(inst, decide(inst), coq))
+    for name in ("swiglu", "geglu", "reglu"):
+        inst = Instance(Activation(name), A, B, W_gate=A)
+        res = certify(inst, decide(inst), coq)
+        assert accepted(res), res.message
+        assert "R3" in res.message
+    for k in (0, 2, 3):
+        inst = Instance(Activation("relu_pow", k), A, B, skip=mat([[0, 1], [1, 0]]))
+        assert accepted(certify(inst, decide(inst), coq))
 
 
 def test_bias_absorbable_accepted(coq):
