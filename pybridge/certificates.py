@@ -54,6 +54,14 @@ ODD = {
     "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part"),
     "silu": ("silu", "silu_odd_part"),
 }
+#: activation -> (extra module, proof term of ``exists S, submatrix_cond d n S A B``
+#: from ``Hgen : generic d n A B`` and ``Habs``: R5 (=>))
+GENERIC_SUBMATRIX = {
+    "relu": (None, "relu_absorbable_generic_submatrix d n _ _ {g} Habs"),
+    "gelu": ("GeluRidge", "gelu_absorbable_generic_submatrix_uncond d n _ _ {g} Habs"),
+    "gelu_tanh": ("GeluTanhRidge", "proj1 (gelu_tanh_absorbable_iff_submatrix_uncond d n _ _ {g}) Habs"),
+    "silu": ("SiluRidge", "silu_absorbable_generic_submatrix d n _ _ {g} Habs"),
+}
 #: gated activation name -> (gate function, instance theorem)
 GATED = {
     "swiglu": ("silu", "swiglu_not_absorbable"),
@@ -80,7 +88,7 @@ class Certificate:
 class _Writer:
     """Accumulates Coq definitions; every name is generated here."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: Sequence[str] = ()) -> None:
         # Uint63 is imported inside the module only, so that the final
         # Print Assumptions names the primitive-integer axioms fully qualified.
         self.lines: list[str] = [
@@ -88,7 +96,8 @@ class _Writer:
             "From Coq Require Import Reals ZArith List.",
             "From Coq Require Uint63.",
             "From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns Biases",
-            "  SkipReduction Homogeneous Gated ImpossibilityInstances ReluSubmatrix Checkers.",
+            "  SkipReduction Homogeneous Gated ImpossibilityInstances ReluSubmatrix Checkers"
+            + "".join(f" {m}" for m in extra) + ".",
             "Open Scope R_scope.",
             "Module Cert.",
             "Import Uint63 ListNotations.",
@@ -329,7 +338,7 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
     return Certificate("CertAbsorbable", w.text(), kind)
 
 
-def _build_not_absorbable_relu(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
+def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
     if ev.generic_cert is None:
         raise CannotCertify("genericity was shown without a single projection certificate")
     if ev.nosub_cert is None:
@@ -337,7 +346,12 @@ def _build_not_absorbable_relu(inst: Instance, decision: Decision, ev: Evidence)
     cert = ev.nosub_cert
     if len(cert.free) > MAX_FREE_CERT:
         raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
-    w = _Writer()
+    act = inst.activation
+    if act.name not in GENERIC_SUBMATRIX:
+        raise CannotCertify(f"no not-absorbable certificate for {act.label}")
+    module, r5 = GENERIC_SUBMATRIX[act.name]
+    sigma = ODD[act.name][0]
+    w = _Writer(extra=(module,) if module else ())
     _data(w, ev)
     P = _skip(w, inst, decision)
     g = ev.generic_cert
@@ -352,19 +366,18 @@ def _build_not_absorbable_relu(inst: Instance, decision: Decision, ev: Evidence)
     A, B = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
     if P is None:
         w.check("nosub_ok", "check_nosub d n dA dB 1 RA CB (id_rows d) p F FS")
-        w.add(f"Theorem verdict : ~ absorbable_ungated relu d n n identity {A} {B}.\n"
+        w.add(f"Theorem verdict : ~ absorbable_ungated {sigma} d n n identity {A} {B}.\n"
               f"Proof.\n  intros Habs.\n"
-              f"  destruct (relu_absorbable_generic_submatrix d n _ _ Hgen Habs) as [S HS].\n"
+              f"  destruct ({r5.format(g='Hgen')}) as [S HS].\n"
               f"  exact (check_nosub_identity d n dA dB RA CB p F FS nosub_ok S HS).\nQed.")
     else:
         w.check("nosub_ok", "check_nosub d n dA dB dP RA CB RP p F FS")
-        w.add(f"Theorem verdict : ~ absorbable_ungated relu d n n {P} {A} {B}.\n"
+        w.add(f"Theorem verdict : ~ absorbable_ungated {sigma} d n n {P} {A} {B}.\n"
               f"Proof.\n  intros Habs.\n"
-              f"  apply (proj1 (skip_reduction_ungated relu d n n _ _ _ _ HPQ)) in Habs.\n"
-              f"  destruct (relu_absorbable_generic_submatrix d n _ _\n"
-              f"    (generic_skip d n _ _ _ _ HPQ Hgen) Habs) as [S HS].\n"
+              f"  apply (proj1 (skip_reduction_ungated {sigma} d n n _ _ _ _ HPQ)) in Habs.\n"
+              f"  destruct ({r5.format(g='(generic_skip d n _ _ _ _ HPQ Hgen)')}) as [S HS].\n"
               f"  exact (check_nosub_skip d n dA dB dP RA CB RP p F FS _ nosub_ok HPQ S HS).\nQed.")
-    return Certificate("CertNotAbsorbable", w.text(), "not absorbable (generic ReLU, R5 =>)")
+    return Certificate("CertNotAbsorbable", w.text(), f"not absorbable (generic {act.label}, R5 =>)")
 
 
 def build_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
@@ -386,8 +399,8 @@ def build_certificate(instance: Instance, decision: Decision) -> Optional[Certif
         if decision.witness is None:
             raise CannotCertify("absorbable decision without a witness")
         return _build_absorbable(instance, decision, ev)
-    if v == "not_absorbable" and (act.name == "relu"):
-        return _build_not_absorbable_relu(instance, decision, ev)
+    if v == "not_absorbable":
+        return _build_not_absorbable(instance, decision, ev)
     raise CannotCertify(f"no certificate kind for verdict {v} of {act.label}")
 
 

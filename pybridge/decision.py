@@ -9,7 +9,9 @@ Entry point :func:`decide`. Verdicts rest on exact arithmetic only:
   certificate (:class:`NoSubsetCertificate`) that rules out every 0/1 vector
   modulo a prime, which is sound over the integers;
 - genericity exactly: nonzero rows/columns, and pairwise independence shown by a
-  projection whose 2x2 determinants are nonzero mod p (flagged pairs rechecked exactly).
+  projection whose 2x2 determinants are nonzero mod p (flagged pairs rechecked exactly);
+- generic weights without any S: not absorbable by R5 (=>), proved in the library for
+  ReLU, GELU, GELU_tanh and SiLU (``GENERIC_SUBMATRIX_THEOREMS``).
 
 The certificates are kept in ``Decision.evidence`` for :mod:`pybridge.certificates`.
 """
@@ -39,6 +41,14 @@ from .modular import (
 MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments)
 MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
 THEORY = "Absorb"
+
+#: R5 (=>) per activation: generic and absorbable at width n -> some S exists.
+GENERIC_SUBMATRIX_THEOREMS = {
+    "relu": f"{THEORY}.ReluSubmatrix.relu_absorbable_generic_submatrix",
+    "gelu": f"{THEORY}.GeluRidge.gelu_absorbable_generic_submatrix_uncond",
+    "gelu_tanh": f"{THEORY}.GeluTanhRidge.gelu_tanh_absorbable_iff_submatrix_uncond",
+    "silu": f"{THEORY}.SiluRidge.silu_absorbable_generic_submatrix",
+}
 
 
 # ---------------------------------------------------------------- certificates
@@ -529,13 +539,10 @@ def analyze(inst: Instance) -> Decision:
         return Decision("outside_hypotheses", "R5", None,
                         f"no subset S exists, but the weights are not generic ({gen.reason}); without "
                         "genericity the submatrix test does not decide (paper's counterexample)", **common)
-    if name == "relu" or (name == "relu_pow" and act.degree == 1):
-        return Decision("not_absorbable", "R5", f"{THEORY}.ReluSubmatrix.relu_absorbable_generic_submatrix",
-                        f"generic weights and no S with B~[:,S] A[S,:] = -I{via} ({out.reason}): "
-                        "not absorbable at width n (R5 =>)", **common)
-    return Decision("undecided", "R5", None,
-                    f"generic weights and no subset S{via}, but the (=>) direction of R5 for {act.label} "
-                    "(ridge uniqueness of its even part) is not fully proved", **common)
+    key = "relu" if name == "relu_pow" else name
+    return Decision("not_absorbable", "R5", GENERIC_SUBMATRIX_THEOREMS[key],
+                    f"generic weights and no S with B~[:,S] A[S,:] = -I{via} ({out.reason}): "
+                    f"not absorbable at width n (R5 =>, {act.label})", **common)
 
 
 def decide(instance: Instance) -> Decision:

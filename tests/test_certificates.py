@@ -63,6 +63,16 @@ def test_not_absorbable_accepted(coq):
     assert accepted(res), res.message
 
 
+@pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "silu"])
+def test_smooth_not_absorbable_accepted(coq, name):
+    inst = replace(generic_instance(3, 10, 16), activation=Activation(name))
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    res = certify(inst, dec, coq)
+    assert accepted(res), res.message
+    assert name in res.message
+
+
 def test_skip_both_verdicts_accepted(coq):
     P = mat([[2, 1, 0], [0, 1, -1], [1, 0, 3]])
     inst = generic_instance(3, 9, 3, skip=P)

@@ -113,12 +113,16 @@ def test_paper_counterexample_is_outside_hypotheses():
         assert x + relu(x) + relu(2 * x) == 4 * relu(x) - relu(-x)
 
 
-def test_gelu_generic_without_subset_is_undecided():
+@pytest.mark.parametrize("name,module", [("gelu", "GeluRidge"), ("gelu_tanh", "GeluTanhRidge"),
+                                         ("silu", "SiluRidge")])
+def test_smooth_generic_without_subset_not_absorbable(name, module):
+    """R5 (=>) for GELU, GELU_tanh, SiLU (ridge uniqueness proved in the library)."""
     rng = random.Random(8)
     A = mat([[rng.randint(-9, 9) for _ in range(3)] for _ in range(10)])
     B = mat([[rng.randint(-9, 9) for _ in range(10)] for _ in range(3)])
-    dec = decide(Instance(Activation("gelu"), A, B))
-    assert dec.verdict == "undecided" and "not fully proved" in dec.reason
+    dec = decide(Instance(Activation(name), A, B))
+    assert dec.verdict == "not_absorbable"
+    assert dec.theorem.startswith(f"Absorb.{module}.")
 
 
 def test_gelu_planted_is_absorbable():
