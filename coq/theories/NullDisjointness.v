@@ -5,11 +5,12 @@
     - [null_union], [params_null_mono]: null sets are closed under finite
       unions and subsets;
     - [bad_null]: the bad set [Z ∪ non-generic] of [GenericDisjointness.v]
-      is null for [d >= 2];
+      is null for [1 <= d] and [2 <= d \/ n <= 1] (the hypotheses of
+      [generic_disjointness]);
     - [absorbable_null_of_R5]: for any activation for which R5 (=>) holds
       (generic and absorbable at width [n] imply the submatrix condition),
       the weights for which [x + B sigma(A x)] is absorbable at width [n]
-      form a null set ([d >= 2]); instances [relu_absorbable_null],
+      form a null set (same hypotheses on [d], [n]); instances [relu_absorbable_null],
       [gelu_absorbable_null], [gelu_tanh_absorbable_null],
       [silu_absorbable_null];
     - [absorbable_below_null_of_generic]: likewise at widths [m < n] when
@@ -54,85 +55,90 @@ Lemma params_null_mono d n (T U : mat -> mat -> Prop) :
   (forall A B, T A B -> U A B) -> params_null d n U -> params_null d n T.
 Proof. intros H. apply null_mono. intros p. apply H. Qed.
 
-Theorem bad_null d n : (2 <= d)%nat -> params_null d n (bad d n).
+Theorem bad_null d n : (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> params_null d n (bad d n).
 Proof.
-  intros Hd. unfold params_null, bad. apply null_union.
-  - apply Z_null. lia.
-  - apply nongeneric_null. exact Hd.
+  intros Hd Hdn. unfold params_null, bad. apply null_union.
+  - apply Z_null. exact Hd.
+  - apply nongeneric_null; assumption.
 Qed.
 
 (** ** Absorbable blocks are rare *)
 
 Theorem absorbable_null_of_R5 (sigma : R -> R) d n :
-  (2 <= d)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
   (forall A B, generic d n A B -> absorbable_ungated sigma d n n identity A B -> in_Z d n A B) ->
   params_null d n (fun A B => absorbable_ungated sigma d n n identity A B).
 Proof.
-  intros Hd HR5. apply (params_null_mono d n _ (bad d n)); [|apply bad_null; exact Hd].
+  intros Hd Hdn HR5. apply (params_null_mono d n _ (bad d n)); [|apply bad_null; assumption].
   intros A B Habs. destruct (classic (generic d n A B)) as [Hg|Hng].
   - left. exact (HR5 A B Hg Habs).
   - right. exact Hng.
 Qed.
 
 Theorem absorbable_below_null_of_generic (sigma : R -> R) d n m :
-  (2 <= d)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
   (forall A B, generic d n A B -> ~ absorbable_ungated sigma d n m identity A B) ->
   params_null d n (fun A B => absorbable_ungated sigma d n m identity A B).
 Proof.
-  intros Hd Hgen. apply (params_null_mono d n _ (nongeneric d n)); [|apply nongeneric_null; exact Hd].
+  intros Hd Hdn Hgen.
+  apply (params_null_mono d n _ (nongeneric d n)); [|apply nongeneric_null; assumption].
   intros A B Habs Hg. exact (Hgen A B Hg Habs).
 Qed.
 
 Theorem relu_absorbable_null d n :
-  (2 <= d)%nat -> params_null d n (fun A B => absorbable_ungated relu d n n identity A B).
-Proof. intros Hd. apply absorbable_null_of_R5; [exact Hd | exact (relu_absorbable_generic_submatrix d n)]. Qed.
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
+  params_null d n (fun A B => absorbable_ungated relu d n n identity A B).
+Proof. intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (relu_absorbable_generic_submatrix d n)]. Qed.
 
 Theorem gelu_absorbable_null d n :
-  (2 <= d)%nat -> params_null d n (fun A B => absorbable_ungated gelu d n n identity A B).
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
+  params_null d n (fun A B => absorbable_ungated gelu d n n identity A B).
 Proof.
-  intros Hd. apply absorbable_null_of_R5; [exact Hd | exact (gelu_absorbable_generic_submatrix_uncond d n)].
+  intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (gelu_absorbable_generic_submatrix_uncond d n)].
 Qed.
 
 Theorem gelu_tanh_absorbable_null d n :
-  (2 <= d)%nat -> params_null d n (fun A B => absorbable_ungated gelu_tanh d n n identity A B).
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
+  params_null d n (fun A B => absorbable_ungated gelu_tanh d n n identity A B).
 Proof.
-  intros Hd. apply absorbable_null_of_R5; [exact Hd|].
+  intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn |].
   intros A B Hg. exact (proj1 (gelu_tanh_absorbable_iff_submatrix_uncond d n A B Hg)).
 Qed.
 
 Theorem silu_absorbable_null d n :
-  (2 <= d)%nat -> params_null d n (fun A B => absorbable_ungated silu d n n identity A B).
-Proof. intros Hd. apply absorbable_null_of_R5; [exact Hd | exact (silu_absorbable_generic_submatrix d n)]. Qed.
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
+  params_null d n (fun A B => absorbable_ungated silu d n n identity A B).
+Proof. intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (silu_absorbable_generic_submatrix d n)]. Qed.
 
 Theorem relu_absorbable_below_null d n m :
-  (2 <= d)%nat -> (m < n)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
   params_null d n (fun A B => absorbable_ungated relu d n m identity A B).
 Proof.
-  intros Hd Hm. apply absorbable_below_null_of_generic; [exact Hd|].
+  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
   intros A B Hg. exact (relu_generic_not_absorbable_below d n m A B Hg Hm).
 Qed.
 
 Theorem gelu_absorbable_below_null d n m :
-  (2 <= d)%nat -> (m < n)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
   params_null d n (fun A B => absorbable_ungated gelu d n m identity A B).
 Proof.
-  intros Hd Hm. apply absorbable_below_null_of_generic; [exact Hd|].
+  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
   intros A B Hg. exact (gelu_generic_not_absorbable_below_uncond d n m A B Hg Hm).
 Qed.
 
 Theorem gelu_tanh_absorbable_below_null d n m :
-  (2 <= d)%nat -> (m < n)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
   params_null d n (fun A B => absorbable_ungated gelu_tanh d n m identity A B).
 Proof.
-  intros Hd Hm. apply absorbable_below_null_of_generic; [exact Hd|].
+  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
   intros A B Hg. exact (gelu_tanh_generic_not_absorbable_below_uncond d n m A B Hg Hm).
 Qed.
 
 Theorem silu_absorbable_below_null d n m :
-  (2 <= d)%nat -> (m < n)%nat ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
   params_null d n (fun A B => absorbable_ungated silu d n m identity A B).
 Proof.
-  intros Hd Hm. apply absorbable_below_null_of_generic; [exact Hd|].
+  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
   intros A B Hg. exact (silu_generic_not_absorbable_below d n m A B Hg Hm).
 Qed.
 
@@ -153,4 +159,4 @@ Proof. exact (odd_part_absorbable relu 2 2 _ _ _ relu_odd_part submatrix_example
 
 Example relu_absorbable_null_instance :
   params_null 2 2 (fun A B => absorbable_ungated relu 2 2 2 identity A B) :=
-  relu_absorbable_null 2 2 (le_n 2).
+  relu_absorbable_null 2 2 ltac:(lia) ltac:(lia).

@@ -19,7 +19,8 @@
 
     Main results:
     - [Z_null]: [1 <= d -> params_null d n (in_Z d n)];
-    - [nongeneric_null]: [2 <= d -> params_null d n (nongeneric d n)];
+    - [nongeneric_null]: [1 <= d -> (2 <= d \/ n <= 1) -> params_null d n (nongeneric d n)]
+      (for [d = 1 <= 2 <= n] every block is non-generic, [nongeneric_d1]);
     - the general tool [graph_union_null]: a set covered by the pieces
       [ER R] ([R = 1, 2, ...]), each bounded and lying on finitely many
       graphs [y_j = F_j(other coordinates)] of locally Lipschitz functions,
@@ -621,16 +622,17 @@ Qed.
 (** ** The non-generic set is Lebesgue-null ([d >= 2]) *)
 
 Lemma nongeneric_cases d n A B :
-  (2 <= d)%nat -> nongeneric d n A B ->
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> nongeneric d n A B ->
   (exists i, (i < n)%nat /\ A i 0%nat = 0) \/
   (exists i, (i < n)%nat /\ B 0%nat i = 0) \/
   (exists i j, (i < n)%nat /\ (j < n)%nat /\ i <> j /\ A i 0%nat <> 0 /\
      A i 0%nat * A j 1%nat - A i 1%nat * A j 0%nat = 0).
 Proof.
-  intros Hd HN. apply NNPP. intros Hno. apply HN. split; [|split].
+  intros Hd Hdn HN. apply NNPP. intros Hno. apply HN. split; [|split].
   - intros i Hi. exists 0%nat. split; [lia|]. unfold row. intros E.
     apply Hno. left. exists i. auto.
-  - intros i j Hi Hj Hij. apply (indep_of_minor d _ _ 0 1); [lia | lia |].
+  - intros i j Hi Hj Hij. destruct Hdn as [Hd2|Hn1]; [|lia].
+    apply (indep_of_minor d _ _ 0 1); [lia | lia |].
     unfold minor2, row. intros E. destruct (Req_dec (A i 0%nat) 0) as [E0|E0].
     + apply Hno. left. exists i. auto.
     + apply Hno. right; right. exists i, j. auto.
@@ -639,9 +641,10 @@ Proof.
 Qed.
 
 (** Graph [(0, (i, _))]: [A i 0 = 0]; [(1, (i, _))]: [B 0 i = 0];
-    [(2, (i, j))]: [A j 1 = A i 1 * A j 0 / A i 0] (a vanishing [2 x 2] minor). *)
-Definition NG_graphs (n : nat) : list (nat * (nat * nat)) :=
-  list_prod (seq 0 3) (list_prod (seq 0 n) (seq 0 n)).
+    [(2, (i, j))]: [A j 1 = A i 1 * A j 0 / A i 0] (a vanishing [2 x 2] minor;
+    only when [d >= 2]). *)
+Definition NG_graphs (d n : nat) : list (nat * (nat * nat)) :=
+  list_prod (seq 0 (if Nat.leb d 1 then 2 else 3)) (list_prod (seq 0 n) (seq 0 n)).
 
 Definition NG_y (g : nat * (nat * nat)) : key :=
   match g with
@@ -666,25 +669,26 @@ Definition NG_good (s : nat) (p : key -> R) (g : nat * (nat * nat)) : Prop :=
 
 Definition NG_piece (d n s : nat) (p : key -> R) : Prop :=
   (forall c, In c (param_coords d n) -> Rabs (p c) <= INR s) /\
-  exists g, In g (NG_graphs n) /\ NG_good s p g.
+  exists g, In g (NG_graphs d n) /\ NG_good s p g.
 
 Definition NG_C (s : nat) : R := 2 * INR s * (INR s + (2 * INR s + 1)).
 
 Lemma NG_in_pieces d n p :
-  (2 <= d)%nat -> nongeneric d n (matA p) (matB p) -> exists s, (1 <= s)%nat /\ NG_piece d n s p.
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> nongeneric d n (matA p) (matB p) ->
+  exists s, (1 <= s)%nat /\ NG_piece d n s p.
 Proof.
-  intros Hd HN.
-  destruct (nongeneric_cases d n _ _ Hd HN) as [[i [Hi E]]|[[i [Hi E]]|[i [j [Hi [Hj [Hij [Hx E]]]]]]]];
+  intros Hd Hdn HN.
+  destruct (nongeneric_cases d n _ _ Hd Hdn HN) as [[i [Hi E]]|[[i [Hi E]]|[i [j [Hi [Hj [Hij [Hx E]]]]]]]];
     unfold matA, matB in *.
   - destruct (coords_bound p (param_coords d n) 0) as [s [Hs [_ Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (0%nat, (i, i)). split; [|exact E].
-    apply in_prod; [apply in_seq; lia | apply in_prod; apply in_seq; lia].
+    apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
   - destruct (coords_bound p (param_coords d n) 0) as [s [Hs [_ Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (1%nat, (i, i)). split; [|exact E].
-    apply in_prod; [apply in_seq; lia | apply in_prod; apply in_seq; lia].
+    apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
   - destruct (coords_bound p (param_coords d n) (/ Rabs (p (i, 0%nat, true)))) as [s [Hs [Hr Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (2%nat, (i, j)). split.
-    + apply in_prod; [apply in_seq; lia | apply in_prod; apply in_seq; lia].
+    + apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
     + simpl. split; [exact Hij|]. split; [|exact E].
       assert (Hax : 0 < Rabs (p (i, 0%nat, true))) by (apply Rabs_pos_lt; exact Hx).
       rewrite <- (Rinv_inv (Rabs (p (i, 0%nat, true)))).
@@ -692,8 +696,8 @@ Proof.
 Qed.
 
 Lemma NG_piece_lipschitz d n s p :
-  (2 <= d)%nat -> (1 <= s)%nat -> NG_piece d n s p ->
-  exists g, In g (NG_graphs n) /\
+  (1 <= d)%nat -> (1 <= s)%nat -> NG_piece d n s p ->
+  exists g, In g (NG_graphs d n) /\
     forall q delta, 0 < delta <= Z_delta0 s ->
       (forall c, In c (param_coords d n) -> c <> NG_y g -> Rabs (p c - q c) <= delta) ->
       Rabs (p (NG_y g) - NG_F g q) <= NG_C s * delta.
@@ -707,10 +711,11 @@ Proof.
   apply in_prod_iff in Hg. destruct Hg as [Ht Hij]. apply in_seq in Ht.
   apply in_prod_iff in Hij. destruct Hij as [Hi Hj]. apply in_seq in Hi. apply in_seq in Hj.
   simpl in Ht, Hi, Hj.
-  destruct t as [|[|[|t]]]; [| | |lia]; simpl in Hgood |- *.
+  destruct t as [|[|[|t]]]; [| | |destruct (Nat.leb d 1); lia]; simpl in Hgood |- *.
   - rewrite Hgood. replace (0 - 0) with 0 by ring. rewrite Rabs_R0. apply Rmult_le_pos; lra.
   - rewrite Hgood. replace (0 - 0) with 0 by ring. rewrite Rabs_R0. apply Rmult_le_pos; lra.
   - destruct Hgood as [Hne [Hx Heq]].
+    assert (Hd2 : (2 <= d)%nat) by (destruct (Nat.leb_spec d 1); lia).
     assert (Hdel1 : delta <= 1).
     { unfold Z_delta0 in Hd1. assert (/ (2 * INR s) <= / 1) by (apply Rinv_le_contravar; lra).
       rewrite Rinv_1 in H. lra. }
@@ -733,14 +738,16 @@ Proof.
 Qed.
 
 (** *** Headline: the non-generic set has Lebesgue measure zero ([d >= 2]). *)
-Theorem nongeneric_null d n : (2 <= d)%nat -> params_null d n (nongeneric d n).
+Theorem nongeneric_null d n :
+  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> params_null d n (nongeneric d n).
 Proof.
-  intros Hd. unfold params_null.
-  apply (graph_union_null (param_coords d n) (NG_graphs n) NG_y (fun _ => NG_F) NG_C Z_delta0
+  intros Hd Hdn. unfold params_null.
+  apply (graph_union_null (param_coords d n) (NG_graphs d n) NG_y (fun _ => NG_F) NG_C Z_delta0
            _ (NG_piece d n)).
   - intros [t [i j]] Hg. unfold NG_graphs in Hg. apply in_prod_iff in Hg. destruct Hg as [Ht Hij]. apply in_seq in Ht.
     apply in_prod_iff in Hij. destruct Hij as [Hi Hj]. apply in_seq in Hi. apply in_seq in Hj.
-    simpl in Ht, Hi, Hj. destruct t as [|[|t]]; simpl; apply in_param_coords; lia.
+    simpl in Ht, Hi, Hj. destruct t as [|[|t]]; simpl; apply in_param_coords; [lia | lia |].
+    destruct (Nat.leb_spec d 1); lia.
   - intros s. unfold NG_C. pose proof (pos_INR s). apply Rmult_le_pos; lra.
   - intros s Hs. unfold Z_delta0. apply Rinv_0_lt_compat.
     pose proof (lt_0_INR s ltac:(lia)). lra.
@@ -804,7 +811,7 @@ Qed.
 Example Z_null_instance : params_null 1 1 (in_Z 1 1) := Z_null 1 1 (le_n 1).
 
 Example nongeneric_null_instance : params_null 2 2 (nongeneric 2 2) :=
-  nongeneric_null 2 2 (le_n 2).
+  nongeneric_null 2 2 ltac:(lia) ltac:(lia).
 
 (** The notion is not trivial: in [R^0] (a point, of volume [1]) the whole
     space is not null. *)
