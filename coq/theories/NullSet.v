@@ -32,7 +32,9 @@
     non-generic set: [A i 0 = 0], [B 0 i = 0], or a vanishing minor
     [A i 0 A j 1 = A i 1 A j 0] with [A i 0 <> 0].
     Non-vacuity: [Z_point_example], [nongeneric_point_example] (the sets
-    are non-empty), [whole_R0_not_null] (the notion is not trivial). *)
+    are non-empty), [whole_R0_not_null] and, in [NullNontrivial.v],
+    [unit_interval_not_null] (the notion is not trivial: [[0, 1]] is not
+    null). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks NonGeneric.
