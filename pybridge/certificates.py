@@ -24,26 +24,10 @@ from typing import Optional, Sequence
 from .decision import Evidence, NoSubsetCertificate, analyze
 from .model import Decision, Instance, ProverResult
 from .modular import PRIMES, IntMatrix, scale_matrix
-from .prover import ALLOWED_AXIOMS, ProverBackend, parse_assumptions
+from .prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, parse_assumptions
 
 LIMIT = 2**62
 
-#: Coq's primitive 63-bit integers (kernel primitives of PrimInt63) and the
-#: specification axioms the standard library states for them (Uint63). The
-#: certificates compute with them; every other assumption must be in
-#: ``ALLOWED_AXIOMS``.
-PRIMITIVE_INT_AXIOMS = frozenset(
-    [f"PrimInt63.{x}" for x in (
-        "int lsl lsr land lor lxor asr add sub mul mulc div mod divs mods eqb ltb leb ltsb lesb "
-        "addc addcarryc subc subcarryc diveucl diveucl_21 addmuldiv compare compares head0 tail0"
-    ).split()]
-    + [f"Uint63.{x}" for x in (
-        "of_to_Z lsl_spec lsr_spec land_spec lor_spec lxor_spec add_spec sub_spec mul_spec mulc_spec "
-        "div_spec mod_spec eqb_correct eqb_refl ltb_spec leb_spec compare_def_spec head0_spec "
-        "tail0_spec addc_def_spec addcarryc_def_spec subc_def_spec subcarryc_def_spec diveucl_def_spec "
-        "diveucl_21_spec addmuldiv_def_spec"
-    ).split()]
-)
 ROW_CHUNK = 8000  #: longest list literal written in one piece (Coq's parser recurses)
 MAX_FREE_CERT = 20  #: largest number of free indices a Coq certificate enumerates
 

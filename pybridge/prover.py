@@ -36,6 +36,23 @@ ALLOWED_AXIOMS = frozenset(
 )
 
 
+#: Coq's primitive 63-bit integers (kernel-implemented operations) and the
+#: standard library's axioms specifying them. Only instance certificates use
+#: them, through the checkers of ``Checkers.v``; headline theorems must not.
+PRIMITIVE_INT_AXIOMS = frozenset(
+    [f"PrimInt63.{x}" for x in (
+        "int lsl lsr land lor lxor asr add sub mul mulc div mod divs mods eqb ltb leb ltsb lesb "
+        "addc addcarryc subc subcarryc diveucl diveucl_21 addmuldiv compare compares head0 tail0"
+    ).split()]
+    + [f"Uint63.{x}" for x in (
+        "of_to_Z lsl_spec lsr_spec land_spec lor_spec lxor_spec add_spec sub_spec mul_spec mulc_spec "
+        "div_spec mod_spec eqb_correct eqb_refl ltb_spec leb_spec compare_def_spec head0_spec "
+        "tail0_spec addc_def_spec addcarryc_def_spec subc_def_spec subcarryc_def_spec diveucl_def_spec "
+        "diveucl_21_spec addmuldiv_def_spec"
+    ).split()]
+)
+
+
 @dataclass(frozen=True)
 class BuildResult:
     ok: bool

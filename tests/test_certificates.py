@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.certificates import PRIMITIVE_INT_AXIOMS, build_certificate, certify
+from pybridge.certificates import build_certificate, certify
+from pybridge.prover import PRIMITIVE_INT_AXIOMS
 from pybridge.decision import Functional, decide
 from pybridge.model import Activation, Instance, ProverResult
 from pybridge.modular import IntMatrix

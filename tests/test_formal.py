@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.prover import ALLOWED_AXIOMS, CoqBackend, parse_assumptions
+from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, CoqBackend, parse_assumptions
 from pybridge.results import all_theorem_names, assess, load_results, markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +77,7 @@ def test_every_mapped_theorem_exists_with_allowed_axioms(backend: CoqBackend) ->
         info = infos[name]
         assert info.exists, f"{name} is not in the compiled library"
         assert set(info.assumptions) <= ALLOWED_AXIOMS, (name, info.disallowed)
+        assert not set(info.assumptions) & PRIMITIVE_INT_AXIOMS, name
 
 
 def test_results_nonvacuous(backend: CoqBackend) -> None:
