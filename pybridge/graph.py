@@ -101,6 +101,14 @@ def assemble(
     for u, v in edges:
         if u in by_id and v in by_id and by_id[u] != by_id[v]:
             g.add_edge(by_id[u], by_id[v])
+    mark_results(g, results)
+    g.graph["modules"] = list(modules)
+    g.graph["files"] = [_relative(files[m], root) for m in modules]
+    return g
+
+
+def mark_results(g: nx.DiGraph, results: list[ResultEntry]) -> None:
+    """Record which results each node states, and which it serves (used transitively)."""
     result_info = {}
     for entry in results:
         names = [_normalize(t) for t in entry.theorems]
@@ -111,14 +119,28 @@ def assemble(
             "absent": [t for t in names if t not in g],
         }
         for t in present:
-            g.nodes[t]["states"].append(entry.id)
+            if entry.id not in g.nodes[t]["states"]:
+                g.nodes[t]["states"].append(entry.id)
             for used in nx.descendants(g, t):
                 if entry.id not in g.nodes[used]["serves"]:
                     g.nodes[used]["serves"].append(entry.id)
     g.graph["results"] = result_info
-    g.graph["modules"] = list(modules)
-    g.graph["files"] = [_relative(files[m], root) for m in modules]
-    return g
+
+
+def attach_constructors(g: nx.DiGraph) -> None:
+    """Link each constructor to the inductive type it builds (dpdgraph does not).
+
+    The type is the codomain of the constructor's statement; the constructor
+    also takes that type's source line.
+    """
+    for name in [n for n, d in g.nodes(data=True) if d["kind"] == "constructor"]:
+        stmt = g.nodes[name]["statement"] or ""
+        target = stmt.rsplit("->", 1)[-1].split()
+        full = f"{PREFIX}.{target[0]}" if target else ""
+        if full in g and full != name:
+            g.add_edge(name, full)
+            if g.nodes[name]["line"] is None:
+                g.nodes[name]["line"] = g.nodes[full]["line"]
 
 
 def extract(
@@ -152,6 +174,8 @@ def extract(
     for name in g:
         g.nodes[name]["statement"] = facts.statements.get(name)
         g.nodes[name]["axioms"] = list(facts.axioms.get(name, ()))
+    attach_constructors(g)
+    mark_results(g, results)
     return g
 
 
