@@ -261,28 +261,16 @@ Example gelu_uncond_absorbable_side :
   generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
   (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
   absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof.
-  destruct relu_iff_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  apply (gelu_absorbable_iff_submatrix_uncond 1 1 _ _ Hg). exact HS.
-Qed.
+Proof. exact (iff_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
 
 Example gelu_uncond_not_absorbable_side :
   generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
   ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
   ~ absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  destruct relu_iff_not_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  rewrite (gelu_absorbable_iff_submatrix_uncond 1 1 _ _ Hg). exact HS.
-Qed.
+Proof. exact (iff_not_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
 
 (** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
 Example gelu_uncond_below_instance :
   generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
   ~ absorbable_ungated gelu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  assert (Hg : generic 1 1 (fun _ _ => 1) (fun _ _ => 1)) by (apply generic_1_1; lra).
-  split; [exact Hg|]. split; [lia|].
-  exact (gelu_generic_not_absorbable_below_uncond 1 1 0 _ _ Hg ltac:(lia)).
-Qed.
+Proof. exact (below_width_instance_1_1 gelu gelu_generic_not_absorbable_below_uncond). Qed.

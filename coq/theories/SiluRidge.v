@@ -352,28 +352,16 @@ Example silu_absorbable_side :
   generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
   (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
   absorbable_ungated silu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof.
-  destruct relu_iff_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  apply (silu_absorbable_iff_submatrix 1 1 _ _ Hg). exact HS.
-Qed.
+Proof. exact (iff_absorbable_side_1_1 silu silu_absorbable_iff_submatrix). Qed.
 
 Example silu_not_absorbable_side :
   generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
   ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
   ~ absorbable_ungated silu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  destruct relu_iff_not_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  rewrite (silu_absorbable_iff_submatrix 1 1 _ _ Hg). exact HS.
-Qed.
+Proof. exact (iff_not_absorbable_side_1_1 silu silu_absorbable_iff_submatrix). Qed.
 
 (** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
 Example silu_below_instance :
   generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
   ~ absorbable_ungated silu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  assert (Hg : generic 1 1 (fun _ _ => 1) (fun _ _ => 1)) by (apply generic_1_1; lra).
-  split; [exact Hg|]. split; [lia|].
-  exact (silu_generic_not_absorbable_below 1 1 0 _ _ Hg ltac:(lia)).
-Qed.
+Proof. exact (below_width_instance_1_1 silu silu_generic_not_absorbable_below). Qed.

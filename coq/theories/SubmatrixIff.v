@@ -36,33 +36,67 @@ Proof.
   - intros i _. exists 0%nat. split; [lia | unfold col; exact Hb].
 Qed.
 
-Example relu_iff_absorbable_side :
+(** For any activation with the characterization at every generic
+    [(A, B)], the two sides at [d = n = 1], [A = 1]: [B = -1] is
+    absorbable, [B = 1] is not; and width [m = 0] is too narrow for
+    [A = B = 1].  Each activation's non-vacuity examples apply these. *)
+Lemma iff_absorbable_side_1_1 (sigma : R -> R) :
+  (forall d n A B, generic d n A B ->
+     (absorbable_ungated sigma d n n identity A B <-> exists S, submatrix_cond d n S A B)) ->
   generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
   (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated relu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
+  absorbable_ungated sigma 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
 Proof.
+  intros Hiff.
   assert (Hg : generic 1 1 (fun _ _ => 1) (fun _ _ => -1)) by (apply generic_1_1; lra).
   assert (HS : exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)).
   { exists (fun _ => true). intros k l Hk Hl.
     assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst k l.
     unfold subset_sum, identity. simpl. destruct (Nat.eq_dec 0 0); [ring | congruence]. }
   split; [exact Hg|]. split; [exact HS|].
-  apply (relu_absorbable_iff_submatrix 1 1 _ _ Hg). exact HS.
+  apply (Hiff 1%nat 1%nat _ _ Hg). exact HS.
 Qed.
 
-Example relu_iff_not_absorbable_side :
+Lemma iff_not_absorbable_side_1_1 (sigma : R -> R) :
+  (forall d n A B, generic d n A B ->
+     (absorbable_ungated sigma d n n identity A B <-> exists S, submatrix_cond d n S A B)) ->
   generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
   ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated relu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
+  ~ absorbable_ungated sigma 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
 Proof.
+  intros Hiff.
   assert (Hg : generic 1 1 (fun _ _ => 1) (fun _ _ => 1)) by (apply generic_1_1; lra).
   assert (HS : ~ exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)).
   { intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
     unfold subset_sum, identity in HS. simpl in HS.
     destruct (Nat.eq_dec 0 0); [|congruence]. destruct (S 0%nat); lra. }
   split; [exact Hg|]. split; [exact HS|].
-  rewrite (relu_absorbable_iff_submatrix 1 1 _ _ Hg). exact HS.
+  rewrite (Hiff 1%nat 1%nat _ _ Hg). exact HS.
 Qed.
+
+Lemma below_width_instance_1_1 (sigma : R -> R) :
+  (forall d n m A B, generic d n A B -> (m < n)%nat ->
+     ~ absorbable_ungated sigma d n m identity A B) ->
+  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
+  ~ absorbable_ungated sigma 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
+Proof.
+  intros Hbelow.
+  assert (Hg : generic 1 1 (fun _ _ => 1) (fun _ _ => 1)) by (apply generic_1_1; lra).
+  split; [exact Hg|]. split; [lia|].
+  exact (Hbelow 1%nat 1%nat 0%nat _ _ Hg ltac:(lia)).
+Qed.
+
+Example relu_iff_absorbable_side :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
+  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
+  absorbable_ungated relu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
+Proof. exact (iff_absorbable_side_1_1 relu relu_absorbable_iff_submatrix). Qed.
+
+Example relu_iff_not_absorbable_side :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
+  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
+  ~ absorbable_ungated relu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
+Proof. exact (iff_not_absorbable_side_1_1 relu relu_absorbable_iff_submatrix). Qed.
 
 (** ** GELU and GELU_tanh, under ridge uniqueness of their even parts *)
 
