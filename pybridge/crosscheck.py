@@ -23,6 +23,7 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
+from .decision import invert_exact
 from .model import Decision, Instance, Matrix, Vector, Witness
 
 EXACT_ACTIVATIONS = ("relu", "relu_pow", "reglu")
@@ -223,19 +224,9 @@ def z3_identity(inst: Instance, w: Witness, timeout: float) -> str:
 
 
 def _solve_exact(P: Matrix, B: Matrix) -> list[list[Fraction]]:
-    """``P^-1 B`` by Gauss-Jordan over Fractions (P square invertible, validated on input)."""
-    d = len(P)
-    m = [list(P[r]) + list(B[r]) for r in range(d)]
-    for c in range(d):
-        piv = next(r for r in range(c, d) if m[r][c] != 0)
-        m[c], m[piv] = m[piv], m[c]
-        inv = 1 / m[c][c]
-        m[c] = [t * inv for t in m[c]]
-        for r in range(d):
-            if r != c and m[r][c] != 0:
-                f = m[r][c]
-                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
-    return [row[d:] for row in m]
+    """``P^-1 B`` exactly (P square invertible, validated on input)."""
+    Q = invert_exact(P)
+    return [[sum((q * B[k][j] for k, q in enumerate(row)), Fraction(0)) for j in range(len(B[0]))] for row in Q]
 
 
 def z3_subset(inst: Instance, timeout: float) -> str:

@@ -19,6 +19,7 @@ from importlib import resources
 import networkx as nx
 
 from .errors import ProverUnavailable
+from .graph import node_json
 from .graph import result_theorems, sort_key, unused
 
 #: Fill colours per kind (definitions cool, proofs warm); results get their own.
@@ -110,20 +111,12 @@ def page_data(g: nx.DiGraph, lay: Layout) -> dict:
     index = {n: i for i, n in enumerate(lay.order)}
     nodes = []
     for name in lay.order:
-        d = g.nodes[name]
-        nodes.append({
-            "name": name,
-            "short": d["short"],
-            "kind": d["kind"],
-            "file": d["file"],
-            "line": d["line"],
-            "statement": d["statement"],
-            "axioms": list(d["axioms"]),
-            "states": list(d["states"]),
-            "serves": list(d["serves"]),
-            "uses": sorted(index[v] for v in g.successors(name)),
-            "usedBy": sorted(index[u] for u in g.predecessors(name)),
-        })
+        node = node_json(g, name)
+        del node["used_by"]
+        node["short"] = g.nodes[name]["short"]
+        node["uses"] = sorted(index[v] for v in g.successors(name))
+        node["usedBy"] = sorted(index[u] for u in g.predecessors(name))
+        nodes.append(node)
     results = [
         {"id": rid, "title": info["title"], "theorems": [index[t] for t in info["theorems"]],
          "absent": list(info.get("absent", []))}
