@@ -8,6 +8,7 @@ the same three methods.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -177,8 +178,11 @@ class CoqBackend:
                 return ProverResult(False, time.monotonic() - start, f"coqc timed out after {timeout:g} s")
             seconds = time.monotonic() - start
             if keep_dir is not None:
+                # One file per distinct certificate: runs into the same directory
+                # never overwrite each other's evidence.
+                digest = hashlib.sha256(source.encode()).hexdigest()[:12]
                 keep_dir.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, keep_dir / path.name)
+                shutil.copyfile(path, keep_dir / f"{stem}_{digest}.v")
             output = (proc.stdout + proc.stderr).strip()
             return ProverResult(proc.returncode == 0, seconds, output)
 

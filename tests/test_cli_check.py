@@ -296,3 +296,22 @@ def test_scan_gemma_geglu_tanh_with_coq(capsys, backend, tmp_path: Path) -> None
     assert doc["activation_note"] == "hidden_activation=gelu_pytorch_tanh -> geglu_tanh"
     assert [l["verdict"] for l in doc["layers"]] == ["not_absorbable"] * 2
     assert all(l["theorem"].endswith("geglu_tanh_not_absorbable") and l["checked"] for l in doc["layers"])
+
+
+def test_kept_certificates_are_distinct_and_recheck(capsys, tmp_path: Path) -> None:
+    """Each kept certificate gets its own file, and Coq accepts it again on its own."""
+    from pybridge.prover import CoqBackend
+
+    keep = tmp_path / "certs"
+    paths = []
+    for name in ("relu_absorbable.json", "relu_generic.json", "relu_absorbable.json"):
+        code, out, _ = run(capsys, "check", str(EXAMPLES / name), "--json", "--keep-certificate", str(keep))
+        assert code == 0
+        doc = json.loads(out)
+        assert doc["checked"] is True
+        paths.append(Path(doc["certificate"]))
+    assert paths[0] == paths[2] and paths[0] != paths[1]
+    assert sorted(keep.glob("*.v")) == sorted(set(paths))
+    backend = CoqBackend()
+    for p in set(paths):
+        assert backend.check_file(p.read_text(), stem=p.stem, timeout=120).accepted
