@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from .certificates import certify
 from .crosscheck import crosscheck as run_crosscheck
+from .decision import decide
 from .errors import InputError
 from .io import fraction_to_text, load_instance, parse_activation
 from .model import Activation, Decision, Instance, Report, Witness
@@ -44,25 +46,6 @@ def load(path: Path | str, activation: Optional[Activation | str] = None) -> Ins
     return load_instance(path, activation)
 
 
-def _decide(instance: Instance) -> Decision:
-    from .decision import decide
-
-    return decide(instance)
-
-
-def _certify(instance, decision, backend, timeout, keep_dir):
-    from .certificates import certify
-
-    return certify(instance, decision, backend, timeout=timeout, keep_dir=keep_dir)
-
-
-def _new_file(keep_dir: Path, before: dict[Path, float]) -> Optional[str]:
-    fresh = [
-        p for p in keep_dir.glob("*.v") if p not in before or p.stat().st_mtime != before[p]
-    ]
-    return str(max(fresh, key=lambda p: p.stat().st_mtime)) if fresh else None
-
-
 def check(
     instance: Instance,
     *,
@@ -84,7 +67,7 @@ def check(
     timings: dict[str, float] = {}
     start = time.monotonic()
     if decision is None:
-        decision = _decide(instance)
+        decision = decide(instance)
     timings["decide"] = round(time.monotonic() - start, 4)
     report = Report(
         instance_source=instance.source,
@@ -95,18 +78,16 @@ def check(
     )
     if prove:
         backend = backend or CoqBackend()
-        before: dict[Path, float] = {}
-        if keep_dir is not None:
-            keep_dir = Path(keep_dir)
-            keep_dir.mkdir(parents=True, exist_ok=True)
-            before = {p: p.stat().st_mtime for p in keep_dir.glob("*.v")}
         start = time.monotonic()
-        result = _certify(instance, decision, backend, timeout, keep_dir)
+        result = certify(
+            instance, decision, backend, timeout=timeout,
+            keep_dir=Path(keep_dir) if keep_dir is not None else None,
+        )
         timings["certify"] = round(time.monotonic() - start, 4)
         report.prover = result
         report.checked = bool(result is not None and result.accepted)
-        if keep_dir is not None and result is not None:
-            report.certificate_path = _new_file(keep_dir, before)
+        if result is not None:
+            report.certificate_path = result.kept_path
     if crosscheck:
         start = time.monotonic()
         report.crosscheck = run_crosscheck(
@@ -294,7 +275,7 @@ def scan(
             continue
         instance = ck.load_layer(layer, act, lazy=act.gated)
         start = time.monotonic()
-        decision = _decide(instance)
+        decision = decide(instance)
         decide_s = time.monotonic() - start
         key = (act, d, n, decision.verdict, decision.theorem)
         lr_note = ""

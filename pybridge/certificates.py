@@ -16,7 +16,7 @@ over a common positive denominator per matrix; a numerator outside
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import prod
 from pathlib import Path
 from typing import Optional, Sequence
@@ -417,12 +417,11 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
         return res
     axioms = _assumptions(res.message)
     if axioms is None:
-        return ProverResult(False, res.seconds, "no Print Assumptions output", prover=res.prover)
+        return replace(res, accepted=False, message="no Print Assumptions output")
     bad = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
     if bad:
-        return ProverResult(False, res.seconds, f"disallowed assumptions: {', '.join(bad)}", prover=res.prover)
+        return replace(res, accepted=False, message=f"disallowed assumptions: {', '.join(bad)}")
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     note = f" + {prim} primitive-integer axioms" if prim else ""
-    return ProverResult(True, res.seconds, f"{cert.kind}; axioms: {', '.join(named) or 'none'}{note}",
-                        prover=res.prover)
+    return replace(res, message=f"{cert.kind}; axioms: {', '.join(named) or 'none'}{note}")

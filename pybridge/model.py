@@ -126,6 +126,7 @@ class ProverResult:
     seconds: float
     message: str = ""
     prover: str = "coq"
+    kept_path: Optional[str] = None
 
 
 @dataclass

@@ -177,14 +177,18 @@ class CoqBackend:
             except subprocess.TimeoutExpired:
                 return ProverResult(False, time.monotonic() - start, f"coqc timed out after {timeout:g} s")
             seconds = time.monotonic() - start
+            kept = None
             if keep_dir is not None:
                 # One file per distinct certificate: runs into the same directory
                 # never overwrite each other's evidence.
                 digest = hashlib.sha256(source.encode()).hexdigest()[:12]
                 keep_dir.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, keep_dir / f"{stem}_{digest}.v")
+                kept = keep_dir / f"{stem}_{digest}.v"
+                shutil.copyfile(path, kept)
             output = (proc.stdout + proc.stderr).strip()
-            return ProverResult(proc.returncode == 0, seconds, output)
+            return ProverResult(
+                proc.returncode == 0, seconds, output, kept_path=str(kept) if kept else None
+            )
 
     def describe(self, names: list[str]) -> dict[str, TheoremInfo]:
         """Statement (as ``Check`` prints it) and assumptions of each named theorem."""

@@ -159,7 +159,7 @@ def test_check_no_prove_human_output(capsys) -> None:
 
 
 def test_wrong_subset_rejected_by_coq_exit_1(capsys, backend, monkeypatch) -> None:
-    real = api._decide
+    real = api.decide
 
     def tampered(instance):
         dec = real(instance)
@@ -167,7 +167,7 @@ def test_wrong_subset_rejected_by_coq_exit_1(capsys, backend, monkeypatch) -> No
         bad = dataclasses.replace(w, subset=w.subset[1:])  # drop one element of S
         return dataclasses.replace(dec, witness=bad)
 
-    monkeypatch.setattr(api, "_decide", tampered)
+    monkeypatch.setattr(api, "decide", tampered)
     code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
     doc = json.loads(out)
     assert code == 1
@@ -276,8 +276,8 @@ def test_docs_api_example_runs(backend, tmp_path: Path, monkeypatch, capsys) -> 
 
 
 def test_not_certified_is_not_a_rejection(capsys, backend, monkeypatch) -> None:
-    real = api._decide
-    monkeypatch.setattr(api, "_decide", lambda inst: dataclasses.replace(real(inst), witness=None))
+    real = api.decide
+    monkeypatch.setattr(api, "decide", lambda inst: dataclasses.replace(real(inst), witness=None))
     code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["checked"] is False
