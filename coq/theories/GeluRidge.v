@@ -8,7 +8,7 @@
       gives [sum_j beta_j c_j^2 exp (- c_j^2 t^2 / 2) = 0]; at
       [t = sqrt (2 k)], [k = 0 .. N-1], this is a Vandermonde system in the
       distinct nodes [exp (- c_j^2)] ([Vandermonde.vandermonde_zero]).
-    - [avoid_hyperplanes]: finitely many nonzero vectors admit a common
+    - [avoid_hyperplanes]: finitely many nonzero vectors have a common
       non-orthogonal vector [u]; applied to [v_j], [v_i - v_j], [v_i + v_j]
       it reduces a ridge sum in [R^d] to the one-variable statement.
     - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
