@@ -100,6 +100,12 @@ def _eliminate(a: np.ndarray, p: int, ncols: int, full: bool) -> list[int]:
     return pivots
 
 
+def rank_mod(m: np.ndarray, p: int) -> int:
+    """Rank of ``m`` modulo ``p``: a lower bound for the rank over Q of the integer matrix."""
+    a = m % p
+    return len(_eliminate(a, p, a.shape[1], full=False))
+
+
 def rref_mod(m: np.ndarray, p: int, ncols: Optional[int] = None) -> tuple[np.ndarray, list[int]]:
     """Reduced row echelon form mod ``p``; pivots searched in the first ``ncols`` columns."""
     a = m.copy() % p
