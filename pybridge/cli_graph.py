@@ -95,7 +95,7 @@ def _print_text(g: nx.DiGraph, doc: dict) -> None:
         for item in b["results"]:
             click.echo(f"{item['result']}: " + ", ".join(item["theorems"]))
     if "unused" in doc:
-        click.echo(f"{len(doc['unused'])} lemmas nothing uses:")
+        click.echo(f"{len(doc['unused'])} lemmas nothing uses (Examples, the non-vacuity instances, left out):")
         for n in doc["unused"]:
             click.echo(f"  {n}  ({g.nodes[n]['file']}:{g.nodes[n]['line']})")
 

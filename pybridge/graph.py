@@ -231,10 +231,14 @@ def result_theorems(g: nx.DiGraph) -> set[str]:
     return {t for info in g.graph.get("results", {}).values() for t in info["theorems"]}
 
 
-def unused(g: nx.DiGraph, *, include_definitions: bool = False) -> list[str]:
+def unused(
+    g: nx.DiGraph, *, include_definitions: bool = False, include_examples: bool = False
+) -> list[str]:
     """Lemmas (propositions) nothing in the library uses and that state no paper result.
 
-    With ``include_definitions``, unused definitions are listed as well.
+    ``Example``s are concrete non-vacuity instances, leaves by design: they are
+    left out unless ``include_examples``. With ``include_definitions``, unused
+    definitions are listed as well.
     """
     headline = result_theorems(g)
     out = [
@@ -243,6 +247,7 @@ def unused(g: nx.DiGraph, *, include_definitions: bool = False) -> list[str]:
         if g.in_degree(n) == 0
         and n not in headline
         and (include_definitions or d.get("prop"))
+        and (include_examples or d.get("kind") != "example")
     ]
     return sorted(out, key=lambda n: sort_key(g, n))
 

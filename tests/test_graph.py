@@ -517,3 +517,12 @@ def test_missing_prover_is_a_clear_error(mini) -> None:
     broken = CoqBackend(root=backend.root, coqc="no-such-coqc")
     with pytest.raises(ProverUnavailable, match="'no-such-coqc' not found"):
         extract(broken, build=False)
+
+
+def test_unused_leaves_out_examples(library) -> None:
+    """Non-vacuity Examples are leaves by design; 'nothing uses' means dead lemmas."""
+    plain = unused(library)
+    assert all(library.nodes[n]["kind"] != "example" for n in plain)
+    assert "Absorb.Activations.relu_3" not in plain
+    assert "Absorb.Activations.relu_3" in unused(library, include_examples=True)
+    assert set(plain) < set(unused(library, include_examples=True))
