@@ -1,0 +1,31 @@
+(** * Genericity with biases (definitions only; paper.md R9)
+
+    A biased ungated block is [x + B sigma(A x + c) + b0] ([Biases.ungated_bias]).
+    Row [i] is the affine function [x |-> a_i . x + c_i], i.e. the vector
+    [(a_i, c_i)] of [R^(d+1)] ([aug_row]).  Its class is a hyperplane:
+    - ReLU: [(a_j, c_j) = lam (a_i, c_i)] ([generic_bias_lines] asks the
+      augmented rows to be pairwise linearly independent);
+    - GELU family: [(a_j, c_j) = +-(a_i, c_i)] ([generic_bias_signs] asks them
+      to be pairwise not equal up to sign).
+    Both also ask every [a_i <> 0] (a row with [a_i = 0] is a constant) and
+    every [b_i <> 0].  Nothing here is proved. *)
+
+From Coq Require Import Reals.
+From Absorb Require Import Sums Blocks RidgeForm.
+Open Scope R_scope.
+
+(** [(a_i, c_i)]: coordinates [0 .. d-1] from [A], coordinate [d] is [c_i]. *)
+Definition aug_row (d : nat) (A : mat) (c : vec) (i : nat) : vec :=
+  fun j => if Nat.ltb j d then A i j else c i.
+
+Definition generic_bias_lines (d n : nat) (A : mat) (c : vec) (B : mat) : Prop :=
+  (forall i, (i < n)%nat -> nonzero_vec d (row A i)) /\
+  (forall i j, (i < n)%nat -> (j < n)%nat -> i <> j ->
+     lin_independent2 (S d) (aug_row d A c i) (aug_row d A c j)) /\
+  (forall i, (i < n)%nat -> nonzero_vec d (col B i)).
+
+Definition generic_bias_signs (d n : nat) (A : mat) (c : vec) (B : mat) : Prop :=
+  (forall i, (i < n)%nat -> nonzero_vec d (row A i)) /\
+  (forall i j, (i < n)%nat -> (j < n)%nat -> i <> j ->
+     ~ pm_equal (S d) (aug_row d A c i) (aug_row d A c j)) /\
+  (forall i, (i < n)%nat -> nonzero_vec d (col B i)).
