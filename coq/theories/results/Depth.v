@@ -1,0 +1,627 @@
+(** * R4: depth
+
+    A composition of residual blocks is never equal (on [R^d], [d >= 1]) to
+    a nonempty composition of residual-free blocks, for any numbers of
+    blocks and any widths, when
+    - the blocks are gated with a gate vanishing continuously at 0
+      ([depth_gated_not_representable]), or
+    - the blocks are ungated with a positively [k]-homogeneous activation,
+      [k >= 2] or [k = 0] ([depth_homogeneous_not_representable]; no
+      boundedness assumption on the activation is needed).
+    Beyond the paper: the residual blocks may have arbitrary invertible
+    skips [P_l] ([depth_gated_not_representable_skips],
+    [depth_homogeneous_not_representable_skips]); the number of residual
+    blocks may be 0.
+
+    Method.  [near_lin d M F]: [F x = M x + o(|x|)] uniformly at 0;
+    [near_lin_inf d M F]: [F x = M x + O(1)].  Both are stable under
+    composition (the linear parts multiply); residual blocks with [o(|x|)]
+    (resp. bounded) branches are [near_lin] (resp. [near_lin_inf]) with an
+    injective linear part, while nonempty compositions of [o(|x|)]
+    (resp. bounded) maps are [o(|x|)] (resp. bounded).  An injective linear
+    map on [R^d], [d >= 1], is neither. *)
+
+From Coq Require Import Reals Lra Lia List.
+From Absorb Require Import Sums Blocks Compositions SkipReduction Gated.
+Open Scope R_scope.
+
+(** ** Linear algebra helpers *)
+
+Definition mat_norm (d : nat) (M : mat) : R := sumn d (fun i => vnorm d (row M i)).
+
+Lemma mat_norm_nonneg d M : 0 <= mat_norm d M.
+Proof. apply sumn_nonneg. intros. apply vnorm_nonneg. Qed.
+
+Lemma mv_bound d M x : vnorm d (mv d M x) <= mat_norm d M * vnorm d x.
+Proof.
+  unfold vnorm at 1, mat_norm, mv. rewrite <- sumn_scal_r.
+  apply sumn_le. intros i _. apply dot_bound.
+Qed.
+
+Lemma mv_minus d M u v i : mv d M (fun k => u k - v k) i = mv d M u i - mv d M v i.
+Proof. unfold mv, dot, row. rewrite <- sumn_minus. apply sumn_ext. intros; ring. Qed.
+
+(** Injectivity of a linear map on [R^d]. *)
+Definition lin_injective (d : nat) (M : mat) : Prop :=
+  forall x, (forall i, (i < d)%nat -> mv d M x i = 0) -> forall i, (i < d)%nat -> x i = 0.
+
+Lemma identity_injective d : lin_injective d identity.
+Proof. intros x H i Hi. rewrite <- (mv_identity d x i Hi). apply H. exact Hi. Qed.
+
+Lemma mm_injective d M N : lin_injective d M -> lin_injective d N -> lin_injective d (mm d N M).
+Proof.
+  intros HM HN x H. apply HM. apply HN. intros i Hi. rewrite mv_mm. apply H. exact Hi.
+Qed.
+
+Lemma invertible_injective d P Q : inverse_of d P Q -> lin_injective d P.
+Proof.
+  intros HPQ x H i Hi.
+  rewrite <- (inverse_mv_cancel d Q P x (inverse_of_sym d P Q HPQ) i Hi).
+  rewrite (mv_ext_vec d Q (mv d P x) (fun _ => 0) i H).
+  unfold mv, dot. apply sumn_zero. intros; ring.
+Qed.
+
+Lemma identity_inverse d : inverse_of d identity identity.
+Proof.
+  intros i j Hi _. split; exact (mv_identity d (col identity j) i Hi).
+Qed.
+
+(** An injective linear map on [R^d] with [d >= 1] is not zero. *)
+Lemma injective_not_vanishing d M :
+  (1 <= d)%nat -> lin_injective d M -> ~ (forall x i, (i < d)%nat -> mv d M x i = 0).
+Proof.
+  intros Hd HM H. pose proof (HM (unit_vec 0) (H (unit_vec 0)) 0%nat ltac:(lia)) as E.
+  unfold unit_vec in E. simpl in E. lra.
+Qed.
+
+(** ** Near-linearity at 0 *)
+
+Definition near_lin (d : nat) (M : mat) (F : vec -> vec) : Prop :=
+  littleo0 d (fun x k => F x k - mv d M x k).
+
+Lemma littleo0_vanishing d f : (forall x, vec_eq d (f x) (fun _ => 0)) -> littleo0 d f.
+Proof.
+  intros H eps He. exists 1. split; [lra|]. intros x _.
+  rewrite (vnorm_ext d _ _ (H x)).
+  replace (vnorm d (fun _ => 0)) with 0
+    by (symmetry; apply sumn_zero; intros; apply Rabs_R0).
+  pose proof (vnorm_nonneg d x). nra.
+Qed.
+
+Lemma near_lin_id d : near_lin d identity (fun x => x).
+Proof.
+  apply littleo0_vanishing. intros x i Hi. rewrite (mv_identity d x i Hi). ring.
+Qed.
+
+Lemma near_lin_residual d P g : littleo0 d g -> near_lin d P (residual d P g).
+Proof.
+  apply littleo0_ext. intros x i _. unfold residual. ring.
+Qed.
+
+Lemma littleo0_compose d F G : littleo0 d F -> littleo0 d G -> littleo0 d (fun x => G (F x)).
+Proof.
+  intros HF HG eps He.
+  destruct (HF 1 ltac:(lra)) as [dF [HdF HF']]. destruct (HG eps He) as [dG [HdG HG']].
+  exists (Rmin dF dG). split; [apply Rmin_pos; assumption|]. intros x Hx.
+  pose proof (Rmin_l dF dG). pose proof (Rmin_r dF dG).
+  pose proof (HF' x ltac:(lra)) as H1.
+  pose proof (HG' (F x) ltac:(lra)) as H2.
+  eapply Rle_trans; [exact H2|]. apply Rmult_le_compat_l; lra.
+Qed.
+
+(** Splitting [G (F x) - N M x] as [(G - N)(F x) + N (F x - M x)]. *)
+Lemma compose_split d M N F G x :
+  vec_eq d (fun k => G (F x) k - mv d (mm d N M) x k)
+    (fun k => (G (F x) k - mv d N (F x) k) + mv d N (fun l => F x l - mv d M x l) k).
+Proof. intros k _. rewrite mv_minus, <- mv_mm. ring. Qed.
+
+Lemma near_lin_compose d M N F G :
+  near_lin d M F -> near_lin d N G -> near_lin d (mm d N M) (fun x => G (F x)).
+Proof.
+  intros HF HG eps He.
+  set (KM := mat_norm d M). set (KN := mat_norm d N).
+  assert (HKM : 0 <= KM) by apply mat_norm_nonneg.
+  assert (HKN : 0 <= KN) by apply mat_norm_nonneg.
+  set (e1 := Rmin 1 (eps / (2 * (KN + 1)))).
+  assert (He1 : 0 < e1) by (apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]).
+  assert (He1' : e1 <= 1) by apply Rmin_l.
+  assert (He1'' : e1 <= eps / (2 * (KN + 1))) by apply Rmin_r.
+  set (e2 := eps / (2 * (KM + 2))).
+  assert (He2 : 0 < e2) by (apply Rdiv_lt_0_compat; lra).
+  destruct (HF e1 He1) as [dF [HdF HF']]. destruct (HG e2 He2) as [dG [HdG HG']].
+  exists (Rmin dF (dG / (KM + 2))).
+  split; [apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]|]. intros x Hx.
+  pose proof (Rmin_l dF (dG / (KM + 2))). pose proof (Rmin_r dF (dG / (KM + 2))).
+  set (X := vnorm d x). assert (HX : 0 <= X) by apply vnorm_nonneg.
+  assert (HXlt : X < dG / (KM + 2)) by (unfold X; lra).
+  assert (HXlt' : X < dF) by (unfold X; lra).
+  set (D := fun l => F x l - mv d M x l).
+  assert (HD : vnorm d D <= e1 * X) by (apply HF'; lra).
+  (* size of F x *)
+  assert (HFx : vnorm d (F x) <= (KM + 1) * X).
+  { rewrite (vnorm_ext d (F x) (fun k => D k + mv d M x k)) by (intros k _; unfold D; ring).
+    eapply Rle_trans; [apply vnorm_plus|].
+    pose proof (mv_bound d M x). fold KM X in H1.
+    assert (e1 * X <= 1 * X) by (apply Rmult_le_compat_r; lra). lra. }
+  assert (HFsmall : vnorm d (F x) < dG).
+  { assert ((KM + 2) * X < (KM + 2) * (dG / (KM + 2))) by (apply Rmult_lt_compat_l; lra).
+    assert ((KM + 2) * (dG / (KM + 2)) = dG) by (field; lra). nra. }
+  pose proof (HG' (F x) HFsmall) as Ha.
+  pose proof (mv_bound d N D) as Hb. fold KN in Hb.
+  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
+  eapply Rle_trans; [apply vnorm_plus|]. fold D.
+  assert (e2 * vnorm d (F x) <= e2 * ((KM + 1) * X)) by (apply Rmult_le_compat_l; lra).
+  assert (e2 * ((KM + 1) * X) <= eps / 2 * X).
+  { assert (e2 * (KM + 2) = eps / 2) by (unfold e2; field; lra). nra. }
+  assert (KN * vnorm d D <= KN * (e1 * X)) by (apply Rmult_le_compat_l; lra).
+  assert (KN * (e1 * X) <= eps / 2 * X).
+  { assert (KN * e1 <= (KN + 1) * e1) by lra.
+    assert ((KN + 1) * e1 <= (KN + 1) * (eps / (2 * (KN + 1))))
+      by (apply Rmult_le_compat_l; lra).
+    assert ((KN + 1) * (eps / (2 * (KN + 1))) = eps / 2) by (field; lra). nra. }
+  lra.
+Qed.
+
+(** A near-linear map with injective linear part is not [o(|x|)]. *)
+Lemma near_lin_littleo0_absurd d M F G :
+  (1 <= d)%nat -> lin_injective d M -> near_lin d M F -> littleo0 d G ->
+  ~ same_fun d F G.
+Proof.
+  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
+  apply linear_littleo0_zero.
+  apply (littleo0_ext d (fun x k => G x k - (F x k - mv d M x k))).
+  - intros x i Hi. rewrite (E x i Hi). ring.
+  - apply littleo0_minus; assumption.
+Qed.
+
+(** ** Near-linearity at infinity (bounded remainder) *)
+
+Definition bounded_map (d : nat) (F : vec -> vec) : Prop :=
+  exists K, forall x, vnorm d (F x) <= K.
+
+Definition near_lin_inf (d : nat) (M : mat) (F : vec -> vec) : Prop :=
+  bounded_map d (fun x k => F x k - mv d M x k).
+
+Lemma bounded_ext d f g : same_fun d f g -> bounded_map d f -> bounded_map d g.
+Proof.
+  intros E [K HK]. exists K. intros x. rewrite <- (vnorm_ext d _ _ (E x)). apply HK.
+Qed.
+
+Lemma bounded_minus d f g :
+  bounded_map d f -> bounded_map d g -> bounded_map d (fun x k => f x k - g x k).
+Proof.
+  intros [K1 H1] [K2 H2]. exists (K1 + K2). intros x.
+  pose proof (vnorm_minus d (f x) (g x)). pose proof (H1 x). pose proof (H2 x). lra.
+Qed.
+
+Lemma near_lin_inf_id d : near_lin_inf d identity (fun x => x).
+Proof.
+  exists 0. intros x. right. apply sumn_zero. intros i Hi.
+  rewrite (mv_identity d x i Hi), Rminus_diag_eq, Rabs_R0; reflexivity.
+Qed.
+
+Lemma near_lin_inf_residual d P g : bounded_map d g -> near_lin_inf d P (residual d P g).
+Proof.
+  apply bounded_ext. intros x i _. unfold residual. ring.
+Qed.
+
+Lemma bounded_compose d F G : bounded_map d G -> bounded_map d (fun x => G (F x)).
+Proof. intros [K HK]. exists K. intros x. apply HK. Qed.
+
+Lemma near_lin_inf_compose d M N F G :
+  near_lin_inf d M F -> near_lin_inf d N G -> near_lin_inf d (mm d N M) (fun x => G (F x)).
+Proof.
+  intros [KF HF] [KG HG]. exists (KG + mat_norm d N * KF). intros x.
+  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
+  eapply Rle_trans; [apply vnorm_plus|].
+  pose proof (HG (F x)). pose proof (HF x) as H2.
+  pose proof (mv_bound d N (fun l => F x l - mv d M x l)).
+  pose proof (mat_norm_nonneg d N).
+  assert (mat_norm d N * vnorm d (fun l => F x l - mv d M x l) <= mat_norm d N * KF)
+    by (apply Rmult_le_compat_l; assumption).
+  lra.
+Qed.
+
+(** A bounded linear map vanishes on [R^d]. *)
+Lemma linear_bounded_zero d M :
+  bounded_map d (mv d M) -> forall x i, (i < d)%nat -> mv d M x i = 0.
+Proof.
+  intros [K HK] x i Hi. apply (vnorm_zero_coord d (mv d M x) i); [|exact Hi].
+  set (N := vnorm d (mv d M x)).
+  destruct (Rle_or_lt N 0) as [Hle|Hpos]; [exact Hle|]. exfalso.
+  assert (HNK : N <= K) by apply HK.
+  set (t := (K + 1) / N).
+  assert (Ht : 0 < t) by (unfold t; apply Rdiv_lt_0_compat; lra).
+  pose proof (HK (vscale t x)) as Hb.
+  rewrite (vnorm_ext d (mv d M (vscale t x)) (vscale t (mv d M x)))
+    in Hb by (intros k _; apply mv_vscale).
+  rewrite vnorm_scale, Rabs_pos_eq in Hb by lra. fold N in Hb.
+  assert (t * N = K + 1) by (unfold t; field; lra). lra.
+Qed.
+
+Lemma near_lin_inf_bounded_absurd d M F G :
+  (1 <= d)%nat -> lin_injective d M -> near_lin_inf d M F -> bounded_map d G ->
+  ~ same_fun d F G.
+Proof.
+  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
+  apply linear_bounded_zero.
+  apply (bounded_ext d (fun x k => G x k - (F x k - mv d M x k))).
+  - intros x i Hi. rewrite (E x i Hi). ring.
+  - apply bounded_minus; assumption.
+Qed.
+
+(** ** Compositions of lists *)
+
+Lemma compose_near_lin d (fs : list (vec -> vec)) :
+  Forall (fun f => exists P, lin_injective d P /\ near_lin d P f) fs ->
+  exists M, lin_injective d M /\ near_lin d M (compose fs).
+Proof.
+  induction fs as [|f fs IH]; intros H.
+  - exists identity. split; [apply identity_injective | apply near_lin_id].
+  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
+    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
+    + apply mm_injective; assumption.
+    + exact (near_lin_compose d P M f (compose fs) Hf HFs).
+Qed.
+
+Lemma compose_near_lin_inf d (fs : list (vec -> vec)) :
+  Forall (fun f => exists P, lin_injective d P /\ near_lin_inf d P f) fs ->
+  exists M, lin_injective d M /\ near_lin_inf d M (compose fs).
+Proof.
+  induction fs as [|f fs IH]; intros H.
+  - exists identity. split; [apply identity_injective | apply near_lin_inf_id].
+  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
+    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
+    + apply mm_injective; assumption.
+    + exact (near_lin_inf_compose d P M f (compose fs) Hf HFs).
+Qed.
+
+Lemma compose_littleo0 d (fs : list (vec -> vec)) :
+  fs <> nil -> Forall (littleo0 d) fs -> littleo0 d (compose fs).
+Proof.
+  induction fs as [|f fs IH]; intros Hne H; [congruence|].
+  inversion H as [|f' fs' Hf Hfs]; subst.
+  destruct fs as [|g gs].
+  - exact Hf.
+  - exact (littleo0_compose d f (compose (g :: gs)) Hf (IH ltac:(discriminate) Hfs)).
+Qed.
+
+Lemma compose_bounded d (fs : list (vec -> vec)) :
+  fs <> nil -> Forall (bounded_map d) fs -> bounded_map d (compose fs).
+Proof.
+  induction fs as [|f fs IH]; intros Hne H; [congruence|].
+  inversion H as [|f' fs' Hf Hfs]; subst.
+  destruct fs as [|g gs].
+  - exact Hf.
+  - exact (bounded_compose d f (compose (g :: gs)) (IH ltac:(discriminate) Hfs)).
+Qed.
+
+(** The abstract depth theorems. *)
+Lemma depth_littleo0_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
+  (1 <= d)%nat ->
+  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ littleo0 d (snd r)) rs ->
+  fs <> nil -> Forall (littleo0 d) fs ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
+Proof.
+  intros Hd Hrs Hne Hfs.
+  destruct (compose_near_lin d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
+  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
+    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_residual; exact Hg].
+  - exact (near_lin_littleo0_absurd d M _ _ Hd HM HF (compose_littleo0 d fs Hne Hfs)).
+Qed.
+
+Lemma depth_bounded_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
+  (1 <= d)%nat ->
+  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ bounded_map d (snd r)) rs ->
+  fs <> nil -> Forall (bounded_map d) fs ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
+Proof.
+  intros Hd Hrs Hne Hfs.
+  destruct (compose_near_lin_inf d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
+  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
+    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_inf_residual; exact Hg].
+  - exact (near_lin_inf_bounded_absurd d M _ _ Hd HM HF (compose_bounded d fs Hne Hfs)).
+Qed.
+
+(** ** Ungated blocks: activations that are [o(|z|)] at 0, or bounded *)
+
+Definition scalar_littleo0 (sigma : R -> R) : Prop :=
+  forall eps, 0 < eps -> exists delta, 0 < delta /\
+    forall z, Rabs z < delta -> Rabs (sigma z) <= eps * Rabs z.
+
+Lemma ungated_bound sigma d n A B x eta :
+  0 <= eta ->
+  (forall j, (j < n)%nat ->
+     Rabs (sigma (dot d (row A j) x)) <= eta * Rabs (dot d (row A j) x)) ->
+  vnorm d (ungated sigma d n A B x) <= eta * gated_weight d n A B * vnorm d x.
+Proof.
+  intros Heta Hs.
+  replace (eta * gated_weight d n A B * vnorm d x) with
+    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
+    by (rewrite sumn_scal_r; unfold gated_weight; ring).
+  unfold vnorm at 1, ungated.
+  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
+  rewrite Rabs_mult.
+  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
+    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
+  apply Rmult_le_compat_l; [apply Rabs_pos|].
+  eapply Rle_trans; [exact (Hs j Hj)|].
+  apply Rmult_le_compat_l; [exact Heta | apply dot_bound].
+Qed.
+
+Lemma ungated_littleo0 sigma d n A B :
+  scalar_littleo0 sigma -> littleo0 d (ungated sigma d n A B).
+Proof.
+  intros Hs eps He.
+  set (W := gated_weight d n A B). set (RA := sumn n (fun l => vnorm d (row A l))).
+  assert (HW : 0 <= W) by apply gated_weight_nonneg.
+  assert (HRA : 0 <= RA) by (apply sumn_nonneg; intros; apply vnorm_nonneg).
+  set (eta := eps / (W + 1)).
+  assert (Heta : 0 < eta) by (unfold eta; apply Rdiv_lt_0_compat; lra).
+  destruct (Hs eta Heta) as [dl [Hdl Hsmall]].
+  exists (dl / (RA + 1)). split; [apply Rdiv_lt_0_compat; lra|]. intros x Hx.
+  assert (HX : 0 <= vnorm d x) by apply vnorm_nonneg.
+  eapply Rle_trans.
+  - apply ungated_bound with (eta := eta); [lra|]. intros j Hj. apply Hsmall.
+    eapply Rle_lt_trans; [apply row_dot_bound; exact Hj|]. fold RA.
+    assert (RA * vnorm d x <= (RA + 1) * vnorm d x) by lra.
+    assert ((RA + 1) * vnorm d x < (RA + 1) * (dl / (RA + 1)))
+      by (apply Rmult_lt_compat_l; lra).
+    assert ((RA + 1) * (dl / (RA + 1)) = dl) by (field; lra). lra.
+  - fold W. apply Rmult_le_compat_r; [exact HX|].
+    assert (eta * (W + 1) = eps) by (unfold eta; field; lra).
+    assert (eta * W <= eta * (W + 1)) by (apply Rmult_le_compat_l; lra). lra.
+Qed.
+
+Lemma ungated_bounded sigma d n A B K0 :
+  (forall z, Rabs (sigma z) <= K0) -> bounded_map d (ungated sigma d n A B).
+Proof.
+  intros HK. exists (sumn d (fun i => sumn n (fun j => Rabs (B i j) * K0))). intros x.
+  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+  apply sumn_le. intros j _. rewrite Rabs_mult.
+  apply Rmult_le_compat_l; [apply Rabs_pos | apply HK].
+Qed.
+
+(** ** Homogeneous activations *)
+
+Lemma homogeneous_at_0 k sigma : (1 <= k)%nat -> pos_homogeneous k sigma -> sigma 0 = 0.
+Proof.
+  intros Hk Hs. pose proof (Hs 2 0 ltac:(lra)) as H. rewrite Rmult_0_r in H.
+  assert (H1 : 1 < 2 ^ k) by (apply Rlt_pow_R1; [lra | lia]).
+  assert (Hz : (2 ^ k - 1) * sigma 0 = 0) by lra.
+  apply Rmult_integral in Hz. destruct Hz as [Hz|Hz]; [lra | exact Hz].
+Qed.
+
+(** The values at [1] and [-1] determine a homogeneous activation. *)
+Lemma homogeneous_pos k sigma z : pos_homogeneous k sigma -> 0 < z -> sigma z = z ^ k * sigma 1.
+Proof. intros Hs Hz. rewrite <- (Hs z 1 Hz). f_equal. ring. Qed.
+
+Lemma homogeneous_neg k sigma z :
+  pos_homogeneous k sigma -> z < 0 -> sigma z = (- z) ^ k * sigma (-1).
+Proof. intros Hs Hz. rewrite <- (Hs (- z) (-1) ltac:(lra)). f_equal. ring. Qed.
+
+Lemma homogeneous_pow_bound k sigma z :
+  (1 <= k)%nat -> pos_homogeneous k sigma ->
+  Rabs (sigma z) <= (Rabs (sigma 1) + Rabs (sigma (-1))) * Rabs z ^ k.
+Proof.
+  intros Hk Hs.
+  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))).
+  assert (Hp : 0 <= Rabs z ^ k) by (apply pow_le; apply Rabs_pos).
+  destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
+  - rewrite (homogeneous_neg k sigma z Hs Hz), Rabs_mult, <- RPow_abs, Rabs_Ropp. nra.
+  - subst. rewrite (homogeneous_at_0 k sigma Hk Hs).
+    apply Rle_trans with 0; [rewrite Rabs_R0; lra | apply Rmult_le_pos; lra].
+  - rewrite (homogeneous_pos k sigma z Hs Hz), Rabs_mult, <- RPow_abs. nra.
+Qed.
+
+Lemma pow_le_sq a k : 0 <= a <= 1 -> (2 <= k)%nat -> a ^ k <= a ^ 2.
+Proof.
+  intros Ha Hk. replace k with (2 + (k - 2))%nat by lia. rewrite pow_add.
+  assert (a ^ (k - 2) <= 1).
+  { rewrite <- (pow1 (k - 2)). apply pow_incr. lra. }
+  assert (0 <= a ^ 2) by (apply pow_le; lra).
+  pose proof (pow_le a (k - 2) ltac:(lra)). nra.
+Qed.
+
+Lemma homogeneous_scalar_littleo0 k sigma :
+  (2 <= k)%nat -> pos_homogeneous k sigma -> scalar_littleo0 sigma.
+Proof.
+  intros Hk Hs eps He.
+  set (K := Rabs (sigma 1) + Rabs (sigma (-1))).
+  assert (HK : 0 <= K) by (unfold K; pose proof (Rabs_pos (sigma 1));
+                            pose proof (Rabs_pos (sigma (-1))); lra).
+  exists (Rmin 1 (eps / (K + 1))).
+  split; [apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]|]. intros z Hz.
+  pose proof (Rmin_l 1 (eps / (K + 1))). pose proof (Rmin_r 1 (eps / (K + 1))).
+  set (a := Rabs z) in *. assert (Ha : 0 <= a) by apply Rabs_pos.
+  eapply Rle_trans; [apply (homogeneous_pow_bound k); [lia | exact Hs]|]. fold K a.
+  assert (a ^ k <= a ^ 2) by (apply pow_le_sq; [lra | exact Hk]).
+  assert (K * a <= eps).
+  { assert ((K + 1) * (eps / (K + 1)) = eps) by (field; lra).
+    assert ((K + 1) * a <= (K + 1) * (eps / (K + 1))) by (apply Rmult_le_compat_l; lra).
+    nra. }
+  assert (K * a ^ k <= K * a ^ 2) by (apply Rmult_le_compat_l; assumption).
+  simpl in *. nra.
+Qed.
+
+Lemma homogeneous0_bounded sigma z :
+  pos_homogeneous 0 sigma -> Rabs (sigma z) <= Rabs (sigma 1) + Rabs (sigma (-1)) + Rabs (sigma 0).
+Proof.
+  intros Hs.
+  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))). pose proof (Rabs_pos (sigma 0)).
+  destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
+  - rewrite (homogeneous_neg 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
+  - subst. lra.
+  - rewrite (homogeneous_pos 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
+Qed.
+
+Lemma gblock_littleo0 gamma d b : vanishing_at_0 gamma -> littleo0 d (gblock gamma d b).
+Proof. intros Hg. destruct b as [[[n C] A] B]. apply gated_littleo0. exact Hg. Qed.
+
+Lemma ublock_littleo0 k sigma d b :
+  (2 <= k)%nat -> pos_homogeneous k sigma -> littleo0 d (ublock sigma d b).
+Proof.
+  intros Hk Hs. destruct b as [[n A] B]. apply ungated_littleo0.
+  exact (homogeneous_scalar_littleo0 k sigma Hk Hs).
+Qed.
+
+Lemma ublock_bounded sigma d b : pos_homogeneous 0 sigma -> bounded_map d (ublock sigma d b).
+Proof.
+  intros Hs. destruct b as [[n A] B]. eapply ungated_bounded.
+  intros z. exact (homogeneous0_bounded sigma z Hs).
+Qed.
+
+Lemma map_not_nil {X Y} (f : X -> Y) l : l <> nil -> map f l <> nil.
+Proof. destruct l; simpl; congruence. Qed.
+
+(** ** R4, with invertible skips (beyond) *)
+
+Theorem depth_gated_not_representable_skips :
+  forall gamma d (res : list (mat * (nat * mat * mat * mat))) (free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> vanishing_at_0 gamma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (gblock gamma d (snd r))) res))
+               (compose (map (gblock gamma d) free)).
+Proof.
+  intros gamma d res free Hd Hg Hres Hfree.
+  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, gblock gamma d (snd r))) res)
+                (map (gblock gamma d) free) Hd) as H.
+  rewrite map_map in H. apply H.
+  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+    split; [exact HQ | apply gblock_littleo0; exact Hg].
+  - apply map_not_nil. exact Hfree.
+  - apply Forall_map. apply Forall_forall. intros b _. apply gblock_littleo0. exact Hg.
+Qed.
+
+Theorem depth_homogeneous_not_representable_skips :
+  forall k sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
+  (1 <= d)%nat -> (k = 0 \/ 2 <= k)%nat -> pos_homogeneous k sigma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
+               (compose (map (ublock sigma d) free)).
+Proof.
+  intros k sigma d res free Hd Hk Hs Hres Hfree.
+  destruct Hk as [Hk|Hk].
+  - subst k.
+    pose proof (depth_bounded_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                  (map (ublock sigma d) free) Hd) as H.
+    rewrite map_map in H. apply H.
+    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+      split; [exact HQ | apply ublock_bounded; exact Hs].
+    + apply map_not_nil. exact Hfree.
+    + apply Forall_map. apply Forall_forall. intros b _. apply ublock_bounded. exact Hs.
+  - pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                  (map (ublock sigma d) free) Hd) as H.
+    rewrite map_map in H. apply H.
+    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+      split; [exact HQ | apply (ublock_littleo0 k); assumption].
+    + apply map_not_nil. exact Hfree.
+    + apply Forall_map. apply Forall_forall. intros b _. apply (ublock_littleo0 k); assumption.
+Qed.
+
+(** ** R4 with identity skips (any numbers of blocks, the free list nonempty) *)
+
+Lemma identity_skips d {X} (l : list X) :
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) (map (fun b => (identity, b)) l).
+Proof.
+  apply Forall_map. apply Forall_forall. intros b _. exists identity. apply identity_inverse.
+Qed.
+
+Theorem depth_gated_not_representable :
+  forall gamma d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> vanishing_at_0 gamma -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gamma d) res)) (compose (map (gblock gamma d) free)).
+Proof.
+  intros gamma d res free Hd Hg Hfree.
+  pose proof (depth_gated_not_representable_skips gamma d (map (fun b => (identity, b)) res)
+                free Hd Hg (identity_skips d res) Hfree) as H.
+  rewrite map_map in H. exact H.
+Qed.
+
+Theorem depth_homogeneous_not_representable :
+  forall k sigma d (res free : list (nat * mat * mat)),
+  (1 <= d)%nat -> (k = 0 \/ 2 <= k)%nat -> pos_homogeneous k sigma -> free <> nil ->
+  ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
+Proof.
+  intros k sigma d res free Hd Hk Hs Hfree.
+  pose proof (depth_homogeneous_not_representable_skips k sigma d (map (fun b => (identity, b)) res)
+                free Hd Hk Hs (identity_skips d res) Hfree) as H.
+  rewrite map_map in H. exact H.
+Qed.
+
+(** ** Also at depth one: an ungated block whose activation is [o(|z|)] at 0
+    (e.g. [k]-homogeneous with [k >= 2]) is never absorbable. *)
+
+Theorem littleo_not_absorbable_ungated : forall sigma d n m P A B,
+  scalar_littleo0 sigma -> nonzero_mat d P -> ~ absorbable_ungated sigma d n m P A B.
+Proof.
+  intros sigma d n m P A B Hs HP [A' [B' E]].
+  apply (mv_vanishing_not_nonzero d P); [|exact HP].
+  apply linear_littleo0_zero.
+  apply (littleo0_ext d (fun x k => ungated sigma d m A' B' x k - ungated sigma d n A B x k)).
+  - intros x i Hi. rewrite (E x i Hi). unfold residual. ring.
+  - apply littleo0_minus; apply ungated_littleo0; exact Hs.
+Qed.
+
+(** The general depth theorem for ungated blocks with an [o(|z|)] activation. *)
+Theorem depth_littleo_not_representable_skips :
+  forall sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
+  (1 <= d)%nat -> scalar_littleo0 sigma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
+               (compose (map (ublock sigma d) free)).
+Proof.
+  intros sigma d res free Hd Hs Hres Hfree.
+  assert (Hb : forall b, littleo0 d (ublock sigma d b))
+    by (intros [[n A] B]; apply ungated_littleo0; exact Hs).
+  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
+                (map (ublock sigma d) free) Hd) as H.
+  rewrite map_map in H. apply H.
+  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
+    split; [exact HQ | apply Hb].
+  - apply map_not_nil. exact Hfree.
+  - apply Forall_map. apply Forall_forall. intros b _. apply Hb.
+Qed.
+
+(** ** Homogeneous gates of degree [k >= 1] vanish continuously at 0 *)
+
+Lemma pow_le_self a k : 0 <= a <= 1 -> (1 <= k)%nat -> a ^ k <= a.
+Proof.
+  intros Ha Hk. replace k with (1 + (k - 1))%nat by lia. rewrite pow_add, pow_1.
+  assert (a ^ (k - 1) <= 1) by (rewrite <- (pow1 (k - 1)); apply pow_incr; lra).
+  pose proof (pow_le a (k - 1) ltac:(lra)). nra.
+Qed.
+
+Lemma homogeneous_vanishing_at_0 k gamma :
+  (1 <= k)%nat -> pos_homogeneous k gamma -> vanishing_at_0 gamma.
+Proof.
+  intros Hk Hs. split; [|exact (homogeneous_at_0 k gamma Hk Hs)].
+  intros eps He.
+  set (K := Rabs (gamma 1) + Rabs (gamma (-1))).
+  assert (HK : 0 <= K) by (unfold K; pose proof (Rabs_pos (gamma 1));
+                            pose proof (Rabs_pos (gamma (-1))); lra).
+  exists (Rmin 1 (eps / (K + 1))).
+  split; [apply Rmin_pos; [lra | apply Rdiv_lt_0_compat; lra]|]. intros z [_ Hz].
+  simpl in *. unfold R_dist in *. rewrite Rminus_0_r in Hz.
+  rewrite (homogeneous_at_0 k gamma Hk Hs), Rminus_0_r.
+  pose proof (Rmin_l 1 (eps / (K + 1))). pose proof (Rmin_r 1 (eps / (K + 1))).
+  set (a := Rabs z) in *. assert (Ha : 0 <= a) by apply Rabs_pos.
+  eapply Rle_lt_trans; [apply (homogeneous_pow_bound k); [exact Hk | exact Hs]|]. fold K a.
+  assert (a ^ k <= a) by (apply pow_le_self; [lra | exact Hk]).
+  assert (K * a ^ k <= K * a) by (apply Rmult_le_compat_l; assumption).
+  assert ((K + 1) * a < (K + 1) * (eps / (K + 1))) by (apply Rmult_lt_compat_l; lra).
+  assert ((K + 1) * (eps / (K + 1)) = eps) by (field; lra).
+  nra.
+Qed.
+
+(** Depth for gated blocks with a [k]-homogeneous gate, [k >= 1] (ReGLU: [k = 1]). *)
+Theorem depth_gated_homogeneous_not_representable :
+  forall k gamma d (res free : list (nat * mat * mat * mat)),
+  (1 <= d)%nat -> (1 <= k)%nat -> pos_homogeneous k gamma -> free <> nil ->
+  ~ same_fun d (compose (map (res_gblock gamma d) res)) (compose (map (gblock gamma d) free)).
+Proof.
+  intros k gamma d res free Hd Hk Hs Hfree.
+  exact (depth_gated_not_representable gamma d res free Hd
+           (homogeneous_vanishing_at_0 k gamma Hk Hs) Hfree).
+Qed.

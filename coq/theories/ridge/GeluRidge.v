@@ -1,0 +1,207 @@
+(** * Ridge uniqueness for GELU's even part (R5 (=>) for GELU, unconditionally)
+
+    Main results:
+    - [gelu_even_dilations_unique]: if [sum_j beta_j gelu_even (c_j t) = 0]
+      for every real [t], with [c_j <> 0] and [|c_i| <> |c_j|] for [i <> j],
+      then every [beta_j = 0].  Proof: dividing by [t] gives
+      [sum_j beta_j c_j (Phi (c_j t) - 1/2) = 0]; differentiating in [t]
+      gives [sum_j beta_j c_j^2 exp (- c_j^2 t^2 / 2) = 0]; at
+      [t = sqrt (2 k)], [k = 0 .. N-1], this is a Vandermonde system in the
+      distinct nodes [exp (- c_j^2)] ([Vandermonde.vandermonde_zero]).
+    - [avoid_hyperplanes]: finitely many nonzero vectors have a common
+      non-orthogonal vector [u]; applied to [v_j], [v_i - v_j], [v_i + v_j]
+      it reduces a ridge sum in [R^d] to the one-variable statement.
+    - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
+    - Unconditional R5 for GELU: [gelu_absorbable_iff_submatrix_uncond] and
+      [gelu_generic_not_absorbable_below_uncond], with non-vacuity examples
+      on both sides of the equivalence. *)
+
+From Coq Require Import Reals Lra Lia List.
+From Coquelicot Require Import Coquelicot.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Calculus Ridge
+  Vandermonde.
+From Absorb Require Import SubmatrixIff.
+Open Scope R_scope.
+
+Lemma is_derive_Phi_dilate c t :
+  is_derive (fun s => Phi (c * s) - / 2) t (c * gauss_density (c * t)).
+Proof.
+  replace (c * gauss_density (c * t)) with (c * gauss_density (c * t) - 0) by ring.
+  apply (is_derive_minus (K := R_AbsRing) (V := R_NormedModule) (fun s => Phi (c * s)) (fun _ => / 2)).
+  - apply (is_derive_comp (K := R_AbsRing) (V := R_NormedModule) Phi (fun s => c * s)).
+    + apply Phi_derive.
+    + pose proof (is_derive_scal (fun s => s) t c 1 (is_derive_id (K := R_AbsRing) t)) as H.
+      rewrite Rmult_1_r in H. exact H.
+  - apply (is_derive_const (K := R_AbsRing) (V := R_NormedModule)).
+Qed.
+
+(** ** One variable: dilations of [gelu_even] are linearly independent *)
+
+Lemma gelu_even_sum_div N (c beta : nat -> R) :
+  (forall t, sumn N (fun j => beta j * gelu_even (c j * t)) = 0) ->
+  forall t, sumn N (fun j => beta j * c j * (Phi (c j * t) - / 2)) = 0.
+Proof.
+  intros Hs t. destruct (Req_dec t 0) as [->|Ht].
+  - apply sumn_zero. intros j _. rewrite Rmult_0_r, Phi_0. ring.
+  - apply (Rmult_eq_reg_l t); [|exact Ht]. rewrite <- sumn_scal_l, Rmult_0_r, <- (Hs t).
+    apply sumn_ext. intros j _. unfold gelu_even. ring.
+Qed.
+
+Lemma gelu_even_sum_gauss N (c beta : nat -> R) :
+  (forall t, sumn N (fun j => beta j * gelu_even (c j * t)) = 0) ->
+  forall t, sumn N (fun j => beta j * c j * c j * exp (- (c j * c j) * (t * t) / 2)) = 0.
+Proof.
+  intros Hs t.
+  assert (Hd : is_derive (fun s => sumn N (fun j => beta j * c j * (Phi (c j * s) - / 2))) t
+                 (sumn N (fun j => beta j * c j * (c j * gauss_density (c j * t))))).
+  { apply (is_derive_sumn N (fun j s => beta j * c j * (Phi (c j * s) - / 2))).
+    intros j _. apply (is_derive_scal (fun s => Phi (c j * s) - / 2)).
+    apply is_derive_Phi_dilate. }
+  apply (is_derive_zero_fun _ t _ (gelu_even_sum_div N c beta Hs)) in Hd.
+  pose proof sqrt_2PI_pos as Hpi.
+  apply (Rmult_eq_reg_l (/ sqrt (2 * PI))); [|apply Rinv_neq_0_compat; lra].
+  rewrite Rmult_0_r, <- Hd, <- sumn_scal_l. apply sumn_ext. intros j _.
+  unfold gauss_density. replace (- (c j * t * (c j * t)) / 2) with (- (c j * c j) * (t * t) / 2)
+    by field. field. lra.
+Qed.
+
+Theorem gelu_even_dilations_unique : forall N (c beta : nat -> R),
+  (forall j, (j < N)%nat -> c j <> 0) ->
+  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
+  (forall t, sumn N (fun j => beta j * gelu_even (c j * t)) = 0) ->
+  forall j, (j < N)%nat -> beta j = 0.
+Proof.
+  intros N c beta Hc Hd Hs j Hj.
+  assert (Hw : beta j * c j * c j = 0).
+  { apply (vandermonde_zero N (fun j => beta j * c j * c j) (fun j => exp (- (c j * c j))));
+      [| |exact Hj].
+    - intros i k Hi Hk Hne E. apply exp_inv in E. apply (Hd i k Hi Hk Hne).
+      rewrite <- (sqrt_Rsqr_abs (c i)), <- (sqrt_Rsqr_abs (c k)). unfold Rsqr. f_equal. lra.
+    - intros k _. rewrite <- (gelu_even_sum_gauss N c beta Hs (sqrt (2 * INR k))).
+      apply sumn_ext. intros i _. rewrite <- exp_INR_mult. f_equal. f_equal.
+      rewrite sqrt_sqrt by (pose proof (pos_INR k); lra). field. }
+  pose proof (Hc j Hj). apply Rmult_integral in Hw. destruct Hw as [Hw|Hw]; [|contradiction].
+  apply Rmult_integral in Hw. destruct Hw; [assumption | contradiction].
+Qed.
+
+(** The normals to avoid: [v_i], and [v_i - v_j], [v_i + v_j] for [i <> j]. *)
+Definition sign_normals (N : nat) (V : mat) : list vec :=
+  flat_map (fun i => row V i ::
+    flat_map (fun j => if Nat.eq_dec i j then nil
+                       else vlin 1 (row V i) (-1) (row V j) :: vlin 1 (row V i) 1 (row V j) :: nil)
+      (seq 0 N))
+    (seq 0 N).
+
+Lemma sign_normals_row N V i : (i < N)%nat -> In (row V i) (sign_normals N V).
+Proof.
+  intros Hi. apply in_flat_map. exists i. split; [apply in_seq; lia | left; reflexivity].
+Qed.
+
+Lemma sign_normals_pair N V i j : (i < N)%nat -> (j < N)%nat -> i <> j ->
+  In (vlin 1 (row V i) (-1) (row V j)) (sign_normals N V) /\
+  In (vlin 1 (row V i) 1 (row V j)) (sign_normals N V).
+Proof.
+  intros Hi Hj Hne. split; apply in_flat_map; exists i; (split; [apply in_seq; lia|]);
+    right; apply in_flat_map; exists j; (split; [apply in_seq; lia|]);
+    destruct (Nat.eq_dec i j); try contradiction; [left | right; left]; reflexivity.
+Qed.
+
+Lemma sign_normals_nonzero d N V :
+  (forall j, (j < N)%nat -> nonzero_vec d (row V j)) ->
+  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ same_up_to_sign d (row V i) (row V j)) ->
+  forall w, In w (sign_normals N V) -> nonzero_vec d w.
+Proof.
+  intros Hnz Hsign w Hw. apply in_flat_map in Hw. destruct Hw as [i [Hi Hw]].
+  apply in_seq in Hi. destruct Hw as [E|Hw]; [subst w; apply Hnz; lia|].
+  apply in_flat_map in Hw. destruct Hw as [j [Hj Hw]]. apply in_seq in Hj.
+  destruct (Nat.eq_dec i j) as [|Hne]; [destruct Hw|].
+  destruct (nonzero_vec_or_zero d w) as [Hw'|Hz]; [exact Hw'|].
+  exfalso. apply (Hsign i j ltac:(lia) ltac:(lia) Hne).
+  destruct Hw as [E|[E|[]]]; subst w; unfold vlin in Hz; [left | right];
+    intros k Hk; specialize (Hz k Hk); lra.
+Qed.
+
+(** ** Ridge uniqueness *)
+
+Lemma Rabs_eq_cases a b : Rabs a = Rabs b -> a - b = 0 \/ a + b = 0.
+Proof. unfold Rabs. repeat destruct Rcase_abs; intros; lra. Qed.
+
+Theorem gelu_ridge_unique : ridge_unique_even gelu_even.
+Proof.
+  intros d N V beta Hnz Hsign Hs j Hj.
+  destruct (avoid_hyperplanes d (sign_normals N V) (sign_normals_nonzero d N V Hnz Hsign))
+    as [u Hu].
+  apply (gelu_even_dilations_unique N (fun j => dot d (row V j) u) beta); [| | | exact Hj].
+  - intros i Hi. apply Hu, sign_normals_row. exact Hi.
+  - intros i k Hi Hk Hne E. destruct (sign_normals_pair N V i k Hi Hk Hne) as [Hm Hp].
+    apply Hu in Hm. apply Hu in Hp. rewrite dot_vlin_l in Hm, Hp.
+    destruct (Rabs_eq_cases _ _ E); [apply Hm | apply Hp]; lra.
+  - intros t. rewrite <- (Hs (vscale t u)). apply sumn_ext. intros i _.
+    rewrite dot_scal_r, (Rmult_comm t). reflexivity.
+Qed.
+
+(** ** R5 for GELU, unconditionally *)
+
+Theorem gelu_absorbable_generic_submatrix_uncond : forall d n A B, generic d n A B ->
+  absorbable_ungated gelu d n n identity A B -> exists S, submatrix_cond d n S A B.
+Proof. intros d n A B. exact (gelu_absorbable_generic_submatrix d n A B gelu_ridge_unique). Qed.
+
+Theorem gelu_absorbable_iff_submatrix_uncond : forall d n A B, generic d n A B ->
+  (absorbable_ungated gelu d n n identity A B <-> exists S, submatrix_cond d n S A B).
+Proof. intros d n A B. exact (gelu_absorbable_iff_submatrix d n A B gelu_ridge_unique). Qed.
+
+Theorem gelu_generic_not_absorbable_below_uncond : forall d n m A B,
+  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated gelu d n m identity A B.
+Proof. intros d n m A B. exact (gelu_generic_not_absorbable_below d n m A B gelu_ridge_unique). Qed.
+
+(** ** Non-vacuity *)
+
+(** One variable: two distinct dilations [c = 1, 2]. *)
+Example gelu_even_dilations_instance :
+  (forall j, (j < 2)%nat -> INR (S j) <> 0) /\
+  (forall i j, (i < 2)%nat -> (j < 2)%nat -> i <> j -> Rabs (INR (S i)) <> Rabs (INR (S j))) /\
+  (forall t, sumn 2 (fun j => 0 * gelu_even (INR (S j) * t)) = 0).
+Proof.
+  split; [|split].
+  - intros j _. apply not_0_INR. lia.
+  - intros i j _ _ Hne E. rewrite !Rabs_right in E by (apply Rle_ge, pos_INR).
+    apply INR_eq in E. lia.
+  - intros t. simpl. ring.
+Qed.
+
+(** Ridge sums: the hypotheses of [ridge_unique_even] hold for the two
+    directions [1] and [2] of [R^1]. *)
+Example gelu_ridge_instance :
+  let V : mat := fun j _ => INR (S j) in
+  (forall j, (j < 2)%nat -> nonzero_vec 1 (row V j)) /\
+  (forall i j, (i < 2)%nat -> (j < 2)%nat -> i <> j -> ~ same_up_to_sign 1 (row V i) (row V j)) /\
+  (forall x, sumn 2 (fun j => 0 * gelu_even (dot 1 (row V j) x)) = 0).
+Proof.
+  split; [|split].
+  - intros j _. exists 0%nat. split; [lia | unfold row; apply not_0_INR; lia].
+  - intros i j Hi Hj Hne [C|C]; specialize (C 0%nat ltac:(lia)); unfold row in C.
+    + apply Hne. apply INR_eq in C. lia.
+    + assert (0 < INR (S i)) by (apply lt_0_INR; lia).
+      assert (0 < INR (S j)) by (apply lt_0_INR; lia). lra.
+  - intros x. simpl. ring.
+Qed.
+
+(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
+    absorbable, [B = 1] is not. *)
+Example gelu_uncond_absorbable_side :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
+  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
+  absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
+Proof. exact (iff_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
+
+Example gelu_uncond_not_absorbable_side :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
+  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
+  ~ absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
+Proof. exact (iff_not_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
+
+(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
+Example gelu_uncond_below_instance :
+  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
+  ~ absorbable_ungated gelu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
+Proof. exact (below_width_instance_1_1 gelu gelu_generic_not_absorbable_below_uncond). Qed.
