@@ -8,19 +8,21 @@
       gives [sum_j beta_j c_j^2 exp (- c_j^2 t^2 / 2) = 0]; at
       [t = sqrt (2 k)], [k = 0 .. N-1], this is a Vandermonde system in the
       distinct nodes [exp (- c_j^2)] ([Vandermonde.vandermonde_zero]).
-    - [avoid_hyperplanes]: finitely many nonzero vectors have a common
-      non-orthogonal vector [u]; applied to [v_j], [v_i - v_j], [v_i + v_j]
-      it reduces a ridge sum in [R^d] to the one-variable statement.
+    - [sign_normals]: [avoid_hyperplanes] ([tools/Geometry.v]) applied to
+      [v_j], [v_i - v_j], [v_i + v_j] gives a direction [u] that reduces a
+      ridge sum in [R^d] to the one-variable statement.
     - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
-    - Unconditional R5 for GELU: [gelu_absorbable_iff_submatrix_uncond] and
-      [gelu_generic_not_absorbable_below_uncond], with non-vacuity examples
-      on both sides of the equivalence. *)
+    - R5 for GELU: [gelu_ridge_matching], hence the package [gelu_R5] of
+      [results/R5Package.v] and its uniform names
+      [gelu_absorbable_iff_submatrix], [gelu_absorbable_generic_submatrix],
+      [gelu_generic_not_absorbable_below], [gelu_absorbable_null],
+      [gelu_absorbable_below_null]; non-vacuity [gelu_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Calculus Ridge
   Vandermonde.
-From Absorb Require Import SubmatrixIff.
+From Absorb Require Import ReluSubmatrix R5Package.
 Open Scope R_scope.
 
 Lemma is_derive_Phi_dilate c t :
@@ -140,19 +142,32 @@ Proof.
     rewrite dot_scal_r, (Rmult_comm t). reflexivity.
 Qed.
 
-(** ** R5 for GELU, unconditionally *)
+(** [gelu 0 = 0], and [gelu_even] is [gelu]'s even part. *)
+Lemma gelu_zero : gelu 0 = 0.
+Proof. unfold gelu. ring. Qed.
 
-Theorem gelu_absorbable_generic_submatrix_uncond : forall d n A B, generic d n A B ->
-  absorbable_ungated gelu d n n identity A B -> exists S, submatrix_cond d n S A B.
-Proof. intros d n A B. exact (gelu_absorbable_generic_submatrix d n A B gelu_ridge_unique). Qed.
+Lemma even_part_gelu z : gelu_even z = even_part gelu z.
+Proof. unfold even_part. rewrite gelu_split. ring. Qed.
 
-Theorem gelu_absorbable_iff_submatrix_uncond : forall d n A B, generic d n A B ->
-  (absorbable_ungated gelu d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof. intros d n A B. exact (gelu_absorbable_iff_submatrix d n A B gelu_ridge_unique). Qed.
+(** ** R5 for GELU: the ridge matching, then the whole package *)
 
-Theorem gelu_generic_not_absorbable_below_uncond : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated gelu d n m identity A B.
-Proof. intros d n m A B. exact (gelu_generic_not_absorbable_below d n m A B gelu_ridge_unique). Qed.
+Theorem gelu_ridge_matching : ridge_matching gelu.
+Proof. apply (even_ridge_matching gelu gelu_odd_part gelu_zero).
+  exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique). Qed.
+
+Theorem gelu_R5 : R5_package gelu.
+Proof. exact (R5_of_matching gelu gelu_odd_part gelu_ridge_matching). Qed.
+
+Definition gelu_absorbable_iff_submatrix := package_iff gelu_R5.
+Definition gelu_absorbable_generic_submatrix := package_forward gelu_R5.
+Definition gelu_generic_not_absorbable_below := package_below gelu_R5.
+Definition gelu_absorbable_null := package_null gelu_R5.
+Definition gelu_absorbable_below_null := package_below_null gelu_R5.
+
+(** Former names (kept for existing certificates). *)
+Definition gelu_absorbable_generic_submatrix_uncond := gelu_absorbable_generic_submatrix.
+Definition gelu_absorbable_iff_submatrix_uncond := gelu_absorbable_iff_submatrix.
+Definition gelu_generic_not_absorbable_below_uncond := gelu_generic_not_absorbable_below.
 
 (** ** Non-vacuity *)
 
@@ -186,22 +201,6 @@ Proof.
   - intros x. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
-    absorbable, [B = 1] is not. *)
-Example gelu_uncond_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
-
-Example gelu_uncond_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example gelu_uncond_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated gelu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (below_width_instance_1_1 gelu gelu_generic_not_absorbable_below_uncond). Qed.
+(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
+    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+Example gelu_R5_instances : R5_instances gelu := package_instances gelu_R5.
