@@ -39,11 +39,41 @@ __all__ = [
 ]
 
 
-def load(path: Path | str, activation: Optional[Activation | str] = None) -> Instance:
-    """Read a ``.json``, ``.npz`` or ``.safetensors`` instance exactly (see :mod:`pybridge.io`)."""
+def load(
+    path: Path | str, activation: Optional[Activation | str] = None, *, max_entries: Optional[int] = None
+) -> Instance:
+    """Read a ``.json``, ``.npz`` or ``.safetensors`` instance exactly (see :mod:`pybridge.io`).
+
+    ``max_entries`` bounds the entries per matrix (checked before conversion; default
+    :data:`pybridge.io.limits.DEFAULT_MAX_ENTRIES`). Bad input raises :class:`InputError`.
+    """
+    from .io.limits import DEFAULT_LIMITS, Limits
+
     if isinstance(activation, str):
         activation = parse_activation(activation)
-    return load_instance(path, activation)
+    limits = DEFAULT_LIMITS if max_entries is None else Limits(max_entries=_positive_int("max_entries", max_entries))
+    return load_instance(path, activation, limits=limits)
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{name} must be a positive integer, got {value!r:.40}")
+    return value
+
+
+def _check_arguments(instance: object, timeout: object, keep_dir: object, backend: object,
+                     decision: object) -> None:
+    """:class:`InputError` for arguments of the wrong type (never a raw TypeError)."""
+    if not isinstance(instance, Instance):
+        raise InputError(f"check needs a pybridge Instance, not {type(instance).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
+    if keep_dir is not None and not isinstance(keep_dir, (str, Path)):
+        raise InputError(f"keep_dir must be a path, not {type(keep_dir).__name__}")
+    if backend is not None and not isinstance(backend, ProverBackend):
+        raise InputError(f"backend must be a ProverBackend, not {type(backend).__name__}")
+    if decision is not None and not isinstance(decision, Decision):
+        raise InputError(f"decision must be a Decision, not {type(decision).__name__}")
 
 
 def check(
@@ -64,6 +94,7 @@ def check(
     the generated certificate. ``decision`` may be passed to reuse an earlier one.
     ``report.checked`` is True only when the prover accepted the certificate.
     """
+    _check_arguments(instance, timeout, keep_dir, backend, decision)
     timings: dict[str, float] = {}
     start = time.monotonic()
     if decision is None:
@@ -171,12 +202,19 @@ def report_to_json(report: Report) -> dict:
 
 @dataclass
 class LayerReport:
-    """One layer of a scanned checkpoint."""
+    """One layer of a scanned checkpoint.
+
+    ``status``: ``ok`` (analysed), ``too_large`` (not analysed, over ``max_entries``),
+    ``missing_tensor`` / ``extra_tensor`` (the layer is not whole: never analysed as
+    another kind of block), ``bad_tensor`` (a tensor is unreadable, NaN, wrong shape).
+    ``report`` is None unless the layer was analysed or is ``too_large``.
+    """
 
     layer: str
     family: str
-    report: Report
+    report: Optional[Report]
     note: str = ""
+    status: str = "ok"
 
 
 @dataclass
@@ -187,22 +225,34 @@ class ScanResult:
     model_type: str
     activation_note: str
     layers: list[LayerReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[LayerReport]:
+        """Layers that could not be analysed because the checkpoint is not whole or unreadable."""
+        return [lr for lr in self.layers if lr.status not in ("ok", "too_large")]
 
     def to_json(self) -> dict:
         counts: dict[str, int] = {}
+        statuses: dict[str, int] = {}
         for lr in self.layers:
-            counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
+            statuses[lr.status] = statuses.get(lr.status, 0) + 1
+            if lr.report is not None:
+                counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
         return {
             "checkpoint": self.checkpoint,
             "model_type": self.model_type,
             "activation_note": self.activation_note,
+            "notes": list(self.notes),
             "summary": {
                 "layers": len(self.layers),
+                "statuses": statuses,
                 "verdicts": counts,
-                "checked": sum(lr.report.checked for lr in self.layers),
+                "checked": sum(lr.report.checked for lr in self.layers if lr.report is not None),
             },
             "layers": [
-                {"layer": lr.layer, "family": lr.family, "note": lr.note, **report_to_json(lr.report)}
+                {"layer": lr.layer, "family": lr.family, "status": lr.status, "note": lr.note,
+                 **(report_to_json(lr.report) if lr.report is not None else {"verdict": None, "checked": False})}
                 for lr in self.layers
             ],
         }
@@ -245,23 +295,39 @@ def scan(
 
     if isinstance(activation, str):
         activation = parse_activation(activation)
+    if activation is not None and not isinstance(activation, Activation):
+        raise InputError(f"activation must be an Activation or a name, not {type(activation).__name__}")
+    if mapping is not None and not (isinstance(mapping, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in mapping.items())):
+        raise InputError("mapping must be a dict of role -> tensor name template")
+    _positive_int("max_entries", max_entries)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
     ckpt = ck.open_checkpoint(path)
     layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
     if not layers:
         raise InputError(f"{Path(path).name}: no recognisable MLP block (use --map)")
-    result = ScanResult(str(path), ckpt.model_type, "")
+    result = ScanResult(str(path), ckpt.model_type, "", notes=ckpt.notes)
     notes = set()
     shared: dict[tuple, tuple[str, Report]] = {}
     backend = backend or (CoqBackend() if prove else None)
     for k, layer in enumerate(layers):
         if progress is not None:
             progress(k, len(layers), layer.name)
+        if layer.status != "ok":
+            result.layers.append(LayerReport(layer.name, layer.family, None, layer.problem, layer.status))
+            continue
         if activation is not None:
             act, note = activation, f"--activation {activation.label}"
         else:
-            act, note = ck.config_activation(ckpt, layer.gated)
+            act, note = ck.config_activation(ckpt, layer.gated, layer)
         notes.add(note)
-        d, n = ck.layer_shape(layer)
+        try:
+            d, n = ck.layer_shape(layer)
+            instance = None if not act.gated and d * n > max_entries else ck.load_layer(layer, act, lazy=act.gated)
+        except InputError as exc:
+            result.layers.append(LayerReport(layer.name, layer.family, None, str(exc), "bad_tensor"))
+            continue
         if not act.gated and d * n > max_entries:
             decision = Decision(
                 "undecided",
@@ -271,9 +337,8 @@ def scan(
                 method="skipped",
             )
             rep = Report(layer.name, d, n, act.label, decision)
-            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large"))
+            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large", "too_large"))
             continue
-        instance = ck.load_layer(layer, act, lazy=act.gated)
         start = time.monotonic()
         decision = decide(instance)
         decide_s = time.monotonic() - start
