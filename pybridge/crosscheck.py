@@ -50,6 +50,8 @@ class CrossCheck:
     linearization: Optional[str] = None
     consistent: Optional[bool] = None
     notes: list[str] = field(default_factory=list)
+    #: why (part of) the float screening was skipped, e.g. an overflow; never affects the verdict
+    skipped: Optional[str] = None
 
     def to_json(self) -> dict:
         return asdict(self)
@@ -285,6 +287,14 @@ def gated_linearization(inst: Instance, seed: int) -> tuple[bool, str]:
 # -------------------------------------------------------------------- driver
 
 
+#: Float failures of the screening (huge exact weights do not fit a float64).
+FLOAT_ERRORS = (OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+def _float_problem(exc: BaseException) -> str:
+    return f"float overflow ({type(exc).__name__}): the exact weights exceed float64 range"
+
+
 def crosscheck(
     inst: Instance,
     decision: Decision,
@@ -304,13 +314,19 @@ def crosscheck(
     w = decision.witness
     if w is not None:
         if small:
-            cc.points = points
-            cc.witness_equal, cc.max_abs_diff = check_witness(
-                inst, w, points=points, seed=seed, exact=exact
-            )
-            agree.append(cc.witness_equal == (verdict == "absorbable"))
             cc.witness_is_flip = _is_flip(inst, w)
             agree.append(cc.witness_is_flip)
+            try:
+                equal, diff = check_witness(inst, w, points=points, seed=seed, exact=exact)
+            except FLOAT_ERRORS as exc:
+                cc.skipped = f"witness evaluation skipped: {_float_problem(exc)}"
+            else:
+                if not exact and not math.isfinite(float(diff)):
+                    cc.skipped = "witness evaluation skipped: float overflow (non-finite values)"
+                else:
+                    cc.points = points
+                    cc.witness_equal, cc.max_abs_diff = equal, diff
+                    agree.append(cc.witness_equal == (verdict == "absorbable"))
         else:
             cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
     relu_like = act.name == "relu"
@@ -342,7 +358,13 @@ def crosscheck(
             cc.homogeneity = homogeneity_defect(inst, seed)
             agree.append("!=" in cc.homogeneity)
         elif act.gated:
-            ok, cc.linearization = gated_linearization(inst, seed)
-            agree.append(ok)
+            try:
+                with np.errstate(over="raise", invalid="raise", divide="raise"):
+                    ok, text = gated_linearization(inst, seed)
+            except FLOAT_ERRORS as exc:
+                cc.skipped = f"gated linearization skipped: {_float_problem(exc)}"
+            else:
+                cc.linearization = text
+                agree.append(ok)
     cc.consistent = all(agree) if agree else None
     return cc
