@@ -53,7 +53,7 @@ TensorFile = Union[SafetensorsFile, TorchFile]
 #: Keys tried, in order, when the family is unknown (``--map`` or inferred families).
 CONFIG_KEYS = ("hidden_activation", "hidden_act", "activation_function", "activation")
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
-MAX_LAYERS = 100_000
+MAX_LAYERS = 10_000
 NOT_WEIGHTS = ("training_args.bin", "optimizer.bin", "scheduler.bin")
 
 ROLE_TO_FIELD = {"up": "W_up", "down": "W_down", "gate": "W_gate"}
