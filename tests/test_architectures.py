@@ -473,3 +473,37 @@ def test_scan_quick_gelu_never_mapped(tmp_path: Path) -> None:
     write(tmp_path, *clip())
     result = api.scan(tmp_path, prove=False)
     assert {lr.report.activation for lr in result.layers if lr.report} == {"quick_gelu"}
+
+
+# ------------------------------------------------------------ with Coq
+
+
+@pytest.mark.coq
+def test_scan_mixtral_experts_and_phi3_with_coq(backend, tmp_path: Path) -> None:
+    mix = tmp_path / "mixtral"
+    mix.mkdir()
+    write(mix, *mixtral())
+    result = api.scan(mix, prove=True, backend=backend)
+    assert len(result.layers) == L * 3
+    for lr in result.layers:
+        assert lr.status == "ok" and lr.report.activation == "swiglu"
+        assert lr.report.decision.verdict == "not_absorbable" and lr.report.decision.result == "R3"
+        assert lr.report.checked is True
+    assert "shared with model.layers.0.block_sparse_moe.experts.0" in result.layers[-1].note
+    p3 = tmp_path / "phi3"
+    p3.mkdir()
+    write(p3, *phi3(), fmt="bin")
+    result = api.scan(p3, prove=True, backend=backend)
+    assert [(lr.report.d, lr.report.n, lr.report.checked) for lr in result.layers] == [(D, N, True)] * L
+
+
+@pytest.mark.coq
+def test_scan_t5_relu_bin_with_coq(backend, tmp_path: Path) -> None:
+    """Ungated bias-free ReLU blocks of a T5 pytorch_model.bin: decided exactly, Coq-checked."""
+    write(tmp_path, *t5(False), fmt="bin")
+    result = api.scan(tmp_path, prove=True, backend=backend)
+    assert [lr.layer for lr in result.layers] == ["encoder.block.0", "encoder.block.1", "decoder.block.0"]
+    for lr in result.layers:
+        dec = lr.report.decision
+        assert lr.report.activation == "relu" and dec.verdict in ("absorbable", "not_absorbable", "outside_hypotheses")
+        assert lr.report.checked is (dec.verdict != "outside_hypotheses")

@@ -219,3 +219,25 @@ def test_instance_validates_on_construction() -> None:
     with pytest.raises(InputError):
         Instance("relu", A, A)  # type: ignore[arg-type]
     assert Instance(relu, A, A, b_up=(F(1), 0)).n == 2
+
+
+@pytest.mark.coq
+def test_huge_gate_weights_verdict_checked_by_coq(capsys, backend, tmp_path: Path) -> None:
+    """R3's certificate does not depend on the weights: 1e400 in the gate is no obstacle."""
+    path = tmp_path / "gate.json"
+    path.write_text(OVERFLOWS["swiglu_gate"][0])
+    code, out, err = run(capsys, "check", str(path), "--json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["verdict"] == "not_absorbable" and doc["checked"] is True
+    assert "float overflow" in doc["crosscheck"]["skipped"]
+
+
+def test_activation_option_takes_transformers_names(capsys, tmp_path: Path) -> None:
+    path = tmp_path / "b.json"
+    path.write_text('{"W_up": [[1]], "W_down": [[-1]]}')
+    for name, label in (("gelu_new", "gelu_tanh"), ("gelu_pytorch_tanh", "gelu_tanh"), ("swish", "silu"),
+                        ("quick_gelu", "quick_gelu"), ("gelu_fast", "gelu_fast")):
+        code, out, err = run(capsys, "check", str(path), "--activation", name, "--no-prove", "--json")
+        assert code == 0, err
+        assert json.loads(out)["activation"] == label
