@@ -222,8 +222,11 @@ def open_checkpoint(path: Path | str) -> Checkpoint:
     elsewhere: dict[str, str] = {}
     tensors: dict[str, TensorRef] = {}
     opened: dict[str, TensorFile] = {}
+    wm: dict[str, str] = _weight_map(index_path) if index_path is not None else {}
+    if only is not None and index_path is not None and only not in set(wm.values()):
+        notes.append(f"{index_path.name} ignored: it does not name {only}")
+        index_path = None
     if index_path is not None:
-        wm = _weight_map(index_path)
         if only is None:
             chosen = [directory / f for f in sorted(set(wm.values())) if (directory / f).is_file()]
             absent = sorted({f for f in wm.values() if not (directory / f).is_file()})

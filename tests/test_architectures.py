@@ -507,3 +507,12 @@ def test_scan_t5_relu_bin_with_coq(backend, tmp_path: Path) -> None:
         dec = lr.report.decision
         assert lr.report.activation == "relu" and dec.verdict in ("absorbable", "not_absorbable", "outside_hypotheses")
         assert lr.report.checked is (dec.verdict != "outside_hypotheses")
+
+
+def test_file_not_named_by_the_index_is_read_alone(tmp_path: Path) -> None:
+    tensors, config = llama_like("llama", {"hidden_act": "silu"})
+    shard(tmp_path, tensors, config)
+    save_file({k: v for k, v in tensors.items() if ".layers.0." in k}, str(tmp_path / "extra.safetensors"))
+    c = ck.open_checkpoint(tmp_path / "extra.safetensors")
+    assert any("ignored: it does not name extra.safetensors" in n for n in c.notes)
+    assert [l.status for l in ck.find_layers(c)] == ["ok", "missing_tensor"]
