@@ -6,7 +6,8 @@
 ('absorbable', True)
 
 ``check`` never raises on a rejected certificate: ``report.checked`` is then
-False and ``report.prover.accepted`` False (the CLI exits 1). Bad input raises
+False and ``report.prover.outcome`` says why (``rejected``: the CLI exits 1;
+``timeout`` and ``not_certified``: exit 0, not a rejection). Bad input raises
 :class:`pybridge.errors.InputError`.
 """
 
@@ -17,13 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from .certificates import certify
+from .coq.certificates import certify
+from .coq.backend import CoqBackend
 from .crosscheck import crosscheck as run_crosscheck
 from .decision import decide
-from .errors import InputError
+from .errors import EXIT_OK, EXIT_REJECTED, InputError
 from .io import fraction_to_text, load_instance, parse_activation
 from .model import Activation, Decision, Instance, Report, Witness
-from .prover import CoqBackend, ProverBackend
+from .prover import ProverBackend, ProverOutcome
 
 __all__ = [
     "load",
@@ -130,20 +132,24 @@ def check(
 
 
 def not_certified(report: Report) -> bool:
-    """No certificate could be written for a certifiable verdict (e.g. encoding limits):
-    ``certify`` then answers unaccepted with a ``not certified:`` message and no prover run."""
-    p = report.prover
-    return p is not None and not p.accepted and p.message.startswith("not certified")
+    """No certificate could be written for a certifiable verdict (e.g. encoding limits)."""
+    return report.prover is not None and report.prover.outcome is ProverOutcome.NOT_CERTIFIED
+
+
+def timed_out(report: Report) -> bool:
+    """The prover ran out of time on the certificate (not a rejection)."""
+    return report.prover is not None and report.prover.outcome is ProverOutcome.TIMEOUT
 
 
 def rejected(report: Report) -> bool:
     """The prover ran on a certificate and did not accept it."""
-    return report.prover is not None and not report.prover.accepted and not not_certified(report)
+    return report.prover is not None and report.prover.outcome is ProverOutcome.REJECTED
 
 
 def exit_code(report: Report) -> int:
-    """0 for any verdict, 1 when the prover rejected the certificate."""
-    return 1 if rejected(report) else 0
+    """0 for any verdict (a timeout or an uncertifiable instance included), 1 when the
+    prover rejected the certificate (:mod:`pybridge.errors`)."""
+    return EXIT_REJECTED if rejected(report) else EXIT_OK
 
 
 def _matrix_json(m) -> list[list[str]]:
@@ -171,6 +177,7 @@ def report_to_json(report: Report) -> dict:
         msg = report.prover.message
         prover = {
             "name": report.prover.prover,
+            "outcome": report.prover.outcome.value,
             "accepted": report.prover.accepted,
             "rejected": rejected(report),
             "seconds": round(report.prover.seconds, 3),

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .errors import InputError
-from .api import not_certified, rejected
+from .api import not_certified, rejected, timed_out
 from .model import Report
 
 VERDICT_STYLE = {
@@ -107,6 +107,8 @@ def print_report(report: Report, console: Console) -> None:
         status = "no certificate (nothing to certify)" if "certify" in report.timings else "not attempted (--no-prove)"
     elif not_certified(report):
         status = f"[yellow]{escape(report.prover.message)}[/]"
+    elif timed_out(report):
+        status = f"[yellow]Coq did not finish in time[/]: {escape(report.prover.message)} (not a rejection)"
     elif report.prover.accepted:
         status = f"[green]Coq accepted the certificate[/] ({report.prover.seconds:.1f} s)"
     else:
@@ -158,8 +160,8 @@ def check_cmd(
 ) -> None:
     """Decide whether the block in FILE can absorb its skip connection, with a Coq certificate.
 
-    Exit status: 0 for any verdict, 1 when Coq rejected the certificate, 2 for bad input,
-    3 for an internal error.
+    Exit status: 0 for any verdict (also when Coq timed out: not a rejection), 1 when
+    Coq rejected the certificate, 2 for bad input, 3 for an internal error.
     """
     from .api import check, exit_code, load, report_to_json
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, Optional
+from typing import Literal, Optional
 
 from .activations import Activation
+from .evidence import Evidence
+from .prover import ProverResult
 
 __all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
 
@@ -153,19 +155,8 @@ class Decision:
     skip_inverse: Optional[Matrix] = None
     reduced_down: Optional[Matrix] = None
     method: str = ""
-    #: Exact data behind the verdict (``decision.Evidence``), used by ``certificates``.
-    evidence: Optional[Any] = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ProverResult:
-    """The proof assistant's answer on one certificate."""
-
-    accepted: bool
-    seconds: float
-    message: str = ""
-    prover: str = "coq"
-    kept_path: Optional[str] = None
+    #: Exact data behind the verdict, used by :mod:`pybridge.coq.certificates`.
+    evidence: Optional[Evidence] = field(default=None, compare=False, repr=False)
 
 
 @dataclass
