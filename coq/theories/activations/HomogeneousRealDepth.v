@@ -14,8 +14,8 @@
       degree [k > 0]);
     - instances [relu_real_pow_depth] ([k > 1]), [relu_real_pow_glu_depth]
       ([k > 0]), with non-vacuity examples.
-    Not covered: ungated depth for [0 < k < 1] (needs an [o(|x|)]-at-infinity
-    version of [Depth.v]'s bounded-remainder argument). *)
+    Ungated depth for [0 <= k < 1] is in [SublinearDepth.v] (sublinear
+    remainders at infinity instead of [o(|x|)] at 0). *)
 
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.

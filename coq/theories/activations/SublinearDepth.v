@@ -318,9 +318,9 @@ Qed.
 
 (** ** Non-vacuity *)
 
-(** [ReLU^(1/2)] is sublinear but neither bounded nor [o(|z|)] at 0
-    ([relu_real_pow (1/2) 4 = 2], [relu_real_pow (1/2) (1/4) = 1/2]);
-    two residual blocks are not one residual-free block. *)
+(** [ReLU^(1/2)] (neither bounded nor [o(|z|)] at 0, so outside
+    [Depth.v]) is sublinear; two residual blocks are not one residual-free
+    block. *)
 Example relu_real_pow_half_depth_instance :
   scalar_sublinear (relu_real_pow (1 / 2)) /\
   ~ same_fun 1 (compose (map (res_ublock (relu_real_pow (1 / 2)) 1) [one_ublock_r; one_ublock_r]))
