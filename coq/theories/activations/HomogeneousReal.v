@@ -7,6 +7,7 @@
       This is the honest meaning of "ReLU^0": [ActivationDefs.relu_pow 0]
       is the constant [1] ([MoreActivations.relu_pow_0_constant]), while
       the step is not constant ([heaviside_not_constant]).
+      [heaviside_at_not_absorbable]: the same for any value [v] at [0].
     - Real degrees: [pos_homogeneous_real k sigma] is
       [sigma (lam z) = lam^k sigma z] for [lam > 0] with [lam^k = Rpower lam k].
       [homogeneous_real_not_absorbable_ungated] ([k <> 1]) and
@@ -33,6 +34,15 @@ Proof.
   intros d n m P A B HP.
   exact (homogeneous_not_absorbable_ungated 0 heaviside d n m P A B ltac:(lia)
            heaviside_homogeneous_0 HP).
+Qed.
+
+(** Whatever the value [v] at [0] ([torch.heaviside(z, v)]). *)
+Theorem heaviside_at_not_absorbable : forall v d n m P A B,
+  nonzero_mat d P -> ~ absorbable_ungated (heaviside_at v) d n m P A B.
+Proof.
+  intros v d n m P A B HP.
+  exact (homogeneous_not_absorbable_ungated 0 (heaviside_at v) d n m P A B ltac:(lia)
+           (heaviside_at_homogeneous_0 v) HP).
 Qed.
 
 (** ** Real degrees *)
@@ -156,6 +166,17 @@ Example heaviside_instance :
 Proof.
   split; [exact heaviside_homogeneous_0|]. split; [exact heaviside_not_constant|].
   apply heaviside_not_absorbable. exact skip_identity_nonzero_1.
+Qed.
+
+(** The step with value [1/2] at [0] (the symmetric convention). *)
+Example heaviside_half_instance :
+  heaviside_at (1 / 2) 0 = 1 / 2 /\
+  ~ absorbable_ungated (heaviside_at (1 / 2)) 1 1 1 identity (const_mat 1) (const_mat 1).
+Proof.
+  split.
+  - unfold heaviside_at. destruct (Rlt_dec 0 0); [lra|].
+    destruct (Req_EM_T 0 0); [reflexivity | lra].
+  - apply heaviside_at_not_absorbable. exact skip_identity_nonzero_1.
 Qed.
 
 (** The step as a real-degree-[0] activation. *)

@@ -13,6 +13,7 @@
       ([1] for [z >= 0], [0] for [z < 0]).  This is PyTorch's
       [torch.heaviside(z, values=1)] (its second argument is the value
       at [z = 0]); [torch.heaviside(z, 0)] would be the other convention.
+      [heaviside_at v] is [torch.heaviside(z, v)] for any value [v] at [0].
     - [relu_real_pow k z]: [ReLU(z)^k] for a real degree [k]
       ([0] for [z <= 0], [z^k = Rpower z k] for [z > 0]).
 
@@ -36,6 +37,10 @@ Definition gelu_fast (z : R) : R :=
 
 (** The step activation, [1] at [0] (PyTorch's [torch.heaviside(z, 1)]). *)
 Definition heaviside (z : R) : R := if Rle_dec 0 z then 1 else 0.
+
+(** The step with an arbitrary value [v] at [0] ([torch.heaviside(z, v)]). *)
+Definition heaviside_at (v z : R) : R :=
+  if Rlt_dec z 0 then 0 else if Req_EM_T z 0 then v else 1.
 
 (** [ReLU^k] for a real degree [k]. *)
 Definition relu_real_pow (k z : R) : R := if Rle_dec z 0 then 0 else Rpower z k.

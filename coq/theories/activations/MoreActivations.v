@@ -6,7 +6,8 @@
     - R5 (<=) for both ([FlipSigns.odd_part_absorbable]):
       [quick_gelu_submatrix_absorbable], [gelu_fast_submatrix_absorbable].
     - [heaviside]: [heaviside_homogeneous_0] ([0]-homogeneity),
-      [heaviside_at_0] (the convention [H(0) = 1]), [heaviside_not_constant].
+      [heaviside_at_0] (the convention [H(0) = 1]), [heaviside_not_constant];
+      any value [v] at [0]: [heaviside_at_homogeneous_0], [heaviside_at_1].
     - Non-vacuity examples for the (<=) corollaries. *)
 
 From Coq Require Import Reals Lra.
@@ -111,6 +112,27 @@ Qed.
     not constant. *)
 Lemma heaviside_not_constant : heaviside 1 <> heaviside (-1).
 Proof. rewrite heaviside_pos, heaviside_neg by lra. lra. Qed.
+
+(** Any value at [0]: [heaviside_at v] is [0]-homogeneous, and [v = 1]
+    gives [heaviside]. *)
+Lemma heaviside_at_homogeneous_0 v : pos_homogeneous 0 (heaviside_at v).
+Proof.
+  intros lam z Hl. simpl. rewrite Rmult_1_l. unfold heaviside_at.
+  destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
+  - destruct (Rlt_dec (lam * z) 0) as [_|C]; [|exfalso; apply C; nra].
+    destruct (Rlt_dec z 0); [reflexivity | lra].
+  - subst z. rewrite Rmult_0_r. reflexivity.
+  - destruct (Rlt_dec (lam * z) 0) as [C|_]; [exfalso; nra|].
+    destruct (Req_EM_T (lam * z) 0) as [C|_]; [exfalso; nra|].
+    destruct (Rlt_dec z 0); [lra|]. destruct (Req_EM_T z 0); [lra | reflexivity].
+Qed.
+
+Lemma heaviside_at_1 z : heaviside_at 1 z = heaviside z.
+Proof.
+  unfold heaviside_at, heaviside.
+  destruct (Rlt_dec z 0); destruct (Rle_dec 0 z); try lra.
+  destruct (Req_EM_T z 0); reflexivity.
+Qed.
 
 Lemma relu_pow_0_constant z : relu_pow 0 z = 1.
 Proof. reflexivity. Qed.
