@@ -14,16 +14,22 @@
     Main results (for every [k > 0], [alpha >= 0]):
     - [tanh_gelu_odd_part], [tanh_gelu_even_dilations_unique],
       [tanh_gelu_ridge_unique : ridge_unique_even (even_part (tanh_gelu k alpha))];
-    - [tanh_gelu_absorbable_iff_submatrix], [tanh_gelu_generic_not_absorbable_below];
-    - instance gelu_fast: [gelu_fast_ridge_unique],
-      [gelu_fast_absorbable_iff_submatrix],
-      [gelu_fast_generic_not_absorbable_below], with non-vacuity examples
-      on both sides; [gelu_tanh_ridge_unique_from_family] re-derives
-      GELU_tanh's ridge uniqueness from the family. *)
+    - [tanh_gelu_R5]: the whole package of [results/R5Package.v] for every
+      member, with [tanh_gelu_absorbable_iff_submatrix],
+      [tanh_gelu_generic_not_absorbable_below];
+    - instance gelu_fast: [gelu_fast_ridge_unique], [gelu_fast_R5] and the
+      uniform names [gelu_fast_absorbable_iff_submatrix],
+      [gelu_fast_absorbable_generic_submatrix],
+      [gelu_fast_generic_not_absorbable_below], [gelu_fast_absorbable_null],
+      [gelu_fast_absorbable_below_null]; non-vacuity [gelu_fast_R5_instances]
+      (both sides of the equivalence, width bound) and
+      [tanh_gelu_1_0_R5_instances] (a third member);
+      [gelu_tanh_ridge_unique_from_family] re-derives GELU_tanh's ridge
+      uniqueness from the family. *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
-From Absorb Require Import FlipSigns SubmatrixIff SiluRidge.
+From Absorb Require Import R5Package GeluRidge SiluRidge.
 From Absorb Require Import MoreActivationDefs MoreActivations.
 Open Scope R_scope.
 
@@ -143,28 +149,26 @@ Proof.
   intros k alpha Hk Ha. apply ridge_unique_of_dilations, tanh_gelu_even_dilations_unique; assumption.
 Qed.
 
-(** ** R5 for the family *)
+(** ** R5 for the family: the whole package of [results/R5Package.v] *)
+
+Theorem tanh_gelu_R5 : forall k alpha, 0 < k -> 0 <= alpha -> R5_package (tanh_gelu k alpha).
+Proof.
+  intros k alpha Hk Ha.
+  exact (even_R5 (tanh_gelu k alpha) (tanh_gelu_odd_part k alpha) (tanh_gelu_zero k alpha)
+           (tanh_gelu_ridge_unique k alpha Hk Ha)).
+Qed.
 
 Theorem tanh_gelu_absorbable_iff_submatrix : forall k alpha d n A B,
   0 < k -> 0 <= alpha -> generic d n A B ->
   (absorbable_ungated (tanh_gelu k alpha) d n n identity A B <->
    exists S, submatrix_cond d n S A B).
-Proof.
-  intros k alpha d n A B Hk Ha Hg. split.
-  - exact (even_absorbable_generic_submatrix (tanh_gelu k alpha) d n A B
-             (tanh_gelu_odd_part k alpha) (tanh_gelu_zero k alpha)
-             (tanh_gelu_ridge_unique k alpha Hk Ha) Hg).
-  - intros [S HS]. exact (odd_part_absorbable _ d n S A B (tanh_gelu_odd_part k alpha) HS).
-Qed.
+Proof. intros k alpha d n A B Hk Ha. exact (package_iff (tanh_gelu_R5 k alpha Hk Ha) d n A B). Qed.
 
 Theorem tanh_gelu_generic_not_absorbable_below : forall k alpha d n m A B,
   0 < k -> 0 <= alpha -> generic d n A B -> (m < n)%nat ->
   ~ absorbable_ungated (tanh_gelu k alpha) d n m identity A B.
 Proof.
-  intros k alpha d n m A B Hk Ha.
-  exact (even_generic_not_absorbable_below (tanh_gelu k alpha) d n m A B
-           (tanh_gelu_odd_part k alpha) (tanh_gelu_zero k alpha)
-           (tanh_gelu_ridge_unique k alpha Hk Ha)).
+  intros k alpha d n m A B Hk Ha. exact (package_below (tanh_gelu_R5 k alpha Hk Ha) d n m A B).
 Qed.
 
 (** ** gelu_fast *)
@@ -176,29 +180,16 @@ Proof.
   - exact (tanh_gelu_ridge_unique _ _ gelu_fast_scale_pos gelu_fast_cubic_nonneg).
 Qed.
 
-Theorem gelu_fast_absorbable_generic_submatrix : forall d n A B, generic d n A B ->
-  absorbable_ungated gelu_fast d n n identity A B -> exists S, submatrix_cond d n S A B.
-Proof.
-  intros d n A B.
-  exact (even_absorbable_generic_submatrix gelu_fast d n A B gelu_fast_odd_part
-           gelu_fast_zero gelu_fast_ridge_unique).
-Qed.
+(** R5 for gelu_fast: the whole package. *)
+Theorem gelu_fast_R5 : R5_package gelu_fast.
+Proof. exact (even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique). Qed.
 
-Theorem gelu_fast_absorbable_iff_submatrix : forall d n A B, generic d n A B ->
-  (absorbable_ungated gelu_fast d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof.
-  intros d n A B Hg. split.
-  - exact (gelu_fast_absorbable_generic_submatrix d n A B Hg).
-  - intros [S HS]. exact (gelu_fast_submatrix_absorbable d n S A B HS).
-Qed.
-
-Theorem gelu_fast_generic_not_absorbable_below : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated gelu_fast d n m identity A B.
-Proof.
-  intros d n m A B.
-  exact (even_generic_not_absorbable_below gelu_fast d n m A B gelu_fast_odd_part
-           gelu_fast_zero gelu_fast_ridge_unique).
-Qed.
+(** Uniform names. *)
+Definition gelu_fast_absorbable_iff_submatrix := package_iff gelu_fast_R5.
+Definition gelu_fast_absorbable_generic_submatrix := package_forward gelu_fast_R5.
+Definition gelu_fast_generic_not_absorbable_below := package_below gelu_fast_R5.
+Definition gelu_fast_absorbable_null := package_null gelu_fast_R5.
+Definition gelu_fast_absorbable_below_null := package_below_null gelu_fast_R5.
 
 (** GELU_tanh is the member [k = sqrt (2/PI)] of the family. *)
 Corollary gelu_tanh_ridge_unique_from_family : ridge_unique_even (even_part gelu_tanh).
@@ -227,36 +218,12 @@ Proof.
 Qed.
 
 (** A member of the family that is neither GELU_tanh nor gelu_fast
-    ([k = 1], [alpha = 0], i.e. [z (1 + tanh z) / 2]): both sides. *)
-Example tanh_gelu_1_0_sides :
-  absorbable_ungated (tanh_gelu 1 0) 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1) /\
-  ~ absorbable_ungated (tanh_gelu 1 0) 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  assert (Hiff : forall d n A B, generic d n A B ->
-            (absorbable_ungated (tanh_gelu 1 0) d n n identity A B <->
-             exists S, submatrix_cond d n S A B)).
-  { intros d n A B. apply tanh_gelu_absorbable_iff_submatrix; lra. }
-  destruct (iff_absorbable_side_1_1 _ Hiff) as [_ [_ H1]].
-  destruct (iff_not_absorbable_side_1_1 _ Hiff) as [_ [_ H2]].
-  exact (conj H1 H2).
-Qed.
+    ([k = 1], [alpha = 0], i.e. [z (1 + tanh z) / 2]): both sides and the
+    width bound. *)
+Example tanh_gelu_1_0_R5_instances : R5_instances (tanh_gelu 1 0).
+Proof. apply package_instances, tanh_gelu_R5; lra. Qed.
 
-(** Both sides of the equivalence for gelu_fast: [d = n = 1], [A = 1];
-    [B = -1] is absorbable, [B = 1] is not. *)
-Example gelu_fast_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated gelu_fast 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 gelu_fast gelu_fast_absorbable_iff_submatrix). Qed.
-
-Example gelu_fast_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated gelu_fast 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 gelu_fast gelu_fast_absorbable_iff_submatrix). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example gelu_fast_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated gelu_fast 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (below_width_instance_1_1 gelu_fast gelu_fast_generic_not_absorbable_below). Qed.
+(** gelu_fast: both sides of the equivalence and the width bound:
+    [d = n = 1], [A = 1]; [B = -1] is absorbable, [B = 1] is not, nor at
+    width 0. *)
+Example gelu_fast_R5_instances : R5_instances gelu_fast := package_instances gelu_fast_R5.

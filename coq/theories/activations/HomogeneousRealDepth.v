@@ -19,7 +19,7 @@
 
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
-From Absorb Require Import Sums Blocks SkipReduction Gated Depth.
+From Absorb Require Import Sums Blocks Compositions SkipReduction Gated Depth.
 From Absorb Require Import MoreActivationDefs MoreActivations HomogeneousReal.
 Open Scope R_scope.
 

@@ -8,13 +8,17 @@
       nonzero rows stay nonzero, rows distinct up to sign stay so).
     - [quick_gelu_ridge_unique : ridge_unique_even (even_part quick_gelu)],
       from [SiluRidge.silu_ridge_unique].
-    - R5 for quick_gelu: [quick_gelu_absorbable_iff_submatrix] (generic
-      blocks at width [n]) and [quick_gelu_generic_not_absorbable_below],
-      with non-vacuity examples on both sides. *)
+    - R5 for quick_gelu: the whole package of [results/R5Package.v],
+      [quick_gelu_R5], with the uniform names
+      [quick_gelu_absorbable_iff_submatrix] (generic blocks at width [n]),
+      [quick_gelu_absorbable_generic_submatrix],
+      [quick_gelu_generic_not_absorbable_below], [quick_gelu_absorbable_null],
+      [quick_gelu_absorbable_below_null]; non-vacuity
+      [quick_gelu_R5_instances] (both sides of the equivalence, width bound). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
-From Absorb Require Import FlipSigns SubmatrixIff SiluRidge.
+From Absorb Require Import R5Package SiluRidge.
 From Absorb Require Import MoreActivationDefs MoreActivations.
 Open Scope R_scope.
 
@@ -72,31 +76,17 @@ Proof.
   - apply ridge_unique_even_rescale; [lra | apply Rinv_neq_0_compat; lra | exact silu_ridge_unique].
 Qed.
 
-(** ** R5 for quick_gelu *)
+(** ** R5 for quick_gelu: the whole package of [results/R5Package.v] *)
 
-Theorem quick_gelu_absorbable_generic_submatrix : forall d n A B, generic d n A B ->
-  absorbable_ungated quick_gelu d n n identity A B -> exists S, submatrix_cond d n S A B.
-Proof.
-  intros d n A B.
-  exact (even_absorbable_generic_submatrix quick_gelu d n A B quick_gelu_odd_part
-           quick_gelu_zero quick_gelu_ridge_unique).
-Qed.
+Theorem quick_gelu_R5 : R5_package quick_gelu.
+Proof. exact (even_R5 quick_gelu quick_gelu_odd_part quick_gelu_zero quick_gelu_ridge_unique). Qed.
 
-Theorem quick_gelu_absorbable_iff_submatrix : forall d n A B, generic d n A B ->
-  (absorbable_ungated quick_gelu d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof.
-  intros d n A B Hg. split.
-  - exact (quick_gelu_absorbable_generic_submatrix d n A B Hg).
-  - intros [S HS]. exact (quick_gelu_submatrix_absorbable d n S A B HS).
-Qed.
-
-Theorem quick_gelu_generic_not_absorbable_below : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated quick_gelu d n m identity A B.
-Proof.
-  intros d n m A B.
-  exact (even_generic_not_absorbable_below quick_gelu d n m A B quick_gelu_odd_part
-           quick_gelu_zero quick_gelu_ridge_unique).
-Qed.
+(** Uniform names. *)
+Definition quick_gelu_absorbable_iff_submatrix := package_iff quick_gelu_R5.
+Definition quick_gelu_absorbable_generic_submatrix := package_forward quick_gelu_R5.
+Definition quick_gelu_generic_not_absorbable_below := package_below quick_gelu_R5.
+Definition quick_gelu_absorbable_null := package_null quick_gelu_R5.
+Definition quick_gelu_absorbable_below_null := package_below_null quick_gelu_R5.
 
 (** ** Non-vacuity *)
 
@@ -108,22 +98,6 @@ Proof.
   exact silu_ridge_unique.
 Qed.
 
-(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
-    absorbable, [B = 1] is not. *)
-Example quick_gelu_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated quick_gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 quick_gelu quick_gelu_absorbable_iff_submatrix). Qed.
-
-Example quick_gelu_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated quick_gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 quick_gelu quick_gelu_absorbable_iff_submatrix). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example quick_gelu_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated quick_gelu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (below_width_instance_1_1 quick_gelu quick_gelu_generic_not_absorbable_below). Qed.
+(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
+    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+Example quick_gelu_R5_instances : R5_instances quick_gelu := package_instances quick_gelu_R5.

@@ -25,7 +25,7 @@
 
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
-From Absorb Require Import Sums Blocks SkipReduction Gated Depth.
+From Absorb Require Import Sums Blocks Compositions SkipReduction Gated Depth.
 From Absorb Require Import MoreActivationDefs MoreActivations HomogeneousReal HomogeneousRealDepth.
 Open Scope R_scope.
 
