@@ -16,7 +16,7 @@
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
 From Absorb Require Import Sums Blocks Compositions SkipReduction Gated Depth.
-From Absorb Require Import MoreActivationDefs MoreActivations.
+From Absorb Require Import MoreActivationDefs MoreActivations HomogeneousReal.
 Open Scope R_scope.
 
 (** ** R3 *)
@@ -97,15 +97,12 @@ Proof. intros [_ H]. rewrite heaviside_at_0 in H. lra. Qed.
 Definition one_gblock' : nat * mat * mat * mat := (1%nat, const_mat 1, const_mat 1, const_mat 1).
 Definition one_block' : nat * mat * mat := (1%nat, const_mat 1, const_mat 1).
 
-Example skip_identity_nonzero_1d : nonzero_mat 1 identity.
-Proof. exists 0%nat, 0%nat. unfold identity. simpl. repeat split; try lia. lra. Qed.
-
 Example quick_gelu_glu_instance :
   vanishing_at_0 quick_gelu /\
   ~ absorbable_gated quick_gelu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
 Proof.
   split; [exact quick_gelu_vanishing|].
-  apply quick_gelu_glu_not_absorbable. exact skip_identity_nonzero_1d.
+  apply quick_gelu_glu_not_absorbable. exact skip_identity_nonzero_1.
 Qed.
 
 Example gelu_fast_glu_instance :
@@ -113,7 +110,7 @@ Example gelu_fast_glu_instance :
   ~ absorbable_gated gelu_fast 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
 Proof.
   split; [exact gelu_fast_vanishing|].
-  apply gelu_fast_glu_not_absorbable. exact skip_identity_nonzero_1d.
+  apply gelu_fast_glu_not_absorbable. exact skip_identity_nonzero_1.
 Qed.
 
 Example quick_gelu_glu_depth_instance :
