@@ -15,7 +15,8 @@
       width [n] is absorbable at every width [m >= 2] (paper.md's correction
       to R6 at [d = 1]);
     - R5 (<=) as the case [T = {}], [r = 0] of R8:
-      [submatrix_width_condition], [submatrix_absorbable_via_width]. *)
+      [submatrix_width_condition], [submatrix_absorbable_via_width] (ReLU),
+      [submatrix_absorbable_via_width_pm] (GELU family). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
@@ -166,4 +167,14 @@ Proof.
   intros Hsub. apply (absorbable_of_width_condition d n n n A B A B identity (fun i => i) (fun _ => 1)).
   - apply trivial_grouping.
   - exact (submatrix_width_condition d n S A B Hsub).
+Qed.
+
+Corollary submatrix_absorbable_via_width_pm sigma d n S (A B : mat) :
+  odd_part_identity sigma -> sigma 0 = 0 ->
+  submatrix_cond d n S A B -> absorbable_ungated sigma d n n identity A B.
+Proof.
+  intros Hodd H0 Hsub.
+  apply (absorbable_of_width_condition_pm sigma d n n n A B A B identity (fun i => i) (fun _ => 1));
+    [exact Hodd | exact H0 | apply trivial_grouping_pm |].
+  exact (submatrix_width_condition d n S A B Hsub).
 Qed.

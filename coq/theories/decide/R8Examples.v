@@ -186,3 +186,9 @@ Qed.
 Example w_absorbable :
   exists A' B' : mat, same_fun 2 (ungated gelu 2 5 A' B') (ridge_form gelu 2 2 w_U w_G w_L).
 Proof. exact (width_condition_sufficient gelu 2 2 5 w_U w_G w_L gelu_odd_part w_width_condition). Qed.
+
+Example submatrix_example_via_width_gelu : absorbable_ungated gelu 1 2 2 identity ex_A ex_B.
+Proof.
+  exact (submatrix_absorbable_via_width_pm gelu 1 2 ex_S ex_A ex_B gelu_odd_part
+           (proj2 gelu_vanishing) submatrix_example).
+Qed.
