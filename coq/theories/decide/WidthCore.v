@@ -90,17 +90,17 @@ Section Core.
 Variables (d k m M : nat) (U G L A' B' W : mat).
 Variables (mem : nat -> nat -> bool) (sc : nat -> nat -> R).
 
-Hypothesis HkM : (k <= M)%nat.
-Hypothesis HG : nonzero_cols d k G.
-Hypothesis HW : forall l q, (l < k)%nat -> (q < d)%nat -> W l q = U l q.
-Hypothesis Hrows : forall j q, (j < m)%nat -> (q < d)%nat ->
-  A' j q = sumn M (fun l => if mem l j then sc l j * W l q else 0).
-Hypothesis Hone : forall j, (j < m)%nat -> sumn M (fun l => if mem l j then 1 else 0) <= 1.
-Hypothesis Hodd : forall p q, (p < d)%nat -> (q < d)%nat ->
-  sumn m (fun j => B' p j * A' j q) = 2 * L p q + sumn k (fun t => G p t * U t q).
-Hypothesis Hkink : forall l p, (l < M)%nat -> (p < d)%nat ->
+Context (HkM : (k <= M)%nat).
+Context (HG : nonzero_cols d k G).
+Context (HW : forall l q, (l < k)%nat -> (q < d)%nat -> W l q = U l q).
+Context (Hrows : forall j q, (j < m)%nat -> (q < d)%nat ->
+  A' j q = sumn M (fun l => if mem l j then sc l j * W l q else 0)).
+Context (Hone : forall j, (j < m)%nat -> sumn M (fun l => if mem l j then 1 else 0) <= 1).
+Context (Hodd : forall p q, (p < d)%nat -> (q < d)%nat ->
+  sumn m (fun j => B' p j * A' j q) = 2 * L p q + sumn k (fun t => G p t * U t q)).
+Context (Hkink : forall l p, (l < M)%nat -> (p < d)%nat ->
   sumn m (fun j => if mem l j then B' p j * Rabs (sc l j) else 0) =
-  if Nat.ltb l k then G p l else 0.
+  if Nat.ltb l k then G p l else 0).
 
 Definition negative (x : R) : bool := if Rlt_dec x 0 then true else false.
 
@@ -261,3 +261,20 @@ Proof.
 Qed.
 
 End Core.
+
+(** The core with every premise spelled out. *)
+Theorem width_condition_of_labels d k m M (U G L A' B' W : mat)
+    (mem : nat -> nat -> bool) (sc : nat -> nat -> R) :
+  (k <= M)%nat ->
+  nonzero_cols d k G ->
+  (forall l q, (l < k)%nat -> (q < d)%nat -> W l q = U l q) ->
+  (forall j q, (j < m)%nat -> (q < d)%nat ->
+     A' j q = sumn M (fun l => if mem l j then sc l j * W l q else 0)) ->
+  (forall j, (j < m)%nat -> sumn M (fun l => if mem l j then 1 else 0) <= 1) ->
+  (forall p q, (p < d)%nat -> (q < d)%nat ->
+     sumn m (fun j => B' p j * A' j q) = 2 * L p q + sumn k (fun t => G p t * U t q)) ->
+  (forall l p, (l < M)%nat -> (p < d)%nat ->
+     sumn m (fun j => if mem l j then B' p j * Rabs (sc l j) else 0) =
+     if Nat.ltb l k then G p l else 0) ->
+  width_condition d k m U G L.
+Proof. exact (width_core d k m M U G L A' B' W mem sc). Qed.
