@@ -24,15 +24,11 @@
     canonical objects here are ridge forms, not groupings. *)
 
 From Coq Require Import Reals Lra Lia Classical.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
+From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Counterexamples
   GeluRidge GeluTanhRidge SiluRidge SubmatrixIff.
 From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient R8Absorbable
-  WidthCore WidthNecessary.
+  WidthCore WidthNecessary Canonicalize R8Examples.
 Open Scope R_scope.
-
-Lemma same_fun_trans d (f g h : vec -> vec) :
-  same_fun d f g -> same_fun d g h -> same_fun d f h.
-Proof. intros H1 H2 x p Hp. rewrite (H1 x p Hp). exact (H2 x p Hp). Qed.
 
 Lemma same_fun_sym d (f g : vec -> vec) : same_fun d f g -> same_fun d g f.
 Proof. intros H x p Hp. symmetry. exact (H x p Hp). Qed.
@@ -137,3 +133,197 @@ Proof.
                 (proj1 (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG Hres) Habs)).
   lia.
 Qed.
+
+(** ** Every block has a canonical ridge form, so every block is decided *)
+
+Theorem relu_block_canonical d n (A B : mat) : exists k (U G L : mat),
+  (k <= n)%nat /\ lines_distinct d k U /\ nonzero_cols d k G /\
+  same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L).
+Proof.
+  destruct (ridge_form_canonical_relu d n A B identity) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  exact (same_fun_trans d _ _ _
+           (grouping_sound_relu d n n A B A B identity (fun i => i) (fun _ => 1)
+              (trivial_grouping d n A B)) Hs).
+Qed.
+
+Theorem pm_block_canonical sigma d n (A B : mat) :
+  odd_part_identity sigma -> sigma 0 = 0 -> exists k (U G L : mat),
+  (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+  same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L).
+Proof.
+  intros Hodd H0.
+  destruct (ridge_form_canonical_pm sigma d n A B identity Hodd H0) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  exact (same_fun_trans d _ _ _
+           (grouping_sound_pm sigma d n n A B A B identity (fun i => i) (fun _ => 1) Hodd H0
+              (trivial_grouping_pm d n A B)) Hs).
+Qed.
+
+(** R8 for every bias-free ReLU block and every width. *)
+Theorem relu_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
+  (k <= n)%nat /\ lines_distinct d k U /\ nonzero_cols d k G /\
+  (absorbable_ungated relu d n m identity A B <-> width_condition d k m U G L).
+Proof.
+  destruct (relu_block_canonical d n A B) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  exact (relu_absorbable_iff_form d n k m A B U G L Hl HG Hs).
+Qed.
+
+(** R8' for every bias-free block of the GELU family and every width. *)
+Theorem pm_every_block_decided sigma d n m (A B : mat) :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  exists k (U G L : mat),
+  (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+  (absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L).
+Proof.
+  intros Hodd H0 Hun.
+  destruct (pm_block_canonical sigma d n A B Hodd H0) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  exact (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hl HG Hs).
+Qed.
+
+Corollary gelu_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
+  (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+  (absorbable_ungated gelu d n m identity A B <-> width_condition d k m U G L).
+Proof. apply pm_every_block_decided; [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique]. Qed.
+
+Corollary gelu_tanh_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
+  (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+  (absorbable_ungated gelu_tanh d n m identity A B <-> width_condition d k m U G L).
+Proof.
+  apply pm_every_block_decided;
+    [exact gelu_tanh_odd_part | exact gelu_tanh_zero | exact gelu_tanh_ridge_unique].
+Qed.
+
+Corollary silu_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
+  (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+  (absorbable_ungated silu d n m identity A B <-> width_condition d k m U G L).
+Proof.
+  apply pm_every_block_decided;
+    [exact silu_odd_part | exact (proj2 silu_vanishing) | exact silu_ridge_unique].
+Qed.
+
+(** ** Non-vacuity *)
+
+Definition one_mat : mat := fun _ _ => 1.
+
+Lemma dim1_U_lines : lines_distinct 1 1 dim1_U.
+Proof.
+  split; [intros t _; exists 0%nat; split; [lia | unfold row, dim1_U; lra]|].
+  intros s t Hs Ht Hst. lia.
+Qed.
+
+Lemma dim1_U_signs : signs_distinct 1 1 dim1_U.
+Proof.
+  split; [intros t _; exists 0%nat; split; [lia | unfold row, dim1_U; lra]|].
+  intros s t Hs Ht Hst. lia.
+Qed.
+
+Lemma const_nonzero_cols (c : R) : c <> 0 -> nonzero_cols 1 1 (fun _ _ => c).
+Proof. intros Hc t _. exists 0%nat. split; [lia | exact Hc]. Qed.
+
+(** The (=>) theorems apply: the paper's counterexample [x + relu(x) + relu(2x)]
+    ([gamma = 3], [L = I]) is computed at width 2; and for GELU,
+    [x + gelu(x) + 3 gelu(-x)] ([gamma = 4], [L = -2]). *)
+Example width_necessary_relu_instance :
+  lines_distinct 1 1 dim1_U /\ nonzero_cols 1 1 ex_G3 /\
+  exists A' B' : mat, same_fun 1 (ungated relu 1 2 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
+Proof.
+  split; [exact dim1_U_lines|]. split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  destruct A0_B0_absorbable_via_width as [A' [B' H]]. exists A', B'.
+  exact (same_fun_trans 1 _ _ _ H A0_B0_ridge_form).
+Qed.
+
+Example width_necessary_gelu_instance :
+  signs_distinct 1 1 dim1_U /\ nonzero_cols 1 1 g_G /\
+  exists A' B' : mat, same_fun 1 (ungated gelu 1 2 A' B') (ridge_form gelu 1 1 dim1_U g_G g_L).
+Proof.
+  split; [exact dim1_U_signs|]. split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  destruct gA_gB_absorbable as [A' [B' H]]. exists A', B'.
+  exact (same_fun_trans 1 _ _ _ H gA_gB_ridge_form).
+Qed.
+
+(** The iff, absorbable side: hypotheses and both sides hold. *)
+Example relu_iff_width_absorbable_side :
+  grouping 1 2 1 A0 B0 dim1_U ex_G3 identity ex_cls ex_lam /\ lines_distinct 1 1 dim1_U /\
+  nonzero_cols 1 1 ex_G3 /\ absorbable_ungated relu 1 2 2 identity A0 B0 /\
+  width_condition 1 1 2 dim1_U ex_G3 identity.
+Proof.
+  split; [exact A0_B0_grouping|]. split; [exact dim1_U_lines|].
+  split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  split; [exact A0_B0_absorbable_via_width | exact A0_B0_width_condition].
+Qed.
+
+Example gelu_iff_width_absorbable_side :
+  grouping_pm 1 2 1 gA gB dim1_U g_G g_L ex_cls g_lam /\ signs_distinct 1 1 dim1_U /\
+  nonzero_cols 1 1 g_G /\ absorbable_ungated gelu 1 2 2 identity gA gB /\
+  width_condition 1 1 2 dim1_U g_G g_L.
+Proof.
+  split; [exact gA_gB_grouping_pm|]. split; [exact dim1_U_signs|].
+  split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  split; [exact gA_gB_absorbable | apply dim1_width_condition; [reflexivity | lia]].
+Qed.
+
+(** The iff, non-absorbable side: [x + sigma(x)] on [R^1] at width 1.  The
+    width condition at [m = 1] would need [T = {}], [r = 0] and
+    [1 + [0 in S] = 0]. *)
+
+Lemma x_plus_sigma_no_width_1 : ~ width_condition 1 1 1 one_mat one_mat identity.
+Proof.
+  intros (T & S & r & E & P & Q & _ & Hm & HL). simpl in Hm.
+  destruct (T 0%nat) eqn:HT; [lia|]. assert (r = 0%nat) by lia. subst r.
+  specialize (HL 0%nat 0%nat ltac:(lia) ltac:(lia)).
+  unfold masked_outer, low_rank, identity, one_mat in HL. simpl in HL. rewrite HT in HL.
+  destruct (S 0%nat); lra.
+Qed.
+
+Example relu_iff_width_not_absorbable_side :
+  grouping 1 1 1 one_mat one_mat one_mat one_mat identity (fun i => i) (fun _ => 1) /\
+  lines_distinct 1 1 one_mat /\ nonzero_cols 1 1 one_mat /\
+  ~ absorbable_ungated relu 1 1 1 identity one_mat one_mat /\
+  ~ width_condition 1 1 1 one_mat one_mat identity.
+Proof.
+  assert (Hg := trivial_grouping 1 1 one_mat one_mat).
+  assert (Hl : lines_distinct 1 1 one_mat) by exact dim1_U_lines.
+  assert (HG : nonzero_cols 1 1 one_mat) by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
+  split; [exact Hg|]. split; [exact Hl|]. split; [exact HG|].
+  split; [|exact x_plus_sigma_no_width_1].
+  rewrite (relu_absorbable_iff_width 1 1 1 1 one_mat one_mat one_mat one_mat identity _ _ Hg Hl HG).
+  exact x_plus_sigma_no_width_1.
+Qed.
+
+Example gelu_iff_width_not_absorbable_side :
+  grouping_pm 1 1 1 one_mat one_mat one_mat one_mat identity (fun i => i) (fun _ => 1) /\
+  signs_distinct 1 1 one_mat /\ nonzero_cols 1 1 one_mat /\
+  ~ absorbable_ungated gelu 1 1 1 identity one_mat one_mat /\
+  ~ width_condition 1 1 1 one_mat one_mat identity.
+Proof.
+  assert (Hg := trivial_grouping_pm 1 1 one_mat one_mat).
+  assert (Hs : signs_distinct 1 1 one_mat) by exact dim1_U_signs.
+  assert (HG : nonzero_cols 1 1 one_mat) by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
+  split; [exact Hg|]. split; [exact Hs|]. split; [exact HG|].
+  split; [|exact x_plus_sigma_no_width_1].
+  rewrite (gelu_absorbable_iff_width 1 1 1 1 one_mat one_mat one_mat one_mat identity _ _ Hg Hs HG).
+  exact x_plus_sigma_no_width_1.
+Qed.
+
+(** Never below the number of classes: the paper's counterexample at width 0. *)
+Example relu_below_classes_instance : ~ absorbable_ungated relu 1 2 0 identity A0 B0.
+Proof.
+  apply (relu_not_absorbable_below_classes 1 2 1 0 A0 B0 dim1_U ex_G3 identity dim1_U_lines
+           ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]) A0_B0_ridge_form). lia.
+Qed.
+
+Example gelu_below_classes_instance : ~ absorbable_ungated gelu 1 2 0 identity gA gB.
+Proof.
+  apply (pm_not_absorbable_below_classes gelu 1 2 1 0 gA gB dim1_U g_G g_L gelu_odd_part gelu_zero
+           gelu_even_part_unique dim1_U_signs ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra])
+           gA_gB_ridge_form). lia.
+Qed.
+
+(** Canonical forms: the paper's counterexample (two rows on one line) has one with one class. *)
+Example relu_block_canonical_instance : exists k (U G L : mat),
+  (k <= 2)%nat /\ lines_distinct 1 k U /\ nonzero_cols 1 k G /\
+  same_fun 1 (residual 1 identity (ungated relu 1 2 A0 B0)) (ridge_form relu 1 k U G L).
+Proof. exact (relu_block_canonical 1 2 A0 B0). Qed.
