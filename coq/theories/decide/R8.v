@@ -21,7 +21,8 @@
       canonical form whose width condition decides absorbability.
     A [grouping] (RidgeForm.v) cannot drop a class of nonzero rows whose
     kinks add up to [0] (its rows have [a_i <> 0], [b_i <> 0]), so the
-    canonical objects here are ridge forms, not groupings. *)
+    canonical objects here are ridge forms; [GroupingDrop.v] adds groupings
+    with a zero-kink tail, which exist canonically for every block. *)
 
 From Coq Require Import Reals Lra Lia Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Counterexamples
