@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -44,10 +45,25 @@ def test_strip_comments_sees_through_nesting() -> None:
     assert FORBIDDEN.findall(strip_comments(src)) == ["Axiom"]
 
 
-@pytest.mark.parametrize("path", sorted(THEORIES.glob("*.v")), ids=lambda p: p.name)
+THEORY_FILES = sorted(THEORIES.rglob("*.v"))
+PAPER = THEORIES / "spec" / "Paper.v"
+#: What a file that only defines may not contain (proofs, tactics, assumptions).
+PROOF_WORDS = re.compile(
+    r"\b(Lemma|Theorem|Corollary|Proposition|Fact|Remark|Example|Proof|Qed|Defined|Admitted"
+    r"|Ltac|Instance|Program|Obligation)\b|" + FORBIDDEN.pattern
+)
+ABSORB_IMPORT = re.compile(r"From\s+Absorb\s+Require\s+(?:Import|Export)?\s*([^.]*)\.")
+
+
+@pytest.mark.parametrize("path", THEORY_FILES, ids=lambda p: str(p.relative_to(THEORIES)))
 def test_no_gaps_in_library(path: Path) -> None:
     found = FORBIDDEN.findall(strip_comments(path.read_text()))
     assert found == [], f"{path.name} contains {found}"
+
+
+@pytest.mark.parametrize("path", THEORY_FILES, ids=lambda p: str(p.relative_to(THEORIES)))
+def test_every_file_says_what_it_proves(path: Path) -> None:
+    assert path.read_text().lstrip().startswith("(** *"), f"{path.name} has no header comment"
 
 
 def test_every_theory_file_is_built() -> None:
@@ -56,8 +72,83 @@ def test_every_theory_file_is_built() -> None:
         for line in (ROOT / "coq" / "_CoqProject").read_text().splitlines()
         if line.strip().endswith(".v")
     }
-    on_disk = {f"theories/{p.name}" for p in THEORIES.glob("*.v")}
+    on_disk = {f"theories/{p.relative_to(THEORIES).as_posix()}" for p in THEORY_FILES}
     assert on_disk == listed
+
+
+def test_file_base_names_unique() -> None:
+    """Short imports (`From Absorb Require Import Ridge`) resolve by base name."""
+    stems = [p.stem for p in THEORY_FILES]
+    assert sorted(stems) == sorted(set(stems))
+
+
+def absorb_imports(text: str) -> list[str]:
+    """Base names of the library modules a Coq file requires."""
+    names: list[str] = []
+    for group in ABSORB_IMPORT.findall(strip_comments(text)):
+        names += [n.rsplit(".", 1)[-1] for n in group.split()]
+    return names
+
+
+def proof_words_in_closure(start: Path) -> dict[str, list[str]]:
+    """Proof words in ``start`` and in every library file it imports, transitively."""
+    by_stem = {p.stem: p for p in THEORY_FILES}
+    seen: dict[str, list[str]] = {}
+    todo = [start]
+    while todo:
+        path = todo.pop()
+        if path.stem in seen:
+            continue
+        text = path.read_text()
+        seen[path.stem] = [m.group(0) for m in PROOF_WORDS.finditer(strip_comments(text))]
+        todo += [by_stem[n] for n in absorb_imports(text)]
+    return {stem: words for stem, words in seen.items() if words}
+
+
+def test_paper_imports_only_definitions() -> None:
+    """No proof hides in the statements file or in what it imports."""
+    assert absorb_imports(PAPER.read_text()), "Paper.v imports no definitions?"
+    assert proof_words_in_closure(PAPER) == {}
+
+
+def test_definition_check_catches_a_lemma(tmp_path: Path) -> None:
+    """The check above fails on a file importing a file with proofs in it."""
+    spec = tmp_path / "Spec.v"
+    spec.write_text("From Absorb Require Import BlockDefs Blocks.\nDefinition X : Prop := True.\n")
+    found = proof_words_in_closure(spec)
+    assert "Blocks" in found and "Lemma" in found["Blocks"]
+    assert "Spec" not in found and "BlockDefs" not in found
+
+
+def paper_map() -> list[dict]:
+    return tomllib.loads((ROOT / "coq" / "results.toml").read_text())["result"]
+
+
+def test_every_result_has_paper_statements_proved_first() -> None:
+    """`statements` name Paper.v definitions; `theorems` starts with their proofs."""
+    paper_text = strip_comments(PAPER.read_text())
+    for r in paper_map():
+        stmts = r.get("statements", [])
+        assert stmts, f"{r['id']} has no statement in Paper.v"
+        for stmt, proof in zip(stmts, r["theorems"]):
+            assert stmt.startswith("Absorb.spec.Paper."), stmt
+            short = stmt.rsplit(".", 1)[-1]
+            assert short.startswith(r["id"] + "_"), stmt
+            assert re.search(rf"Definition {short} : Prop :=", paper_text), stmt
+            assert proof == f"Absorb.results.PaperProofs.{short.lower()}", (stmt, proof)
+
+
+def test_paper_statements_proved_with_allowed_axioms(backend: CoqBackend) -> None:
+    """Each statement's proof proves exactly it, with the allowed axioms only."""
+    pairs = [(s, p) for r in paper_map() for s, p in zip(r["statements"], r["theorems"])]
+    infos = backend.describe([p for _, p in pairs] + [s for s, _ in pairs])
+    for stmt, proof in pairs:
+        assert infos[stmt].exists, f"{stmt} is not in the compiled library"
+        info = infos[proof]
+        assert info.exists, f"{proof} is not in the compiled library"
+        assert info.statement == "Paper." + stmt.rsplit(".", 1)[-1], (proof, info.statement)
+        assert set(info.assumptions) <= ALLOWED_AXIOMS, (proof, info.disallowed)
+        assert not set(info.assumptions) & PRIMITIVE_INT_AXIOMS, proof
 
 
 def test_parse_assumptions() -> None:
@@ -88,7 +179,8 @@ def test_results_nonvacuous(backend: CoqBackend) -> None:
 
 
 def test_describe_reports_absent_names(backend: CoqBackend) -> None:
-    info = backend.describe(["Absorb.Blocks.no_such_lemma_here"])["Absorb.Blocks.no_such_lemma_here"]
+    name = "Absorb.spec.BlockDefs.no_such_lemma_here"
+    info = backend.describe([name])[name]
     assert not info.exists
 
 

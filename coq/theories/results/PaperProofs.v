@@ -100,7 +100,7 @@ Qed.
 
 (** ** R6 *)
 
-Theorem r6_Z : Paper.R6_Z.
+Theorem r6_z_small : Paper.R6_Z_small.
 Proof.
   intros d n Hd. split; [apply Z_closed|]. split; [exact (Z_empty_interior d n Hd)|].
   split; [exact (Z_null d n Hd)|]. intros A B. exact (Z_scalar_finite d n A B Hd).

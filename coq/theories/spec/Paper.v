@@ -160,7 +160,7 @@ Definition R5_below : Prop :=
     [(A,B)] at most [2^n] scalars [t] put [(A, tB)] in [Z]."  (Null: covers
     by countably many boxes of total volume below any [eps],
     [spec/ParamSets.v].) *)
-Definition R6_Z : Prop :=
+Definition R6_Z_small : Prop :=
   forall d n, (1 <= d)%nat ->
     closed_set d n (in_Z d n) /\ empty_interior d n (in_Z d n) /\ params_null d n (in_Z d n) /\
     forall A B, exists l : list R, (length l <= 2 ^ n)%nat /\
