@@ -7,9 +7,6 @@ import sys
 import click
 
 from .errors import EXIT_INTERNAL, BridgeError, one_line
-from .cli_prove import prove_cmd
-from .cli_graph import graph_cmd
-from .cli_check import check_cmd, generate_cmd, scan_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -17,15 +14,29 @@ def main_group() -> None:
     """Machine-checked answers to: can this MLP block absorb its skip connection?"""
 
 
-main_group.add_command(prove_cmd)
-main_group.add_command(graph_cmd)
-main_group.add_command(check_cmd)
-main_group.add_command(scan_cmd)
-main_group.add_command(generate_cmd)
+def _add_commands() -> None:
+    from .cli_prove import prove_cmd
+    from .cli_graph import graph_cmd
+    from .cli_check import check_cmd, generate_cmd, scan_cmd
+
+    for cmd in (prove_cmd, graph_cmd, check_cmd, scan_cmd, generate_cmd):
+        main_group.add_command(cmd)
+
+
+#: A broken installation (a module failing to import) is reported by :func:`main` in one line.
+_IMPORT_PROBLEM: Exception | None = None
+try:
+    _add_commands()
+except Exception as _exc:  # noqa: BLE001 - reported, exit 3
+    _IMPORT_PROBLEM = _exc
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors and input problems become one line on stderr."""
+    if _IMPORT_PROBLEM is not None:
+        exc = _IMPORT_PROBLEM
+        click.echo(f"pybridge: internal error: {type(exc).__name__}: {one_line(exc)}", err=True)
+        sys.exit(EXIT_INTERNAL)
     try:
         rc = main_group.main(args=argv, prog_name="pybridge", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
