@@ -15,6 +15,7 @@
 
 From Coq Require Import Reals Lra Lia Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb.decide Require Import RidgeForm GroupingSound WidthNecessary.
 Open Scope R_scope.
 

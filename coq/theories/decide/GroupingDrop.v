@@ -17,6 +17,8 @@
 
 From Coq Require Import Reals Lra Lia Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix SubmatrixIff.
+From Absorb Require Import Geometry FiniteMaps Calculus GeluRidge.
+From Absorb Require Import SubmatrixIff.
 From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient WidthNecessary Canonicalize R8.
 Open Scope R_scope.
 

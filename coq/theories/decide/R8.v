@@ -27,6 +27,7 @@
 From Coq Require Import Reals Lra Lia Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Counterexamples
   GeluRidge GeluTanhRidge SiluRidge SubmatrixIff.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient R8Absorbable
   WidthCore WidthNecessary Canonicalize R8Examples.
 Open Scope R_scope.

@@ -28,6 +28,7 @@
 From Coq Require Import Reals Lra Lia Bool Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
   GeluRidge GeluTanhRidge SiluRidge SubmatrixIff.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb.decide Require Import RidgeForm WidthCore.
 Open Scope R_scope.
 
