@@ -12,11 +12,14 @@ from __future__ import annotations
 import ast
 import re
 from importlib import resources
+from pathlib import Path
 
 import networkx as nx
 
-#: The modules whose string literals become Coq source or name Coq lemmas.
-CERTIFICATE_MODULES = ("certificates.py", "activations.py", "decision.py")
+#: The modules whose string literals become Coq source or name Coq lemmas (glob
+#: patterns relative to the package; absent ones are skipped).
+CERTIFICATE_MODULES = ("coq/certificates.py", "certificates.py", "activations.py",
+                       "decision.py", "decision/*.py")
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_']*(?:\.[A-Za-z_][A-Za-z0-9_']*)*")
 
@@ -44,12 +47,11 @@ def literal_identifiers(source: str) -> set[str]:
 
 def pybridge_identifiers() -> set[str]:
     """Identifiers named by the certificate-writing modules of the installed package."""
-    pkg = resources.files("pybridge")
     out: set[str] = set()
-    for name in CERTIFICATE_MODULES:
-        f = pkg.joinpath(name)
-        if f.is_file():
-            out |= literal_identifiers(f.read_text(encoding="utf-8"))
+    with resources.as_file(resources.files("pybridge")) as pkg:
+        for pattern in CERTIFICATE_MODULES:
+            for f in sorted(Path(pkg).glob(pattern)):
+                out |= literal_identifiers(f.read_text(encoding="utf-8"))
     return out
 
 

@@ -1,7 +1,10 @@
 """``pybridge graph``: the lemma graph of the formal library, as a page or as answers.
 
 Without a question option it writes ``DIR/graph.<format>`` (html, svg, dot or
-json). With ``--rests-on``, ``--breaks`` or ``--unused`` it answers on stdout
+json); ``html`` is the whole site of :mod:`pybridge.docs_site` (the page with
+its paper view, ``vendor/``, and the coqdoc source pages in ``src/`` unless
+``--no-docs``). The graph comes from the cache of :mod:`pybridge.graph_cache`
+when the compiled library has not changed. With ``--rests-on``, ``--breaks`` or ``--unused`` it answers on stdout
 (plain text, or one JSON document with ``--json``) and writes files only when
 ``--out`` is given. ``--json`` alone prints the whole graph (node-link) with
 the unused lemmas.
@@ -10,8 +13,6 @@ the unused lemmas.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -20,9 +21,10 @@ import networkx as nx
 
 from .errors import InputError
 from .graph import breaks, rests_on, resolve, summary, to_node_link, unused
+from .docs_site import write_atomic, write_site
 from .graph_cache import load_graph
 from .graph_html import layout_of, to_dot, to_html, to_svg
-from .prover import CoqBackend
+from .coq import CoqBackend
 
 FORMATS = ("html", "svg", "dot", "json")
 
@@ -38,19 +40,6 @@ def render(g: nx.DiGraph, fmt: str) -> str:
     if fmt == "json":
         return json.dumps(to_node_link(g), indent=1) + "\n"
     raise InputError(f"unknown format {fmt!r}")
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory."""
-    fd, tmp = tempfile.mkstemp(prefix=".graph-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _out_dir(out: Path) -> Path:
@@ -112,23 +101,29 @@ def _print_text(g: nx.DiGraph, doc: dict) -> None:
 @click.option("--rests-on", "rests", metavar="NAME", help="Which lemmas NAME rests on, transitively.")
 @click.option("--breaks", "broken", metavar="NAME", help="Which paper results break if NAME changes.")
 @click.option("--unused", "want_unused", is_flag=True, help="Lemmas nothing uses.")
+@click.option("--no-docs", is_flag=True, help="HTML without the coqdoc source pages (src/).")
 @click.option("--no-build", is_flag=True, help="Use the compiled library as it is (skip make).")
 @click.option("--no-cache", is_flag=True,
               help="Extract afresh: ignore the graph cached for this compiled library, and ask "
                    "Coq for the assumptions of standard-library constants again.")
 def graph_cmd(out: Optional[Path], fmt: str, as_json: bool, rests: Optional[str],
-              broken: Optional[str], want_unused: bool, no_build: bool, no_cache: bool) -> None:
+              broken: Optional[str], want_unused: bool, no_docs: bool, no_build: bool,
+              no_cache: bool) -> None:
     """Extract the lemma graph of the Coq library and write or query it."""
     asking = rests is not None or broken is not None or want_unused
     if out is not None:
         _out_dir(out)
-    g = load_graph(CoqBackend(), build=not no_build, cache=not no_cache)
+    backend = CoqBackend()
+    g = load_graph(backend, build=not no_build, cache=not no_cache)
     doc = answers(g, rests, broken, want_unused)
     target: Optional[Path] = None
     if out is not None or not (asking or as_json):
         directory = _out_dir(out if out is not None else Path("graph"))
         target = directory / f"graph.{fmt}"
-        write_atomic(target, render(g, fmt))
+        if fmt == "html":
+            write_site(g, directory, backend, docs=not no_docs)
+        else:
+            write_atomic(target, render(g, fmt))
     if as_json:
         if not asking:
             doc = {"summary": summary(g), "unused": unused(g), "graph": to_node_link(g)}

@@ -24,7 +24,7 @@ from . import graph_coq
 from .certificate_uses import used_by_certificates
 from .errors import InputError, ProverUnavailable
 from .graph_coq import DpdNode, default_cache_dir, gather, parse_glob, source_kind
-from .prover import CoqBackend
+from .coq import CoqBackend
 from .results import ResultEntry, load_results
 
 PREFIX = "Absorb"
@@ -148,8 +148,12 @@ def _qualified_dpd_paths(modules: list[str]) -> Iterator[None]:
         graph_coq.parse_dpd = original
 
 
-def _theorem_name(g: nx.DiGraph, name: str) -> str:
-    """A results.toml name as a node: exact, else the unique node ending in its last two parts."""
+def theorem_node(g: nx.DiGraph, name: str) -> str:
+    """A results.toml name as a node: exact, else the unique node ending in its last two parts.
+
+    So ``Absorb.Depth.x`` finds ``Absorb.results.Depth.x`` while results.toml catches up with
+    the library's folders; an unknown name is returned (normalized) as it is.
+    """
     full = _normalize(name)
     if full in g:
         return full
@@ -162,7 +166,7 @@ def mark_results(g: nx.DiGraph, results: list[ResultEntry]) -> None:
     """Record which results each node states, and which it serves (used transitively)."""
     result_info = {}
     for entry in results:
-        names = [_theorem_name(g, t) for t in entry.theorems]
+        names = [theorem_node(g, t) for t in entry.theorems]
         present = [t for t in names if t in g]
         result_info[entry.id] = {
             "title": entry.title,

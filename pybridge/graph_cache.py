@@ -24,7 +24,7 @@ import networkx as nx
 from .errors import ProverUnavailable
 from .graph import extract, mark_certificate_uses
 from .graph_coq import default_cache_dir
-from .prover import CoqBackend
+from .coq import CoqBackend
 
 #: Bump when the node attributes written by :func:`pybridge.graph.extract` change.
 SCHEMA = "graph-v2"

@@ -1,9 +1,11 @@
-"""Rendering the lemma graph: Graphviz DOT and SVG, and a self-contained HTML page.
+"""Rendering the lemma graph: Graphviz DOT and SVG, and the HTML page.
 
 Every identifier written into DOT/SVG/HTML is built here (``n0``, ``e0``...);
 names from the library appear only as escaped label text and as JSON data.
-The page embeds the Graphviz layout, the data and all CSS/JS: it works offline
-from ``file://``.
+The page embeds the data and its CSS/JS and loads the vendored dagre and KaTeX
+from ``vendor/`` beside it; it works offline from ``file://``. It lays out in
+the browser only what is shown (a file overview, or the subgraph around a
+focus), so every view is readable at its default zoom.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
+from typing import Optional
 
 import networkx as nx
 
 from .errors import ProverUnavailable
-from .graph import node_json
-from .graph import result_theorems, sort_key, unused
+from .graph import node_json, result_theorems, sort_key, unused
+from .paper_view import PaperResult, load_setting, paper_results
 
 #: Fill colours per kind (definitions cool, proofs warm); results get their own.
 _KIND_FILL = {
@@ -106,8 +110,21 @@ def to_svg(dot_source: str, *, timeout: float = 120.0) -> str:
     return proc.stdout
 
 
-def page_data(g: nx.DiGraph, lay: Layout) -> dict:
-    """The JSON the page scripts read: nodes by index, results, files, questions answered."""
+def page_data(
+    g: nx.DiGraph,
+    lay: Layout,
+    *,
+    hrefs: Optional[dict[str, str]] = None,
+    sources: Optional[dict[str, str]] = None,
+    paper: Optional[list[PaperResult]] = None,
+) -> dict:
+    """The JSON the page scripts read: nodes by index, results, files, paper view.
+
+    ``hrefs``: each node's link into the source pages; ``sources``: each node's
+    declaration text; ``paper``: the rows of the paper view (none: results only).
+    """
+    hrefs = hrefs or {}
+    sources = sources or {}
     index = {n: i for i, n in enumerate(lay.order)}
     nodes = []
     for name in lay.order:
@@ -116,33 +133,46 @@ def page_data(g: nx.DiGraph, lay: Layout) -> dict:
         node["short"] = g.nodes[name]["short"]
         node["uses"] = sorted(index[v] for v in g.successors(name))
         node["usedBy"] = sorted(index[u] for u in g.predecessors(name))
+        node["href"] = hrefs.get(name, "")
+        node["source"] = sources.get(name, "")
         nodes.append(node)
-    results = [
-        {"id": rid, "title": info["title"], "theorems": [index[t] for t in info["theorems"]],
-         "absent": list(info.get("absent", []))}
-        for rid, info in g.graph.get("results", {}).items()
-    ]
     files = list(dict.fromkeys(g.nodes[n]["file"] for n in lay.order))
+    file_index = {f: c for c, f in enumerate(files)}
+    folders = list(dict.fromkeys(_folder(f) for f in files))
+    file_uses: list[set[int]] = [set() for _ in files]
+    for u, v in g.edges:
+        cu, cv = file_index[g.nodes[u]["file"]], file_index[g.nodes[v]["file"]]
+        if cu != cv:
+            file_uses[cu].add(cv)
+    status = {r.id: r.status for r in paper or []}
+    results = []
+    for rid, info in g.graph.get("results", {}).items():
+        row = next((r for r in paper or [] if r.id == rid), None)
+        names = list(row.statements) + [t for t in info["theorems"] if row is None or t not in row.statements] \
+            if row else list(info["theorems"])
+        results.append({
+            "id": rid, "title": info["title"], "status": status.get(rid, ""),
+            "nodes": [index[t] for t in dict.fromkeys(names) if t in index],
+            "absent": list(info.get("absent", [])),
+        })
     return {
         "nodes": nodes,
         "results": results,
         "files": files,
-        "drawn": [list(e) for e in lay.drawn],
+        "folders": folders,
+        "fileFolder": [_folder(f) for f in files],
+        "fileUses": [sorted(s) for s in file_uses],
         "unused": [index[n] for n in unused(g)],
         "unusedDefinitions": [index[n] for n in unused(g, include_definitions=True)
                               if not g.nodes[n].get("prop")],
+        "paper": [r.to_json() for r in paper or []],
+        "setting": load_setting(),
     }
 
 
-def _svg_body(svg: str) -> str:
-    start = svg.find("<svg")
-    if start < 0:
-        raise ProverUnavailable("Graphviz produced no SVG")
-    body = svg[start:]
-    body = re.sub(r"<!--.*?-->", "", body, flags=re.S)
-    # The page sizes the drawing; keep the viewBox for pan and zoom.
-    body = re.sub(r'^<svg width="[^"]*" height="[^"]*"', '<svg id="graph-svg"', body, count=1)
-    return body
+def _folder(file: str) -> str:
+    parts = file.split("/")
+    return parts[-2] if len(parts) >= 2 else ""
 
 
 def _script_json(data: dict) -> str:
@@ -150,14 +180,23 @@ def _script_json(data: dict) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def to_html(g: nx.DiGraph, *, title: str = "Lemma graph") -> str:
-    """The self-contained page (layout by Graphviz, interaction by inline JS)."""
+def to_html(
+    g: nx.DiGraph,
+    *,
+    title: str = "Lemma graph",
+    hrefs: Optional[dict[str, str]] = None,
+    sources: Optional[dict[str, str]] = None,
+    coq_dir: Optional[Path] = None,
+) -> str:
+    """The page: data and scripts inline; layout in the browser by the vendored dagre.
+
+    It loads ``vendor/`` from beside it (:func:`pybridge.docs_site.copy_vendor`).
+    With ``coq_dir``, the paper view lists every result of the paper and of
+    ``coq_dir/results.toml``.
+    """
     lay = layout_of(g)
-    svg = _svg_body(to_svg(to_dot(g, lay)))
+    paper = paper_results(g, coq_dir) if coq_dir is not None else None
     template = resources.files("pybridge").joinpath("templates/graph.html").read_text()
-    parts = {
-        "__TITLE__": html.escape(title),
-        "__SVG__": svg,
-        "__DATA__": _script_json(page_data(g, lay)),
-    }
-    return re.sub(r"__(TITLE|SVG|DATA)__", lambda m: parts[m.group(0)], template)
+    data = page_data(g, lay, hrefs=hrefs, sources=sources, paper=paper)
+    parts = {"__TITLE__": html.escape(title), "__DATA__": _script_json(data)}
+    return re.sub(r"__(TITLE|DATA)__", lambda m: parts[m.group(0)], template)
