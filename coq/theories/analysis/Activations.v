@@ -9,6 +9,7 @@
       [gelu_vanishing], and the even part [gelu_even] with [gelu_split],
       [gelu_even_even].
     - GELU_tanh: [gelu_tanh_odd_part], [gelu_tanh_vanishing].
+    - [silu_zero], [gelu_zero], [gelu_tanh_zero]: value 0 at 0.
     - A few value checks. *)
 
 From Coq Require Import Reals Lra.
@@ -260,6 +261,17 @@ Proof.
   - apply gelu_tanh_continuous.
   - unfold gelu_tanh. field.
 Qed.
+
+(** ** Value at 0 (used by the even-part route of R5) *)
+
+Lemma silu_zero : silu 0 = 0.
+Proof. unfold silu. unfold Rdiv. ring. Qed.
+
+Lemma gelu_zero : gelu 0 = 0.
+Proof. unfold gelu. ring. Qed.
+
+Lemma gelu_tanh_zero : gelu_tanh 0 = 0.
+Proof. unfold gelu_tanh. field. Qed.
 
 (** ** Value checks *)
 

@@ -163,9 +163,7 @@ Proof. exact (ridge_unique_of_dilations gelu_even gelu_even_dilations_unique). Q
 
 (** ** R5 for GELU: the whole package of [results/R5Package.v] *)
 
-(** [gelu 0 = 0], and [gelu_even] is [gelu]'s even part. *)
-Lemma gelu_zero : gelu 0 = 0.
-Proof. unfold gelu. ring. Qed.
+(** [gelu_even] is [gelu]'s even part. *)
 
 Lemma even_part_gelu z : gelu_even z = even_part gelu z.
 Proof. unfold even_part. rewrite gelu_split. ring. Qed.

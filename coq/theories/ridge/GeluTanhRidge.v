@@ -91,9 +91,6 @@ Proof. apply ridge_unique_of_dilations, gelu_tanh_even_dilations_unique. Qed.
 
 (** ** R5 for GELU_tanh: the whole package of [results/R5Package.v] *)
 
-Lemma gelu_tanh_zero : gelu_tanh 0 = 0.
-Proof. unfold gelu_tanh. field. Qed.
-
 Theorem gelu_tanh_R5 : R5_package gelu_tanh.
 Proof. exact (even_R5 gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique). Qed.
 

@@ -251,9 +251,6 @@ Proof. apply ridge_unique_of_dilations, silu_even_dilations_unique. Qed.
 
 (** ** R5 for SiLU: the whole package of [results/R5Package.v] *)
 
-Lemma silu_zero : silu 0 = 0.
-Proof. unfold silu. unfold Rdiv. ring. Qed.
-
 Theorem silu_R5 : R5_package silu.
 Proof. exact (even_R5 silu silu_odd_part silu_zero silu_ridge_unique). Qed.
 
