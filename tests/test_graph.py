@@ -21,7 +21,11 @@ import networkx as nx
 import pytest
 
 from pybridge.errors import InputError
-from pybridge.graph import breaks, extract, rests_on, resolve, result_theorems, unused
+from pybridge.certificate_uses import literal_identifiers, used_by_certificates
+from pybridge.docs_site import coqdoc_anchor, declaration_source
+from pybridge.graph import (breaks, extract, qualify_dpd_path, rests_on, resolve,
+                            result_theorems, unused)
+from pybridge.graph_cache import library_key, load, load_graph
 from pybridge.graph_coq import parse_dpd, parse_glob
 from pybridge.graph_html import layout_of, to_dot, to_html
 from pybridge.coq import CoqBackend
@@ -189,7 +193,12 @@ def test_dot_and_html_escape_and_identify(mini) -> None:
     assert (i[T("top_thm")], i[B("double")]) not in lay.drawn
     assert (i[T("top_thm")], i[B("uses_ax")]) in lay.drawn
     page = to_html(g)
-    assert "<script src" not in page and "<link" not in page and "http" not in page.split("<svg", 1)[0]
+    # nothing is fetched from the network: the only files it loads are the vendored ones
+    assert set(re.findall(r'(?:src|href)="([^"#]+)"', page)) == {
+        "vendor/dagre.min.js", "vendor/katex/katex.min.js", "vendor/katex/katex.min.css",
+        "src/toc.html"}
+    head = page.split('<script id="graph-data"', 1)[0].replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "http" not in head
     data = json.loads(re.search(r'<script id="graph-data" type="application/json">(.*?)</script>',
                                 page, re.S).group(1))
     assert [n["name"] for n in data["nodes"]] == lay.order
@@ -224,19 +233,19 @@ def test_library_nodes_come_from_coqproject_modules(library, backend) -> None:
 
 def test_uses_that_must_exist(library) -> None:
     must = [
-        ("Absorb.SkipReduction.skip_reduction_ungated", "Absorb.Blocks.absorbable_ungated"),
-        ("Absorb.SkipReduction.skip_reduction_ungated", "Absorb.Blocks.inverse_of"),
-        ("Absorb.Gated.gated_not_absorbable", "Absorb.Blocks.vanishing_at_0"),
-        ("Absorb.ImpossibilityInstances.swiglu_not_absorbable", "Absorb.Gated.gated_not_absorbable"),
-        ("Absorb.ImpossibilityInstances.relu2_not_absorbable",
-         "Absorb.ImpossibilityInstances.relu_pow_not_absorbable"),
-        ("Absorb.ImpossibilityInstances.relu_pow_not_absorbable",
-         "Absorb.Homogeneous.homogeneous_not_absorbable_ungated"),
-        ("Absorb.ImpossibilityInstances.relu_pow_not_absorbable",
-         "Absorb.Activations.relu_pow_homogeneous"),
-        ("Absorb.FlipSigns.odd_part_absorbable", "Absorb.FlipSigns.flip_rows_residual"),
-        ("Absorb.Activations.relu_odd_part", "Absorb.ActivationDefs.relu"),
-        ("Absorb.Blocks.dot", "Absorb.Sums.sumn"),
+        ("Absorb.results.SkipReduction.skip_reduction_ungated", "Absorb.spec.BlockDefs.absorbable_ungated"),
+        ("Absorb.results.SkipReduction.skip_reduction_ungated", "Absorb.spec.BlockDefs.inverse_of"),
+        ("Absorb.results.Gated.gated_not_absorbable", "Absorb.spec.BlockDefs.vanishing_at_0"),
+        ("Absorb.results.ImpossibilityInstances.swiglu_not_absorbable", "Absorb.results.Gated.gated_not_absorbable"),
+        ("Absorb.results.ImpossibilityInstances.relu2_not_absorbable",
+         "Absorb.results.ImpossibilityInstances.relu_pow_not_absorbable"),
+        ("Absorb.results.ImpossibilityInstances.relu_pow_not_absorbable",
+         "Absorb.results.Homogeneous.homogeneous_not_absorbable_ungated"),
+        ("Absorb.results.ImpossibilityInstances.relu_pow_not_absorbable",
+         "Absorb.analysis.Activations.relu_pow_homogeneous"),
+        ("Absorb.results.FlipSigns.odd_part_absorbable", "Absorb.results.FlipSigns.flip_rows_residual"),
+        ("Absorb.analysis.Activations.relu_odd_part", "Absorb.spec.ActivationDefs.relu"),
+        ("Absorb.spec.BlockDefs.dot", "Absorb.spec.SumDefs.sumn"),
     ]
     for u, v in must:
         assert (u, v) in library.edges, (u, v)
@@ -256,7 +265,7 @@ def test_statement_mentions_are_uses(library) -> None:
 
 def test_library_axioms_and_statements_match_describe(library, backend) -> None:
     sample = sorted(result_theorems(library))[:6] + [
-        "Absorb.Sums.sumn_S", "Absorb.Blocks.mv_mm", "Absorb.ActivationDefs.gelu",
+        "Absorb.tools.Sums.sumn_S", "Absorb.tools.Blocks.mv_mm", "Absorb.spec.ActivationDefs.gelu",
     ]
     info = backend.describe(sample)
     for name in sample:
@@ -265,13 +274,13 @@ def test_library_axioms_and_statements_match_describe(library, backend) -> None:
 
 
 def test_library_queries(library) -> None:
-    thm = "Absorb.Gated.gated_not_absorbable"
+    thm = "Absorb.results.Gated.gated_not_absorbable"
     deps = rests_on(library, thm)
     assert set(library.successors(thm)) <= set(deps)
-    assert "Absorb.Blocks.vanishing_at_0" in deps and thm not in deps
-    impacts = {i.result: i.theorems for i in breaks(library, "Absorb.Blocks.vanishing_at_0")}
+    assert "Absorb.spec.BlockDefs.vanishing_at_0" in deps and thm not in deps
+    impacts = {i.result: i.theorems for i in breaks(library, "Absorb.spec.BlockDefs.vanishing_at_0")}
     assert thm in impacts["R3"]
-    assert {i.result for i in breaks(library, "Absorb.Sums.sumn")} == {
+    assert {i.result for i in breaks(library, "Absorb.spec.SumDefs.sumn")} == {
         rid for rid, info in library.graph["results"].items() if info["theorems"]
     }
     lonely = unused(library)
@@ -284,7 +293,7 @@ def test_library_queries(library) -> None:
 
 
 def run_cli(args: list[str], root: Path, cwd: Path) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYBRIDGE_ROOT=str(root))
+    env = dict(os.environ, PYBRIDGE_ROOT=str(root), PYBRIDGE_CACHE_DIR=str(root / ".graph-cache"))
     return subprocess.run(
         [sys.executable, "-c", "from pybridge.cli import main; main()", "graph", *args],
         capture_output=True, text=True, env=env, cwd=cwd,
@@ -322,7 +331,8 @@ def test_cli_writes_each_format(mini, tmp_path, fmt) -> None:
     out = tmp_path / "out"
     proc = run_cli(["--no-build", "--out", str(out), "--format", fmt], backend.root, tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert [p.name for p in out.iterdir()] == [f"graph.{fmt}"]
+    site = ["graph.html", "index.html", "src", "vendor"] if fmt == "html" else [f"graph.{fmt}"]
+    assert sorted(p.name for p in out.iterdir()) == site
     text = (out / f"graph.{fmt}").read_text()
     if fmt == "json":
         h = nx.node_link_graph(json.loads(text), edges="links")
@@ -452,6 +462,82 @@ def test_unused_leaves_out_examples(library) -> None:
     """Non-vacuity Examples are leaves by design; 'nothing uses' means dead lemmas."""
     plain = unused(library)
     assert all(library.nodes[n]["kind"] != "example" for n in plain)
-    assert "Absorb.Activations.relu_3" not in plain
-    assert "Absorb.Activations.relu_3" in unused(library, include_examples=True)
+    assert "Absorb.analysis.Activations.relu_3" not in plain
+    assert "Absorb.analysis.Activations.relu_3" in unused(library, include_examples=True)
     assert set(plain) < set(unused(library, include_examples=True))
+
+
+# --------------------------------------------------------------------------- cache, paths, sources
+
+
+def test_qualify_dpd_path_puts_folders_back() -> None:
+    modules = ["Absorb.spec.Blocks", "Absorb.results.Depth", "Absorb.Top", "Absorb.a.Twice",
+               "Absorb.b.Twice"]
+    assert qualify_dpd_path("Depth", modules) == "results.Depth"
+    assert qualify_dpd_path("Depth.Inner", modules) == "results.Depth.Inner"
+    assert qualify_dpd_path("results.Depth", modules) == "results.Depth"   # already full
+    assert qualify_dpd_path("Top", modules) == "Top"
+    assert qualify_dpd_path("Twice", modules) == "Twice"                   # ambiguous: unchanged
+    assert qualify_dpd_path("Rdefinitions", modules) == "Rdefinitions"     # not ours
+    assert qualify_dpd_path("", modules) == ""
+
+
+def test_graph_cache_is_keyed_on_the_compiled_files(mini, tmp_path, monkeypatch) -> None:
+    backend, g = mini
+    monkeypatch.setenv("PYBRIDGE_CACHE_DIR", str(tmp_path))
+    key = library_key(backend)
+    assert key.digest and load(key) is None
+    first = load_graph(backend, build=False)
+    assert [p.name for p in tmp_path.iterdir()] == [f"lemma-graph-{key.digest}.json"]
+    # a warm load answers the same graph without asking Coq
+    monkeypatch.setattr("pybridge.graph_cache.extract", lambda *a, **k: pytest.fail("re-extracted"))
+    warm = load_graph(backend, build=False)
+    assert set(warm.edges) == set(first.edges) == set(g.edges)
+    assert warm.nodes[T("top_thm")] == first.nodes[T("top_thm")]
+    assert warm.graph["results"] == first.graph["results"]
+    # touching a compiled file changes the key: the stale graph is never read
+    vo = backend.theories / "Base.vo"
+    st = vo.stat()
+    os.utime(vo, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    try:
+        assert library_key(backend) != key
+        with pytest.raises(BaseException, match="re-extracted"):
+            load_graph(backend, build=False)
+    finally:
+        os.utime(vo, ns=(st.st_atime_ns, st.st_mtime_ns))
+    # a corrupt cache file is ignored
+    (tmp_path / f"lemma-graph-{key.digest}.json").write_text("{not json")
+    assert load(key) is None
+
+
+def test_unused_leaves_out_what_certificates_name(mini) -> None:
+    _, g = mini
+    h = g.copy()
+    assert unused(h) == [B("orphan'"), B("résumé")]
+    assert used_by_certificates(h, {"Base.orphan'", "résumé_not_a_name", "nothing"}) == {B("orphan'")}
+    for n, d in h.nodes(data=True):
+        d["certificates"] = n == B("orphan'")
+    assert unused(h) == [B("résumé")]
+    src = 'def f():\n    """Base.résumé in a docstring is prose."""\n    return "exact (check_nosub d n)."\n'
+    assert literal_identifiers(src) == {"exact", "check_nosub", "d", "n"}
+
+
+def test_project_certificate_checkers_are_not_unused(library) -> None:
+    """The checkers pybridge's certificates apply are leaves of the library, yet used."""
+    named = used_by_certificates(library)
+    checkers = {n for n in named if ".certify." in n}
+    assert checkers, "the certificates name no checker of certify/"
+    assert not checkers & set(unused(library))
+    assert all(library.nodes[n]["certificates"] for n in named)
+
+
+def test_declaration_source_is_the_statement_with_its_comment() -> None:
+    src = ("Require Import X.\n\n(** The doubling.\n    Two lines. *)\nLemma double_plus n :\n"
+           "  double n = n + n. (* a . in a comment *)\nProof. reflexivity. Qed.\n"
+           'Definition s := "a. b".\n')
+    assert declaration_source(src, 5) == (
+        "(** The doubling.\n    Two lines. *)\nLemma double_plus n :\n  double n = n + n.")
+    assert declaration_source(src, 8) == 'Definition s := "a. b".'
+    assert declaration_source(src, 99) == ""
+    assert coqdoc_anchor("orphan'") == "orphan'"
+    assert coqdoc_anchor("résumé") == "a799c331edbeacb6d0f394b27aafc02a"  # coqdoc's MD5 form
