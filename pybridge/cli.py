@@ -6,12 +6,23 @@ import sys
 
 import click
 
+from . import __version__
 from .errors import EXIT_INTERNAL, BridgeError, one_line
+from .library_home import use_packaged_library
+
+
+#: Commands that ask Coq: outside a checkout they use the wheel's library (built on first use).
+_NEEDS_LIBRARY = frozenset({"check", "scan", "prove", "graph"})
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main_group() -> None:
+@click.version_option(__version__, "--version", "-V", prog_name="pybridge",
+                      message="%(prog)s %(version)s (distribution absorb-bridge)")
+@click.pass_context
+def main_group(ctx: click.Context) -> None:
     """Machine-checked answers to: can this MLP block absorb its skip connection?"""
+    if ctx.invoked_subcommand in _NEEDS_LIBRARY:
+        use_packaged_library()
 
 
 def _add_commands() -> None:
