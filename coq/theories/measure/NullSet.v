@@ -313,6 +313,43 @@ Qed.
     of finitely many graphs [j]: its [y j] coordinate is within [C R * delta]
     of [F R j q] whenever [q] is within [delta <= delta0 R] of [p] on the
     other coordinates. *)
+(** The grid size of stage [m]: [1/K <= d0], [2 c / K <= 1] and
+    [v / K <= eps / 2^(m+1)]. *)
+Definition grid_size (d0 c v eps : R) (m : nat) : nat := nat_above (/ d0 + 2 * c + v * 2 ^ S m / eps).
+
+Lemma grid_size_spec d0 c v eps m : 0 < d0 -> 0 <= c -> 0 <= v -> 0 < eps ->
+  let K := INR (grid_size d0 c v eps m) in
+  0 < K /\ (1 <= grid_size d0 c v eps m)%nat /\ / K <= d0 /\ 2 * (c * / K) <= 1 /\
+  v * / K <= eps * / 2 ^ S m.
+Proof.
+  intros Hd0 Hc Hv Heps K.
+  assert (HKm : / d0 + 2 * c + v * 2 ^ S m / eps < K) by apply nat_above_spec.
+  assert (H2m : 0 < 2 ^ S m) by (apply pow_lt; lra).
+  assert (Hq : 0 <= v * 2 ^ S m / eps).
+  { unfold Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; lra|]. left. apply Rinv_0_lt_compat, Heps. }
+  pose proof (Rinv_0_lt_compat _ Hd0) as Hi.
+  assert (HK : 0 < K) by lra.
+  split; [exact HK|]. split.
+  { unfold K in HK. destruct (grid_size d0 c v eps m); [simpl in HK; lra | lia]. }
+  split; [|split].
+  - rewrite <- (Rinv_inv d0). left. apply Rinv_lt_contravar; [apply Rmult_lt_0_compat; lra | lra].
+  - apply (Rmult_le_reg_r K); [exact HK|].
+    replace (2 * (c * / K) * K) with (2 * c) by (field; lra). lra.
+  - apply (Rmult_le_reg_r (K * 2 ^ S m / eps)).
+    { unfold Rdiv. apply Rmult_lt_0_compat; [apply Rmult_lt_0_compat; assumption|].
+      apply Rinv_0_lt_compat; exact Heps. }
+    replace (v * / K * (K * 2 ^ S m / eps)) with (v * 2 ^ S m / eps) by (field; lra).
+    replace (eps * / 2 ^ S m * (K * 2 ^ S m / eps)) with K by (field; lra). lra.
+Qed.
+
+(** [sum_{m < M} eps / 2^(m+1) <= eps]. *)
+Lemma sumn_eps_halves eps M : 0 < eps -> sumn M (fun m => eps * / 2 ^ S m) <= eps.
+Proof.
+  intros Heps. rewrite sumn_scal_l, sumn_geometric.
+  assert (0 < eps * / 2 ^ M) by (apply Rmult_lt_0_compat; [exact Heps | apply Rinv_0_lt_compat, pow_lt; lra]).
+  assert (eps * (1 - / 2 ^ M) = eps - eps * / 2 ^ M) by ring. lra.
+Qed.
+
 Theorem graph_union_null {T : Type} (cs : list key) (js : list T) (y : T -> key)
     (F : nat -> T -> (key -> R) -> R) (C delta0 : nat -> R)
     (E : (key -> R) -> Prop) (ER : nat -> (key -> R) -> Prop) :
@@ -332,67 +369,33 @@ Proof.
   assert (HV : forall R, 0 <= V R).
   { intros R. unfold V. apply Rmult_le_pos; [apply pos_INR|].
     apply Rmult_le_pos; [apply pow_le; pose proof (pos_INR R); lra | pose proof (HC R); lra]. }
-  set (X := fun m : nat => / delta0 (S m) + 2 * C (S m) + V (S m) * 2 ^ S m / eps).
-  set (Km := fun m : nat => nat_above (X m)).
-  assert (HKm : forall m, X m < INR (Km m)) by (intros; apply nat_above_spec).
-  assert (HX : forall m, / delta0 (S m) <= X m /\ 2 * C (S m) <= X m /\
-                         V (S m) * 2 ^ S m / eps <= X m).
-  { intros m. pose proof (Rinv_0_lt_compat _ (Hd0 m)). pose proof (HC (S m)).
-    assert (0 <= V (S m) * 2 ^ S m / eps).
-    { unfold Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; [apply HV | apply pow_le; lra]|].
-      left. apply Rinv_0_lt_compat. exact Heps. }
-    unfold X. lra. }
-  assert (HKpos : forall m, 0 < INR (Km m)).
-  { intros m. pose proof (HKm m). destruct (HX m) as [H1 _].
-    pose proof (Rinv_0_lt_compat _ (Hd0 m)). lra. }
-  assert (HK1 : forall m, (1 <= Km m)%nat).
-  { intros m. pose proof (HKpos m). destruct (Km m); [simpl in *; lra | lia]. }
-  assert (Hdel : forall m, / INR (Km m) <= delta0 (S m)).
-  { intros m. rewrite <- (Rinv_inv (delta0 (S m))). left. apply Rinv_lt_contravar.
-    - apply Rmult_lt_0_compat; [apply Rinv_0_lt_compat, (Hd0 m) | apply HKpos].
-    - destruct (HX m) as [H1 _]. pose proof (HKm m). lra. }
-  assert (Hw1 : forall m, 2 * (C (S m) * / INR (Km m)) <= 1).
-  { intros m. destruct (HX m) as [_ [H2 _]]. pose proof (HKm m). pose proof (HKpos m).
-    apply (Rmult_le_reg_r (INR (Km m))); [assumption|].
-    replace (2 * (C (S m) * / INR (Km m)) * INR (Km m)) with (2 * C (S m)) by (field; lra).
-    lra. }
-  assert (Hvol : forall m, V (S m) * / INR (Km m) <= eps * / 2 ^ S m).
-  { intros m. destruct (HX m) as [_ [_ H3]]. pose proof (HKm m). pose proof (HKpos m).
-    assert (H2m : 0 < 2 ^ S m) by (apply pow_lt; lra).
-    apply (Rmult_le_reg_r (INR (Km m) * 2 ^ S m / eps)).
-    { unfold Rdiv. apply Rmult_lt_0_compat; [apply Rmult_lt_0_compat; assumption|].
-      apply Rinv_0_lt_compat; exact Heps. }
-    replace (V (S m) * / INR (Km m) * (INR (Km m) * 2 ^ S m / eps))
-      with (V (S m) * 2 ^ S m / eps) by (field; lra).
-    replace (eps * / 2 ^ S m * (INR (Km m) * 2 ^ S m / eps)) with (INR (Km m)) by (field; lra).
-    lra. }
+  set (Km := fun m => grid_size (delta0 (S m)) (C (S m)) (V (S m)) eps m).
+  assert (HK : forall m, 0 < INR (Km m) /\ (1 <= Km m)%nat /\ / INR (Km m) <= delta0 (S m) /\
+                 2 * (C (S m) * / INR (Km m)) <= 1 /\ V (S m) * / INR (Km m) <= eps * / 2 ^ S m)
+    by (intros m; exact (grid_size_spec _ _ _ _ m (Hd0 m) (HC (S m)) (HV (S m)) Heps)).
   exists (fun m => stage_cover cs js y (F (S m)) (INR (S m)) (2 * S m * Km m)
                       (/ INR (Km m)) (C (S m) * / INR (Km m))).
   split; [|split].
-  - intros m b Hb. eapply stage_cover_proper; [| | exact Hb].
+  - intros m b Hb. destruct (HK m) as [HKpos _]. eapply stage_cover_proper; [| | exact Hb].
     + apply Rmult_le_pos; [apply HC | left; apply Rinv_0_lt_compat, HKpos].
     + apply Rinv_0_lt_compat, HKpos.
   - intros p Hp. destruct (HE p Hp) as [R [HR HpR]].
-    destruct R as [|m]; [lia|].
+    destruct R as [|m]; [lia|]. destruct (HK m) as [HKpos [HK1 [Hdel _]]].
     destruct (Hlip (S m) p ltac:(lia) HpR) as [j [Hj Hl]].
     destruct (stage_covers cs js y (F (S m)) (S m) (Km m) p j (C (S m)))
-      as [b [Hb Hin]]; [lia | apply HK1 | exact Hj | apply HC | apply Hbd; [lia | exact HpR] | |].
-    + intros q Hq. apply Hl; [|exact Hq]. split; [apply Rinv_0_lt_compat, HKpos | apply Hdel].
+      as [b [Hb Hin]]; [lia | exact HK1 | exact Hj | apply HC | apply Hbd; [lia | exact HpR] | |].
+    + intros q Hq. apply Hl; [|exact Hq]. split; [apply Rinv_0_lt_compat, HKpos | exact Hdel].
     + exists m, b. split; assumption.
-  - intros M. apply Rle_trans with (sumn M (fun m => eps * / 2 ^ S m)).
-    + apply sumn_le. intros m _. eapply Rle_trans; [apply stage_volume|].
-      * exact Hy.
-      * apply Rmult_le_pos; [apply HC | left; apply Rinv_0_lt_compat, HKpos].
-      * apply Hw1.
-      * apply Rinv_0_lt_compat, HKpos.
-      * pose proof (le_INR 1 (S m) ltac:(lia)). simpl in H |- *. lra.
-      * rewrite !mult_INR. replace (INR 2) with 2 by (simpl; ring).
-        field. pose proof (HKpos m). lra.
-      * eapply Rle_trans; [|apply (Hvol m)]. right. unfold V. ring.
-    + rewrite sumn_scal_l, sumn_geometric.
-      assert (0 < / 2 ^ M) by (apply Rinv_0_lt_compat, pow_lt; lra).
-      assert (eps * (1 - / 2 ^ M) = eps - eps * / 2 ^ M) by ring.
-      assert (0 < eps * / 2 ^ M) by (apply Rmult_lt_0_compat; assumption). lra.
+  - intros M. apply Rle_trans with (sumn M (fun m => eps * / 2 ^ S m)); [|apply sumn_eps_halves, Heps].
+    apply sumn_le. intros m _. destruct (HK m) as [HKpos [_ [_ [Hw1 Hvol]]]].
+    eapply Rle_trans; [apply stage_volume|].
+    + exact Hy.
+    + apply Rmult_le_pos; [apply HC | left; apply Rinv_0_lt_compat, HKpos].
+    + exact Hw1.
+    + apply Rinv_0_lt_compat, HKpos.
+    + pose proof (le_INR 1 (S m) ltac:(lia)). simpl in H |- *. lra.
+    + rewrite !mult_INR. replace (INR 2) with 2 by (simpl; ring). field. lra.
+    + eapply Rle_trans; [|exact Hvol]. right. unfold V. ring.
 Qed.
 
 (** ** Real-number estimates *)
