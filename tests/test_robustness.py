@@ -181,6 +181,9 @@ def test_internal_error_exit_3_one_line(capsys, monkeypatch) -> None:
 
 
 def test_api_bad_arguments_are_input_errors() -> None:
+    from pybridge.crosscheck import crosscheck
+    from pybridge.generate import generate
+
     inst = api.load(EXAMPLES / "relu_absorbable.json")
     for call in (
         lambda: api.check(object()),
@@ -192,6 +195,13 @@ def test_api_bad_arguments_are_input_errors() -> None:
         lambda: api.load(EXAMPLES / "relu_absorbable.json", max_entries=0),
         lambda: api.scan(EXAMPLES, max_entries=-1, prove=False),
         lambda: api.scan(12, prove=False),
+        lambda: api.load(EXAMPLES),
+        lambda: api.report_to_json(None),
+        lambda: api.exit_code(3),
+        lambda: generate(Activation("relu"), "3", 4),
+        lambda: generate("relu", 2, 4),
+        lambda: generate(Activation("relu"), 2, 4, seed="x"),
+        lambda: crosscheck(None, None),
     ):
         with pytest.raises(InputError):
             call()

@@ -45,7 +45,7 @@ def load_instance(
     path = Path(path)
     source = path.name
     if not path.is_file():
-        raise InputError(f"{path}: no such file")
+        raise InputError(f"{path}: {'not a file' if path.exists() else 'no such file'}")
     try:
         suffix = path.suffix.lower()
         if suffix == ".json":
