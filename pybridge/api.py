@@ -146,9 +146,15 @@ def rejected(report: Report) -> bool:
     return report.prover is not None and report.prover.outcome is ProverOutcome.REJECTED
 
 
+def _need_report(report: object) -> None:
+    if not isinstance(report, Report):
+        raise InputError(f"expected a pybridge Report, not {type(report).__name__}")
+
+
 def exit_code(report: Report) -> int:
     """0 for any verdict (a timeout or an uncertifiable instance included), 1 when the
     prover rejected the certificate (:mod:`pybridge.errors`)."""
+    _need_report(report)
     return EXIT_REJECTED if rejected(report) else EXIT_OK
 
 
@@ -171,6 +177,7 @@ def witness_to_json(w: Optional[Witness]) -> Optional[dict]:
 
 def report_to_json(report: Report) -> dict:
     """The JSON document ``pybridge check --json`` prints."""
+    _need_report(report)
     d = report.decision
     prover = None
     if report.prover is not None:
