@@ -103,6 +103,13 @@ def generate(
     bound: int = 3,
 ) -> GeneratedInstance:
     """A random generic instance of ``activation`` with ``d x n`` weights (see module doc)."""
+    if not isinstance(activation, Activation):
+        raise InputError(f"activation must be an Activation (see pybridge.io.parse_activation), not {type(activation).__name__}")
+    for name, value in (("d", d), ("n", n), ("bound", bound)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"{name} must be an integer, not {type(value).__name__}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InputError(f"seed must be an integer or None, not {type(seed).__name__}")
     if not (1 <= d <= MAX_DIM and 1 <= n <= MAX_DIM):
         raise InputError(f"--d and --n must be between 1 and {MAX_DIM}")
     if absorbable:
