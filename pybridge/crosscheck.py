@@ -278,6 +278,10 @@ def crosscheck(
     use_z3: bool = True,
 ) -> CrossCheck:
     """Gather the evidence above for one decided instance."""
+    if not isinstance(inst, Instance) or not isinstance(decision, Decision):
+        from .errors import InputError
+
+        raise InputError("crosscheck needs a pybridge Instance and its Decision")
     act = inst.activation
     small = inst.n * inst.d <= EXACT_LIMIT
     exact = act.spec.exact_evaluation and small
