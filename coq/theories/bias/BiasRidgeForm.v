@@ -18,7 +18,11 @@
       to any biased block of width [m < k];
     - [residual_is_bias_ridge_form]: the residual block
       [x + B sigma(A x + c) + b0] is the biased ridge form with [L = I].
-    The converse of the sufficiency (R8's necessity) is not proved here. *)
+    - [relu_bias_form_tight] (headline): R8's necessity at the tight width
+      [m = k] for ReLU: a canonical biased ridge form equal to a block of
+      width [k] satisfies [width_condition d k k U G L].
+    The converse of the sufficiency at widths [m > k] (R8's necessity in
+    general) is not proved here. *)
 
 From Coq Require Import Reals Lra Lia Arith.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
@@ -299,6 +303,80 @@ Proof.
   pose proof (relu_bias_form_width d k m U s G L l0 Hg Habs). lia.
 Qed.
 
+(** ** Necessity at the tight width [m = k] (ReLU)
+
+    A canonical biased ridge form equal to a block of width exactly [k]:
+    every class is served by one row [(a'_{j(t)}, c'_{j(t)}) = lam_t (u_t, s_t)],
+    and the linear parts give [L + sum_{lam_t < 0} G[:,t] u_t^T = 0], i.e.
+    R8's width condition with [T = {}], [r = 0]. *)
+
+Lemma count_false k : count k (fun _ => false) = 0%nat.
+Proof. induction k as [|k IH]; simpl; [reflexivity | rewrite IH; reflexivity]. Qed.
+
+(** The affine gap vanishing everywhere gives the linear identity. *)
+Lemma form_gap_linear d k m U s G L l0 A' c' B' b0' i :
+  (forall x, form_affine_gap d k m U s G L l0 A' c' B' b0' i x = 0) ->
+  forall x, sumn m (fun j => B' i j * dot d (row A' j) x) =
+            2 * dot d (row L i) x + sumn k (fun t => G i t * dot d (row U t) x).
+Proof.
+  intros H x. pose proof (H x) as E1. pose proof (H (fun _ => 0)) as E0.
+  unfold form_affine_gap in E1, E0. rewrite !sumn_affine_split in E1, E0.
+  rewrite dot_zero_r in E0.
+  rewrite (sumn_zero k (fun t => G i t * dot d (row U t) (fun _ => 0))) in E0
+    by (intros; rewrite dot_zero_r; ring).
+  rewrite (sumn_zero m (fun j => B' i j * dot d (row A' j) (fun _ => 0))) in E0
+    by (intros; rewrite dot_zero_r; ring).
+  lra.
+Qed.
+
+Theorem relu_bias_form_tight : forall d k U s G L l0,
+  generic_bias_lines d k U s G ->
+  (exists A' c' B' b0',
+     same_fun d (ungated_bias relu d k A' c' B' b0') (bias_ridge_form relu d k U s G L l0)) ->
+  width_condition d k k U G L.
+Proof.
+  intros d k U s G L l0 Hg [A' [c' [B' [b0' H]]]].
+  pose proof (relu_bias_form_kinks d k k U s G L l0 A' c' B' b0' H) as Hk.
+  destruct (relu_bias_choice d k k U s G A' c' B' Hg Hk) as [jf [lf [Hf Hinj]]].
+  pose proof (relu_bias_coef d k U s G A' c' B' jf lf Hg Hk Hf Hinj) as Hcoef.
+  assert (Hrange : forall t, (t < k)%nat -> (jf t < k)%nat) by (intros t Ht; apply Hf, Ht).
+  pose proof (injective_surjective k jf Hrange Hinj) as Hsurj.
+  exists (fun _ => false), (fun t => if Rlt_dec (lf t) 0 then true else false), 0%nat,
+         (fun _ _ => 0), (fun _ _ => 0), (fun _ _ => 0).
+  split; [intros; discriminate|]. split; [rewrite count_false; lia|].
+  intros i q Hi Hq.
+  (* the [|.|] parts cancel, so the affine gap vanishes *)
+  assert (Hgap : forall x, form_affine_gap d k k U s G L l0 A' c' B' b0' i x = 0).
+  { intros x. pose proof (H x i Hi) as E. unfold ungated_bias, bias_ridge_form, mv in E.
+    rewrite !relu_sum_split in E.
+    rewrite (matched_bridge_eq d k U s A' c' (G i) (B' i) jf lf Hf Hinj
+               (fun t Ht => Hcoef t i Ht Hi) x) in E.
+    unfold form_affine_gap. lra. }
+  pose proof (form_gap_linear d k k U s G L l0 A' c' B' b0' i Hgap (fun t => identity q t)) as E.
+  rewrite (sumn_reindex k jf _ Hrange Hinj Hsurj) in E.
+  rewrite dot_unit in E by exact Hq.
+  rewrite (sumn_ext k (fun t => B' i (jf t) * dot d (row A' (jf t)) (fun t0 => identity q t0))
+             (fun t => (if Rlt_dec (lf t) 0 then - G i t else G i t) * U t q)) in E.
+  2:{ intros t Ht. destruct (Hf t Ht) as [_ [_ [Ma _]]].
+      rewrite (parallel_dot d (row A' (jf t)) (row U t) (lf t) _ Ma), dot_unit by exact Hq.
+      pose proof (Hcoef t i Ht Hi) as C. unfold row.
+      destruct (Rlt_dec (lf t) 0) as [N|N].
+      - rewrite Rabs_left in C by exact N. rewrite <- C. ring.
+      - rewrite Rabs_right in C by (apply Rnot_lt_ge; exact N). rewrite <- C. ring. }
+  rewrite (sumn_ext k (fun t => G i t * dot d (row U t) (fun t0 => identity q t0))
+             (fun t => G i t * U t q)) in E
+    by (intros t _; rewrite dot_unit by exact Hq; reflexivity).
+  unfold masked_outer, low_rank. rewrite sumn_0.
+  rewrite (sumn_zero k (fun t => if false then 0 * U t q else 0)) by reflexivity.
+  assert (Hd : sumn k (fun t => (if Rlt_dec (lf t) 0 then - G i t else G i t) * U t q)
+               - sumn k (fun t => G i t * U t q)
+               = -2 * sumn k (fun t => if (if Rlt_dec (lf t) 0 then true else false)
+                                       then G i t * U t q else 0)).
+  { rewrite <- sumn_minus, <- sumn_scal_l. apply sumn_ext. intros t _.
+    destruct (Rlt_dec (lf t) 0); ring. }
+  change (row L i q) with (L i q) in E. lra.
+Qed.
+
 (** ** Non-vacuity *)
 
 (** [x + relu(x + 1)] ([d = k = 1], [U = G = L = 1], [s = 1]) meets the width
@@ -330,4 +408,17 @@ Example relu_bias_form_below_instance :
 Proof.
   exact (relu_bias_form_not_below 1 2 1 ex1_A ex2_c _ identity _
            relu_bias_generic_instance2 ltac:(lia)).
+Qed.
+
+(** The tight case applies: [x - relu(x + 1) + 3] is a width-1 block
+    ([ReluBias.relu_bias_absorbable_instance]), so its ridge form meets the
+    width condition at width 1. *)
+Example relu_bias_form_tight_instance :
+  width_condition 1 1 1 ex1_A (fun _ _ => -1) identity.
+Proof.
+  apply (relu_bias_form_tight 1 1 ex1_A ex1_c _ identity (fun _ => 3)
+           (relu_bias_generic_instance (-1) ltac:(lra))).
+  destruct relu_bias_absorbable_instance as [A' [c' [B' [b0' H]]]].
+  exists A', c', B', b0'. intros x i Hi. rewrite (H x i Hi).
+  apply residual_is_bias_ridge_form. exact Hi.
 Qed.
