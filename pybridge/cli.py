@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .errors import BridgeError
+from .errors import EXIT_INTERNAL, BridgeError, one_line
 from .cli_prove import prove_cmd
 from .cli_graph import graph_cmd
 from .cli_check import check_cmd, generate_cmd, scan_cmd
@@ -34,15 +34,32 @@ def main(argv: list[str] | None = None) -> None:
     except click.UsageError as exc:
         click.echo(f"pybridge: error: {exc.format_message()}", err=True)
         sys.exit(2)
+    except click.ClickException as exc:
+        click.echo(f"pybridge: error: {one_line(exc.format_message())}", err=True)
+        sys.exit(2)
     except click.exceptions.Abort:
         click.echo("pybridge: aborted", err=True)
         sys.exit(130)
     except BridgeError as exc:
-        click.echo(f"pybridge: error: {exc}", err=True)
+        kind = "internal error" if exc.exit_code == EXIT_INTERNAL else "error"
+        click.echo(f"pybridge: {kind}: {one_line(exc)}", err=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         click.echo("pybridge: interrupted", err=True)
         sys.exit(130)
+    except RecursionError:
+        click.echo("pybridge: error: input nested too deeply", err=True)
+        sys.exit(2)
+    except OSError as exc:  # the environment the user controls: disk full, permissions
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"pybridge: error: {where}{exc.strerror or one_line(exc)}", err=True)
+        sys.exit(2)
+    except MemoryError:
+        click.echo("pybridge: error: out of memory (input too large for this machine)", err=True)
+        sys.exit(2)
+    except Exception as exc:  # a bug: one line, its own exit code, never a traceback
+        click.echo(f"pybridge: internal error: {type(exc).__name__}: {one_line(exc)}", err=True)
+        sys.exit(EXIT_INTERNAL)
     sys.exit(rc if isinstance(rc, int) else 0)
 
 

@@ -11,48 +11,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, Optional
 
+from .activations import Activation
+
+__all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
+
 Vector = tuple[Fraction, ...]
 Matrix = tuple[Vector, ...]
 
 Verdict = Literal["absorbable", "not_absorbable", "outside_hypotheses", "undecided"]
-
-UNGATED = ("relu", "relu_pow", "gelu", "gelu_tanh", "silu")
-GATED = ("swiglu", "geglu", "reglu", "geglu_tanh")
-
-
-@dataclass(frozen=True)
-class Activation:
-    """A canonical activation: ``name`` in UNGATED or GATED, ``degree`` for ``relu_pow``."""
-
-    name: str
-    degree: Optional[int] = None
-
-    @property
-    def gated(self) -> bool:
-        return self.name in GATED
-
-    @property
-    def odd_part_identity(self) -> bool:
-        """``sigma(z) - sigma(-z) = z`` (ReLU, GELU, GELU_tanh, SiLU)."""
-        return self.name in ("relu", "gelu", "gelu_tanh", "silu") or (
-            self.name == "relu_pow" and self.degree == 1
-        )
-
-    @property
-    def homogeneous_degree(self) -> Optional[int]:
-        """Degree of positive homogeneity of the whole block, if any."""
-        if self.name == "relu":
-            return 1
-        if self.name == "relu_pow":
-            return self.degree
-        if self.name == "reglu":
-            return 2
-        return None
-
-    @property
-    def label(self) -> str:
-        return f"relu^{self.degree}" if self.name == "relu_pow" else self.name
-
 
 @dataclass(frozen=True)
 class Instance:

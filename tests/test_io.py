@@ -61,7 +61,7 @@ def test_activation_names(text: str, expected: Activation) -> None:
     assert parse_activation(text) == expected
 
 
-@pytest.mark.parametrize("text", ["tanh", "relu^0", "relu^x", "", "gelu_fast"])
+@pytest.mark.parametrize("text", ["tanh", "relu^0", "relu^x", "", "relu6"])
 def test_unknown_activation(text: str) -> None:
     with pytest.raises(InputError):
         parse_activation(text)
@@ -251,3 +251,112 @@ def test_npz_long_double_exact(tmp_path: Path) -> None:
     np.savez(path, W_up=np.array([[x]], dtype=np.longdouble), W_down=np.array([[1]], dtype=np.longdouble))
     inst = load_instance(path, Activation("relu"))
     assert inst.W_up[0][0] == Fraction(*x.as_integer_ratio()) != Fraction(float(x))
+
+
+# ------------------------------------------------------------------ guards
+
+
+def test_duplicate_json_keys_are_an_error() -> None:
+    text = '{"activation": "relu", "W_up": [[1]], "W_down": [[1]], "W_up": [[2]]}'
+    with pytest.raises(InputError, match="duplicate key 'W_up'"):
+        instance_from_json(text)
+
+
+def test_json_integer_over_python_digit_limit() -> None:
+    big = "7" * 5000
+    with pytest.raises(InputError, match="limit of 4300"):
+        instance_from_json(js(W_up=None).replace('"W_down"', f'"W_up": [[{big}]], "W_down"').replace(
+            '"W_down": [[1, 0], [0, 1]]', '"W_down": [[1]]'))
+
+
+def test_fifty_megabyte_decimal_rejected_fast(tmp_path: Path) -> None:
+    import time
+
+    path = tmp_path / "huge.json"
+    path.write_text('{"activation": "relu", "W_up": [[0.' + "1" * (50 * 1024 * 1024) + ']], "W_down": [[1]]}')
+    start = time.monotonic()
+    with pytest.raises(InputError, match="huge.json: .*exceeds the limit"):
+        load_instance(path)
+    assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("text", ["\u0661\u0662", "\uff11", "1\u0665/2", "\u0661e3"])
+def test_only_ascii_digits(text: str) -> None:
+    with pytest.raises(InputError, match="not a number"):
+        instance_from_json(js(W_up=[[text, 0], [0, 1]]))
+
+
+def test_max_entries_guard_json() -> None:
+    from pybridge.io.limits import Limits
+
+    with pytest.raises(InputError, match="exceeds the limit of 3"):
+        instance_from_json(js(), limits=Limits(max_entries=3))
+    assert instance_from_json(js(), limits=Limits(max_entries=4)).n == 2
+
+
+def _raw_safetensors(path: Path, header: dict, data: bytes = b"") -> None:
+    h = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(h)) + h + data)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"dtype": ["F32"], "shape": [1, 1], "data_offsets": [0, 4]},
+        {"dtype": "F32", "shape": [True, 1], "data_offsets": [0, 4]},
+        {"dtype": "F32", "shape": [1, 1], "data_offsets": [False, 4]},
+        {"dtype": "F32", "shape": [1.0, 1], "data_offsets": [0, 4]},
+        {"dtype": "F32", "shape": [-1, 1], "data_offsets": [0, 4]},
+        {"dtype": "F32", "shape": "11", "data_offsets": [0, 4]},
+        {"dtype": "F32", "shape": [1, 1], "data_offsets": [4, 0]},
+        {"dtype": "F32", "shape": [1, 1], "data_offsets": [0, 4], "extra": 1},
+        {"dtype": None, "shape": [1, 1], "data_offsets": [0, 4]},
+        [1, 2],
+    ],
+)
+def test_safetensors_header_types(tmp_path: Path, spec: object) -> None:
+    path = tmp_path / "h.safetensors"
+    _raw_safetensors(path, {"W_up": spec, "W_down": {"dtype": "F32", "shape": [1, 1], "data_offsets": [4, 8]}},
+                     np.ones(2, dtype="<f4").tobytes())
+    with pytest.raises(InputError, match="h.safetensors: malformed header"):
+        load_instance(path, Activation("relu"))
+
+
+def test_safetensors_header_duplicate_key_and_huge_int(tmp_path: Path) -> None:
+    path = tmp_path / "d.safetensors"
+    h = b'{"W_up": {"dtype": "F32", "shape": [1, 1], "data_offsets": [0, 4]}, "W_up": {}}'
+    path.write_bytes(struct.pack("<Q", len(h)) + h + b"\0" * 4)
+    with pytest.raises(InputError, match="duplicate key"):
+        load_instance(path, Activation("relu"))
+    h = b'{"W_up": {"dtype": "F32", "shape": [' + b"9" * 5000 + b'], "data_offsets": [0, 4]}}'
+    path.write_bytes(struct.pack("<Q", len(h)) + h + b"\0" * 4)
+    with pytest.raises(InputError, match="limit"):
+        load_instance(path, Activation("relu"))
+
+
+def test_npz_zip_bomb_refused_before_decompressing(tmp_path: Path) -> None:
+    import time
+
+    path = tmp_path / "bomb.npz"
+    np.savez_compressed(path, W_up=np.zeros((20000, 2000)), W_down=np.zeros((2000, 20000)))
+    assert path.stat().st_size < 2_000_000  # a few hundred KB that would expand to 640 MB
+    start = time.monotonic()
+    with pytest.raises(InputError, match="bomb.npz: 'W_up': 20000x2000 = 40000000 entries exceeds"):
+        load_instance(path, Activation("relu"))
+    assert time.monotonic() - start < 2
+
+
+def test_npz_object_array_refused(tmp_path: Path) -> None:
+    path = tmp_path / "obj.npz"
+    np.savez(path, W_up=np.array([[object()]], dtype=object), W_down=np.ones((1, 1)))
+    with pytest.raises(InputError, match="pickles are refused"):
+        load_instance(path, Activation("relu"))
+
+
+def test_safetensors_max_entries(tmp_path: Path) -> None:
+    from pybridge.io.limits import Limits
+
+    path = tmp_path / "m.safetensors"
+    save_file({"W_up": np.ones((3, 2), dtype=np.float32), "W_down": np.ones((2, 3), dtype=np.float32)}, str(path))
+    with pytest.raises(InputError, match="6 entries exceeds the limit of 5"):
+        load_instance(path, Activation("relu"), limits=Limits(max_entries=5))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Optional
 
@@ -12,23 +11,20 @@ from ..errors import InputError
 from ..model import Activation, Instance
 from .build import ROLES, build_instance, optional_activation
 from .exact import exact_array
+from .limits import DEFAULT_LIMITS, Limits
+from .npzfile import read_npz
 from .safetensors_file import SafetensorsFile
 
 
-def read_npz(path: Path) -> dict[str, np.ndarray]:
-    """All arrays of an ``.npz`` file (no pickles)."""
-    if not zipfile.is_zipfile(path):
-        raise InputError(f"{path.name}: not an .npz file (not a zip archive)")
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: np.asarray(data[k]) for k in data.files}
-    except (ValueError, OSError, zipfile.BadZipFile, KeyError, EOFError) as exc:
-        raise InputError(f"{path.name}: unreadable .npz ({type(exc).__name__})") from None
-
-
-def read_safetensors(path: Path) -> dict[str, np.ndarray]:
-    """All tensors of a ``.safetensors`` file."""
+def read_safetensors(path: Path, limits: Limits = DEFAULT_LIMITS) -> dict[str, np.ndarray]:
+    """All tensors of a ``.safetensors`` file, each checked against ``limits`` before reading."""
+    path = Path(path)
+    limits.check_file_size(path.name, path.stat().st_size)
     f = SafetensorsFile(path)
+    if len(f.names()) > limits.max_tensors:
+        raise InputError(f"{path.name}: {len(f.names())} tensors exceed the limit of {limits.max_tensors}")
+    for name in f.names():
+        limits.check_entries(f"{path.name}: {name!r:.40}", f.tensors[name].shape)
     return {name: f.array(name) for name in f.names()}
 
 
@@ -38,14 +34,14 @@ def instance_from_arrays(
     """Tensors named ``W_up``, ``W_down``, ... (other names rejected) -> exact instance."""
     unknown = [k for k in arrays if k not in ROLES]
     if unknown:
-        raise InputError(f"{source}: unknown tensor name {unknown[0]!r:.40}")
+        raise InputError(f"{source}: unknown tensor name {unknown[0]!r:.40} (expected {', '.join(ROLES)})")
     act = optional_activation(activation, None, source)
     tensors: dict[str, object] = {}
     for key, arr in arrays.items():
         want = 1 if key.startswith("b_") else 2
         if arr.ndim != want:
-            raise InputError(f"{key}: expected a {want}-dimensional array, got shape {arr.shape}")
+            raise InputError(f"{source}: {key}: expected a {want}-dimensional array, got shape {arr.shape}")
         if arr.size == 0:
-            raise InputError(f"{key}: zero-size array {arr.shape}")
+            raise InputError(f"{source}: {key}: zero-size array {arr.shape}")
         tensors[key] = exact_array(arr, key)
     return build_instance(act, tensors, source=source)

@@ -16,17 +16,32 @@ from ..errors import InputError
 
 #: Decimal exponents beyond this are refused (they would build enormous integers).
 MAX_EXPONENT = 4000
+#: Characters of one written number beyond this are refused before any conversion
+#: (Python's own limit for int() of a decimal string is 4300 digits).
+MAX_DIGITS = 4300
 
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?\d+/[+-]?\d+")
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?[0-9]+/[+-]?[0-9]+", re.ASCII)
+_EXPONENT = re.compile(r"[eE]([+-]?[0-9]+)$", re.ASCII)
 
 
-def fraction_from_text(text: str, where: str) -> Fraction:
-    """Parse a decimal (``-0.125``, ``1e-3``) or a ratio (``"3/4"``) exactly."""
+def fraction_from_text(
+    text: str, where: str, *, max_digits: int = MAX_DIGITS, max_exponent: int = MAX_EXPONENT
+) -> Fraction:
+    """Parse a decimal (``-0.125``, ``1e-3``) or a ratio (``"3/4"``) exactly.
+
+    Only ASCII digits; the length is checked before anything else, so a 50 MB
+    number is refused at once.
+    """
+    if len(text) > max_digits + 8:
+        raise InputError(f"{where}: number with {len(text)} characters exceeds the limit of {max_digits} digits")
     s = text.strip()
     if not _NUMBER.fullmatch(s):
         raise InputError(f"{where}: not a number: {_short(text)}")
-    m = re.search(r"[eE]([+-]?\d+)$", s)
-    if m and abs(int(m.group(1))) > MAX_EXPONENT:
+    digits = sum(c.isdigit() for c in s)
+    if digits > max_digits:
+        raise InputError(f"{where}: number with {digits} digits exceeds the limit of {max_digits}")
+    m = _EXPONENT.search(s)
+    if m and abs(int(m.group(1))) > max_exponent:
         raise InputError(f"{where}: exponent too large in {_short(text)}")
     try:
         return Fraction(s)
@@ -36,15 +51,16 @@ def fraction_from_text(text: str, where: str) -> Fraction:
         raise InputError(f"{where}: not a number: {_short(text)}") from None
 
 
-def fraction_from_json(value: object, where: str) -> Fraction:
+def fraction_from_json(value: object, where: str, *, max_digits: int = MAX_DIGITS) -> Fraction:
     """A JSON value (int, exact decimal already parsed to Fraction, or string) as a Fraction."""
     if isinstance(value, bool):
         raise InputError(f"{where}: expected a number, got a boolean")
     if isinstance(value, (int, Fraction)):
         return Fraction(value)
     if isinstance(value, str):
-        return fraction_from_text(value, where)
-    raise InputError(f"{where}: expected a number, got {type(value).__name__}")
+        return fraction_from_text(value, where, max_digits=max_digits)
+    what = {dict: "an object", list: "a list", type(None): "null"}.get(type(value), type(value).__name__)
+    raise InputError(f"{where}: expected a number, got {what}")
 
 
 def fraction_to_text(x: Fraction) -> str:

@@ -1,8 +1,10 @@
-"""JSON instances: ``{"activation": ..., "W_up": ..., "W_down": ..., ...}`` read exactly."""
+"""JSON instances: ``{"activation": ..., "W_up": ..., "W_down": ..., ...}`` read exactly.
+
+Parsed by :func:`~.strictjson.strict_loads` (duplicate keys, digit and count limits).
+"""
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from typing import Optional
 
@@ -10,54 +12,50 @@ from ..errors import InputError
 from ..model import Activation, Instance
 from .activations import parse_activation
 from .build import ROLES, build_instance, optional_activation
-from .exact import fraction_from_json, fraction_from_text
+from .exact import fraction_from_json
+from .limits import DEFAULT_LIMITS, Limits
+from .strictjson import strict_loads
 
 
-def _reject_constant(name: str) -> None:
-    raise InputError(f"JSON contains {name}: only finite numbers are allowed")
-
-
-def _exact_loads(text: str) -> object:
-    try:
-        return json.loads(
-            text,
-            parse_float=lambda s: fraction_from_text(s, "JSON number"),
-            parse_constant=_reject_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except RecursionError:
-        raise InputError("malformed JSON: nested too deeply") from None
-
-
-def _numbers(value: object, name: str, depth: int) -> object:
+def _numbers(value: object, name: str, depth: int, limits: Limits) -> object:
     """Nested lists of Fractions of the given depth (1 vector, 2 matrix)."""
     if not isinstance(value, list):
         what = "matrix (list of rows)" if depth == 2 else "vector (list of numbers)"
         raise InputError(f"{name}: expected a {what}")
+    if depth == 2 and value and isinstance(value[0], list):
+        limits.check_entries(name, (len(value), len(value[0])))
     if depth == 1:
-        return [fraction_from_json(v, f"{name}[{i}]") for i, v in enumerate(value)]
-    return [_numbers(row, f"{name}[{i}]", 1) for i, row in enumerate(value)]
+        return [fraction_from_json(v, f"{name}[{i}]", max_digits=limits.max_digits) for i, v in enumerate(value)]
+    return [_numbers(row, f"{name}[{i}]", 1, limits) for i, row in enumerate(value)]
 
 
 def instance_from_json(
-    text: str, *, source: str = "", activation: Optional[Activation] = None
+    text: str,
+    *,
+    source: str = "",
+    activation: Optional[Activation] = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Instance:
     """Parse a JSON instance exactly; ``activation`` (from an option) may supply or confirm it."""
-    doc = _exact_loads(text)
+    if not isinstance(text, str):
+        raise InputError("JSON instance must be given as text")
+    doc = strict_loads(text, limits=limits)
     if not isinstance(doc, dict):
         raise InputError("JSON instance must be an object")
     unknown = [k for k in doc if k != "activation" and k not in ROLES]
     if unknown:
         raise InputError(f"unknown key {unknown[0]!r:.40} in JSON instance")
-    in_file = parse_activation(doc["activation"]) if doc.get("activation") is not None else None
+    raw_act = doc.get("activation")
+    if raw_act is not None and not isinstance(raw_act, str):
+        raise InputError("activation must be a string")
+    in_file = parse_activation(raw_act) if raw_act is not None else None
     act = optional_activation(activation, in_file, source)
     tensors: dict[str, object] = {}
     for key in ROLES:
         if doc.get(key) is None:
             continue
         depth = 1 if key.startswith("b_") else 2
-        tensors[key] = _numbers(doc[key], key, depth)
+        tensors[key] = _numbers(doc[key], key, depth, limits)
     return build_instance(act, tensors, source=source)
 
 
@@ -77,4 +75,4 @@ def instance_to_json(instance: Instance) -> dict:
     return doc
 
 
-__all__ = ["instance_from_json", "instance_to_json", "Fraction"]
+__all__ = ["instance_from_json", "instance_to_json", "strict_loads", "Fraction"]

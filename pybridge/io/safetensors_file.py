@@ -8,7 +8,6 @@ shapes without data, and convert bfloat16 exactly (numpy has no bfloat16).
 
 from __future__ import annotations
 
-import json
 import struct
 from dataclasses import dataclass
 from math import prod
@@ -17,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
+from .strictjson import strict_loads
 
 #: safetensors dtype -> (numpy dtype, bytes per entry); BF16 is read as uint16.
 DTYPES = {
@@ -32,6 +32,12 @@ DTYPES = {
 }
 
 MAX_HEADER = 100 * 1024 * 1024
+MAX_DIMS = 8
+
+
+def _is_count(x: object) -> bool:
+    """A non-negative JSON integer (``true`` is not one)."""
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
 @dataclass(frozen=True)
@@ -66,33 +72,51 @@ class SafetensorsFile:
         except OSError as exc:
             raise InputError(f"{self.path.name}: cannot read ({exc.strerror})") from None
         try:
-            header = json.loads(header_bytes.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise InputError(f"{self.path.name}: not a safetensors file (header is not JSON)") from None
+            text = header_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{self.path.name}: not a safetensors file (header is not UTF-8)") from None
+        try:
+            header = strict_loads(text, exact=False)
+        except InputError as exc:
+            raise InputError(f"{self.path.name}: not a safetensors file (header: {exc})") from None
         if not isinstance(header, dict):
             raise InputError(f"{self.path.name}: not a safetensors file (header is not an object)")
         self.data_start = 8 + hlen
         self.data_size = size - self.data_start
-        self.metadata = header.pop("__metadata__", None) or {}
+        metadata = header.pop("__metadata__", None)
+        if metadata is None:
+            metadata = {}
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise InputError(f"{self.path.name}: malformed header (__metadata__ must map strings to strings)")
+        self.metadata: dict[str, str] = metadata
         self.tensors: dict[str, TensorInfo] = {}
         for name, spec in header.items():
             self.tensors[name] = self._info(name, spec)
 
     def _info(self, name: str, spec: object) -> TensorInfo:
-        bad = InputError(f"{self.path.name}: malformed header entry for a tensor")
+        def bad(what: str) -> InputError:
+            return InputError(f"{self.path.name}: malformed header entry for tensor {name!r:.60}: {what}")
+
         if not isinstance(spec, dict):
-            raise bad
+            raise bad("not an object")
+        extra = set(spec) - {"dtype", "shape", "data_offsets"}
+        if extra:
+            raise bad(f"unexpected field {sorted(extra)[0]!r:.30}")
         dtype, shape, offs = spec.get("dtype"), spec.get("shape"), spec.get("data_offsets")
-        if not (isinstance(shape, list) and all(isinstance(s, int) and s >= 0 for s in shape)):
-            raise bad
-        if not (isinstance(offs, list) and len(offs) == 2 and all(isinstance(o, int) for o in offs)):
-            raise bad
+        if not isinstance(dtype, str) or not dtype or len(dtype) > 16:
+            raise bad('"dtype" must be a short string such as "F32"')
+        if not (isinstance(shape, list) and len(shape) <= MAX_DIMS and all(_is_count(s) for s in shape)):
+            raise bad('"shape" must be a list of non-negative integers')
+        if not (isinstance(offs, list) and len(offs) == 2 and all(_is_count(o) for o in offs)):
+            raise bad('"data_offsets" must be two non-negative integers')
         begin, end = offs
-        if not 0 <= begin <= end <= self.data_size:
+        if not begin <= end:
+            raise bad('"data_offsets" must be increasing')
+        if end > self.data_size:
             raise InputError(f"{self.path.name}: tensor data outside the file (truncated?)")
         if dtype in DTYPES and end - begin != prod(shape) * DTYPES[dtype][1]:
-            raise InputError(f"{self.path.name}: tensor size does not match its shape")
-        return TensorInfo(name, str(dtype), tuple(shape), begin, end)
+            raise InputError(f"{self.path.name}: tensor {name!r:.60}: size does not match its shape")
+        return TensorInfo(name, dtype, tuple(shape), begin, end)
 
     def names(self) -> list[str]:
         return list(self.tensors)
@@ -101,7 +125,7 @@ class SafetensorsFile:
         """The tensor as a numpy array (memory-mapped; bfloat16 converted exactly to float32)."""
         info = self.tensors[name]
         if info.dtype not in DTYPES:
-            raise InputError(f"{self.path.name}: unsupported tensor dtype {info.dtype!r:.20}")
+            raise InputError(f"{self.path.name}: tensor {name!r:.60} has unsupported dtype {info.dtype!r:.20}")
         np_dtype, _ = DTYPES[info.dtype]
         count = prod(info.shape)
         if count == 0:

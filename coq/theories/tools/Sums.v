@@ -1,18 +1,15 @@
-(** * Finite sums over the reals
+(** * Finite sums over the reals: the algebra of [sumn]
 
-    [sumn n f] is [f 0 + ... + f (n-1)].  The lemmas here are the only facts
+    [sumn n f] is [f 0 + ... + f (n-1)] (defined in [spec/SumDefs.v], which
+    this file re-exports).  The lemmas here are the only facts
     about finite sums the library relies on: extensionality on the index
     range, linearity, exchange of a double sum, splitting, the Kronecker
     delta, and the triangle inequality. *)
 
 From Coq Require Import Reals Lra Lia.
+From Absorb Require Export SumDefs.
 Open Scope R_scope.
 
-Fixpoint sumn (n : nat) (f : nat -> R) : R :=
-  match n with
-  | O => 0
-  | S m => sumn m f + f m
-  end.
 
 Lemma sumn_0 f : sumn 0 f = 0.
 Proof. reflexivity. Qed.

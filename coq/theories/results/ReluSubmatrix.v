@@ -1,26 +1,28 @@
-(** * R5 (=>) for ReLU: absorbing the skip forces the submatrix condition
+(** * R5 (=>): absorbing the skip forces the submatrix condition
 
     Let [(A, B)] be generic (rows [a_i <> 0], pairwise linearly independent,
-    columns [b_i <> 0]) and suppose a ReLU block of width [m] equals
-    [x + B relu(A x)] everywhere.  Writing [relu z = z/2 + |z|/2]:
-    - [relu_even_part]: [sum_j b'_j |a'_j.x| = sum_i b_i |a_i.x|];
-    - [relu_odd_part_eq]: [sum_j b'_j (a'_j.x) = 2x + sum_i b_i (a_i.x)];
-    - [relu_absorb_choice]: by the kinks of ridge sums ([Ridge.v]) every
-      [a_i] is matched by some [a'_{j(i)} = c_i a_i], [c_i <> 0], [j] injective;
-    - [relu_generic_absorbable_width]: hence [n <= m], and
-      [relu_generic_not_absorbable_below] (headline): never for [m < n];
-    - [relu_absorbable_generic_submatrix] (headline): for [m = n], [j] is a
-      bijection, [b'_{j(i)} |c_i| = b_i], and [S = {i | c_i < 0}] satisfies
-      [B[:,S] A[S,:] = -I] ([matched_absorb_submatrix] is this last step).
-    Beyond ReLU (GELU): for [sigma] with [sigma(z) - sigma(-z) = z],
-    [sigma 0 = 0] and the ridge uniqueness hypothesis
-    [ridge_unique_even (even_part sigma)] of [Ridge.v] (an explicit
-    hypothesis, not proved here), the same conclusions hold:
-    [even_absorbable_generic_submatrix], [even_generic_not_absorbable_below],
-    [even_generic_absorbable_width]. *)
+    columns [b_i <> 0]) and suppose a [sigma]-block of width [m] equals
+    [x + B sigma(A x)] everywhere.  Odd and even parts split the equation:
+    - [ungated_odd_part_eq]: [sum_j b'_j (a'_j.x) = 2x + sum_i b_i (a_i.x)];
+    - the even parts agree; a ridge-uniqueness argument turns this into a
+      matching of rows ([ridge_matching]: [a'_{j(i)} = c_i a_i], [j]
+      injective, [b'_{j(i)} |c_i| = b_i] at [m = n]).
+    Once for every [sigma] with a matching ([Section FromMatching]):
+    [matching_absorbable_width] ([n <= m]), [matching_not_absorbable_below],
+    and [matching_absorbable_generic_submatrix]: at [m = n],
+    [S = {i | c_i < 0}] satisfies [B[:,S] A[S,:] = -I]
+    ([matched_absorb_submatrix] is this last step).
+    The matchings: [relu_ridge_matching] (ReLU, by the kinks of [Ridge.v]:
+    [relu_absorb_choice], [relu_matched_coef]) and [even_ridge_matching]
+    (every [sigma = z/2 + e], [e] even, [sigma 0 = 0], with
+    [ridge_unique_even e]: GELU, GELU_tanh, SiLU in [ridge/]).
+    For ReLU: [relu_absorbable_generic_submatrix],
+    [relu_generic_not_absorbable_below], [relu_generic_absorbable_width].
+    The complete R5 package (iff, below width, null sets) is
+    [results/R5Package.v]. *)
 
 From Coq Require Import Reals Lra Lia Arith List.
-From Absorb Require Import Sums Blocks ActivationDefs Ridge.
+From Absorb Require Import Sums Blocks ActivationDefs Geometry FiniteMaps Ridge.
 Open Scope R_scope.
 
 (** ** Odd and even parts of ReLU *)
@@ -95,101 +97,6 @@ Qed.
 
 Lemma identity_sym k l : identity k l = identity l k.
 Proof. unfold identity. destruct (Nat.eq_dec k l), (Nat.eq_dec l k); congruence. Qed.
-
-Lemma sumn_nonzero_term N f : sumn N f <> 0 -> exists j, (j < N)%nat /\ f j <> 0.
-Proof.
-  induction N as [|N IH]; intros H; [rewrite sumn_0 in H; lra|].
-  rewrite sumn_S in H. destruct (Req_EM_T (f N) 0) as [E|E].
-  - destruct IH as [j [Hj Hf]]; [lra|]. exists j. split; [lia | exact Hf].
-  - exists N. split; [lia | exact E].
-Qed.
-
-(** Choice over a finite index range needs no axiom. *)
-Lemma finite_choice {T : Type} (t0 : T) n (P : nat -> T -> Prop) :
-  (forall i, (i < n)%nat -> exists x, P i x) ->
-  exists f : nat -> T, forall i, (i < n)%nat -> P i (f i).
-Proof.
-  induction n as [|n IH]; intros H.
-  - exists (fun _ => t0). intros; lia.
-  - destruct IH as [f Hf]; [intros; apply H; lia|].
-    destruct (H n ltac:(lia)) as [x Hx].
-    exists (fun i => if Nat.eq_dec i n then x else f i). intros i Hi.
-    destruct (Nat.eq_dec i n) as [->|]; [exact Hx | apply Hf; lia].
-Qed.
-
-(** ** Pigeonhole on [{0 .. n-1}] *)
-
-Lemma nodup_map_inj (f : nat -> nat) l :
-  (forall a b, In a l -> In b l -> f a = f b -> a = b) -> NoDup l -> NoDup (map f l).
-Proof.
-  intros Hi Hnd. induction Hnd as [|x l Hx Hnd IH]; simpl; constructor.
-  - intros Hin. apply in_map_iff in Hin as [y [E Hy]].
-    assert (y = x) by (apply Hi; simpl; auto). subst. contradiction.
-  - apply IH. intros a b Ha Hb. apply Hi; simpl; auto.
-Qed.
-
-Lemma nodup_map_seq n (f : nat -> nat) :
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
-  NoDup (map f (seq 0 n)).
-Proof.
-  intros Hi. apply nodup_map_inj; [|apply seq_NoDup].
-  intros a b Ha Hb. apply in_seq in Ha, Hb. apply Hi; lia.
-Qed.
-
-Lemma incl_map_seq n m (f : nat -> nat) :
-  (forall i, (i < n)%nat -> (f i < m)%nat) -> incl (map f (seq 0 n)) (seq 0 m).
-Proof.
-  intros Hr y Hy. apply in_map_iff in Hy as [i [<- Hi]]. apply in_seq in Hi.
-  apply in_seq. split; [lia|]. simpl. apply Hr. lia.
-Qed.
-
-Lemma injective_bound n m (f : nat -> nat) :
-  (forall i, (i < n)%nat -> (f i < m)%nat) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
-  (n <= m)%nat.
-Proof.
-  intros Hr Hi.
-  pose proof (NoDup_incl_length (nodup_map_seq n f Hi) (incl_map_seq n m f Hr)) as H.
-  rewrite map_length, !seq_length in H. exact H.
-Qed.
-
-Lemma injective_surjective n (f : nat -> nat) :
-  (forall i, (i < n)%nat -> (f i < n)%nat) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
-  forall j, (j < n)%nat -> exists i, (i < n)%nat /\ f i = j.
-Proof.
-  intros Hr Hi j Hj.
-  assert (Hin : In j (map f (seq 0 n))).
-  { apply (NoDup_length_incl (l := map f (seq 0 n)) (l' := seq 0 n) (nodup_map_seq n f Hi)).
-    - rewrite map_length. lia.
-    - exact (incl_map_seq n n f Hr).
-    - apply in_seq. lia. }
-  apply in_map_iff in Hin as [i [Hfi Hi']]. apply in_seq in Hi'.
-  exists i. split; [lia | exact Hfi].
-Qed.
-
-(** Reindexing a sum along a bijection of [{0 .. n-1}]. *)
-Lemma sumn_reindex n (f : nat -> nat) (g : nat -> R) :
-  (forall i, (i < n)%nat -> (f i < n)%nat) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> f i1 = f i2 -> i1 = i2) ->
-  (forall j, (j < n)%nat -> exists i, (i < n)%nat /\ f i = j) ->
-  sumn n g = sumn n (fun i => g (f i)).
-Proof.
-  intros Hr Hinj Hsurj.
-  transitivity (sumn n (fun j => sumn n (fun i => if Nat.eq_dec (f i) j then g (f i) else 0))).
-  - apply sumn_ext. intros j Hj. destruct (Hsurj j Hj) as [i0 [Hi0 <-]].
-    rewrite (sumn_ext n _ (fun i => if Nat.eq_dec i0 i then g (f i) else 0)).
-    + symmetry. apply (sumn_delta n i0 (fun i => g (f i))). exact Hi0.
-    + intros i Hi. destruct (Nat.eq_dec (f i) (f i0)) as [E|E], (Nat.eq_dec i0 i) as [E'|E'].
-      * reflexivity.
-      * exfalso. apply E'. symmetry. apply Hinj; assumption.
-      * subst. contradiction.
-      * reflexivity.
-  - rewrite sumn_swap. apply sumn_ext. intros i Hi.
-    rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (f i) j then g j else 0)).
-    + apply sumn_delta. apply Hr. exact Hi.
-    + intros j _. destruct (Nat.eq_dec (f i) j) as [<-|]; reflexivity.
-Qed.
 
 (** ** Matching the directions *)
 
@@ -329,59 +236,115 @@ Proof.
   rewrite identity_sym. lra.
 Qed.
 
-(** ** Headline results *)
+(** ** Ridge matching: what a ridge-uniqueness argument delivers
+
+    [ridge_matching sigma]: whenever a residual-free [sigma]-block of width
+    [m] equals the residual block [x + B sigma(A x)] of a generic [(A, B)],
+    every row [a_i] is matched by its own row [a'_{j(i)} = c_i a_i],
+    [c_i <> 0] ([j] injective), and at equal widths [b'_{j(i)} |c_i| = b_i].
+    ReLU has it by the kinks of [Ridge.v] ([relu_ridge_matching]); every
+    [sigma] with [sigma(z) - sigma(-z) = z], [sigma 0 = 0] and ridge
+    uniqueness of its even part has it ([even_ridge_matching]).  From it,
+    R5 (=>) and the width bound follow once, for every [sigma]
+    ([matching_absorbable_generic_submatrix], [matching_absorbable_width]). *)
+
+Definition ridge_matching (sigma : R -> R) : Prop :=
+  forall d n m A B A' B', generic d n A B ->
+  same_fun d (ungated sigma d m A' B') (residual d identity (ungated sigma d n A B)) ->
+  exists (jf : nat -> nat) (cf : nat -> R),
+    (forall i, (i < n)%nat ->
+       (jf i < m)%nat /\ cf i <> 0 /\ forall k, (k < d)%nat -> A' (jf i) k = cf i * A i k) /\
+    (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) /\
+    (m = n -> forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) * Rabs (cf i) = B k i).
+
+Section FromMatching.
+  Context (sigma : R -> R) (Hodd : odd_part_identity sigma) (Hmatch : ridge_matching sigma).
+
+  Theorem matching_absorbable_width : forall d n m A B,
+    generic d n A B -> absorbable_ungated sigma d n m identity A B -> (n <= m)%nat.
+  Proof.
+    intros d n m A B Hg [A' [B' H]].
+    destruct (Hmatch d n m A B A' B' Hg H) as [jf [cf [Hf [Hinj _]]]].
+    apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
+  Qed.
+
+  Theorem matching_not_absorbable_below : forall d n m A B,
+    generic d n A B -> (m < n)%nat -> ~ absorbable_ungated sigma d n m identity A B.
+  Proof.
+    intros d n m A B Hg Hmn Habs.
+    pose proof (matching_absorbable_width d n m A B Hg Habs). lia.
+  Qed.
+
+  Theorem matching_absorbable_generic_submatrix : forall d n A B,
+    generic d n A B -> absorbable_ungated sigma d n n identity A B ->
+    exists S, submatrix_cond d n S A B.
+  Proof.
+    intros d n A B Hg [A' [B' H]].
+    destruct (Hmatch d n n A B A' B' Hg H) as [jf [cf [Hf [Hinj Hcoef]]]].
+    exact (matched_absorb_submatrix d n A B A' B' jf cf Hf Hinj (Hcoef eq_refl)
+             (ungated_odd_part_eq sigma d n n A B A' B' Hodd H)).
+  Qed.
+End FromMatching.
+
+(** ** ReLU *)
+
+(** At equal widths the matching is onto, so the kink of [a_i^perp] sees
+    the single row [a'_{j(i)}]: [b'_{j(i)} |c_i| = b_i]. *)
+Lemma relu_matched_coef d n A B A' B' (jf : nat -> nat) (cf : nat -> R) :
+  generic d n A B ->
+  (forall k, (k < d)%nat -> forall x, ridge_sum d n A' (B' k) x = ridge_sum d n A (B k) x) ->
+  (forall i, (i < n)%nat ->
+     (jf i < n)%nat /\ cf i <> 0 /\ forall k, (k < d)%nat -> A' (jf i) k = cf i * A i k) ->
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  forall i0 k, (i0 < n)%nat -> (k < d)%nat -> B' k (jf i0) * Rabs (cf i0) = B k i0.
+Proof.
+  intros Hg Hev Hf Hinj i0 k Hi0 Hk.
+  assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
+  pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
+  destruct (relu_absorb_kink d n n A B A' B' i0 Hg Hi0 Hev) as [x0 [Hpx [HA [_ Hkink]]]].
+  pose proof (Hkink k Hk) as E. unfold kink_sum in E.
+  pose proof (dot_self_pos d (row A i0) (proj1 Hg i0 Hi0)) as Hpp.
+  destruct (Hf i0 Hi0) as [_ [Hc0 E0]].
+  rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (jf i0) j
+             then B' k j * (Rabs (cf i0) * dot d (row A i0) (row A i0)) else 0)) in E.
+  - rewrite sumn_delta in E by (apply Hrange; exact Hi0).
+    apply (Rmult_eq_reg_r (dot d (row A i0) (row A i0))); [|lra]. rewrite <- E. ring.
+  - intros j Hj. destruct (Nat.eq_dec (jf i0) j) as [<-|Hne].
+    + rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) x0 E0), Hpx, Rmult_0_r.
+      destruct (Req_EM_T 0 0) as [_|C]; [|congruence].
+      rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) (row A i0) E0).
+      rewrite Rabs_mult, (Rabs_right (dot d (row A i0) (row A i0))) by lra. reflexivity.
+    + destruct (Hsurj j Hj) as [i [Hi <-]].
+      assert (Hii0 : i <> i0) by (intro; subst; contradiction).
+      destruct (Hf i Hi) as [_ [Hci Ei]].
+      rewrite (parallel_dot d (row A' (jf i)) (row A i) (cf i) x0 Ei).
+      destruct (Req_EM_T (cf i * dot d (row A i) x0) 0) as [Z|_]; [|reflexivity].
+      exfalso. apply Rmult_integral in Z.
+      destruct Z as [Z|Z]; [exact (Hci Z) | exact (HA i Hi Hii0 Z)].
+Qed.
+
+(** ReLU's ridge lemma, in the form R5 uses. *)
+Theorem relu_ridge_matching : ridge_matching relu.
+Proof.
+  intros d n m A B A' B' Hg H.
+  pose proof (relu_even_part d n m A B A' B' H) as Hev.
+  destruct (relu_absorb_choice d n m A B A' B' Hg Hev) as [jf [cf [Hf Hinj]]].
+  exists jf, cf. split; [exact Hf|]. split; [exact Hinj|].
+  intros E. subst m. exact (relu_matched_coef d n A B A' B' jf cf Hg Hev Hf Hinj).
+Qed.
 
 Theorem relu_generic_absorbable_width : forall d n m A B,
   generic d n A B -> absorbable_ungated relu d n m identity A B -> (n <= m)%nat.
-Proof.
-  intros d n m A B Hg [A' [B' H]].
-  destruct (relu_absorb_choice d n m A B A' B' Hg (relu_even_part d n m A B A' B' H))
-    as [jf [cf [Hf Hinj]]].
-  apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
-Qed.
+Proof. exact (matching_absorbable_width relu relu_ridge_matching). Qed.
 
 Theorem relu_generic_not_absorbable_below : forall d n m A B,
   generic d n A B -> (m < n)%nat -> ~ absorbable_ungated relu d n m identity A B.
-Proof.
-  intros d n m A B Hg Hmn Habs.
-  pose proof (relu_generic_absorbable_width d n m A B Hg Habs). lia.
-Qed.
+Proof. exact (matching_not_absorbable_below relu relu_ridge_matching). Qed.
 
 Theorem relu_absorbable_generic_submatrix : forall d n A B,
   generic d n A B -> absorbable_ungated relu d n n identity A B ->
   exists S, submatrix_cond d n S A B.
-Proof.
-  intros d n A B Hg [A' [B' H]].
-  pose proof (relu_even_part d n n A B A' B' H) as Hev.
-  pose proof (relu_odd_part_eq d n n A B A' B' H) as Hodd.
-  destruct (relu_absorb_choice d n n A B A' B' Hg Hev) as [jf [cf [Hf Hinj]]].
-  assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
-  pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
-  (* the down-projections match: [b'_{j(i)} |c_i| = b_i] *)
-  assert (Hcoef : forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) * Rabs (cf i) = B k i).
-  { intros i0 k Hi0 Hk.
-    destruct (relu_absorb_kink d n n A B A' B' i0 Hg Hi0 Hev) as [x0 [Hpx [HA [_ Hkink]]]].
-    pose proof (Hkink k Hk) as E. unfold kink_sum in E.
-    pose proof (dot_self_pos d (row A i0) (proj1 Hg i0 Hi0)) as Hpp.
-    destruct (Hf i0 Hi0) as [_ [Hc0 E0]].
-    rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (jf i0) j
-               then B' k j * (Rabs (cf i0) * dot d (row A i0) (row A i0)) else 0)) in E.
-    - rewrite sumn_delta in E by (apply Hrange; exact Hi0).
-      apply (Rmult_eq_reg_r (dot d (row A i0) (row A i0))); [|lra]. rewrite <- E. ring.
-    - intros j Hj. destruct (Nat.eq_dec (jf i0) j) as [<-|Hne].
-      + rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) x0 E0), Hpx, Rmult_0_r.
-        destruct (Req_EM_T 0 0) as [_|C]; [|congruence].
-        rewrite (parallel_dot d (row A' (jf i0)) (row A i0) (cf i0) (row A i0) E0).
-        rewrite Rabs_mult, (Rabs_right (dot d (row A i0) (row A i0))) by lra. reflexivity.
-      + destruct (Hsurj j Hj) as [i [Hi <-]].
-        assert (Hii0 : i <> i0) by (intro; subst; contradiction).
-        destruct (Hf i Hi) as [_ [Hci Ei]].
-        rewrite (parallel_dot d (row A' (jf i)) (row A i) (cf i) x0 Ei).
-        destruct (Req_EM_T (cf i * dot d (row A i) x0) 0) as [Z|_]; [|reflexivity].
-        exfalso. apply Rmult_integral in Z.
-        destruct Z as [Z|Z]; [exact (Hci Z) | exact (HA i Hi Hii0 Z)]. }
-  exact (matched_absorb_submatrix d n A B A' B' jf cf Hf Hinj Hcoef Hodd).
-Qed.
+Proof. exact (matching_absorbable_generic_submatrix relu relu_sub_opp relu_ridge_matching). Qed.
 
 (** ** Non-vacuity *)
 
@@ -406,13 +369,13 @@ Proof.
   replace (0 + 1 * x 0%nat) with (x 0%nat) by ring. lra.
 Qed.
 
-(** ** Beyond ReLU: activations [sigma = z/2 + e] with [e] even (GELU)
+(** ** Activations [sigma = z/2 + e] with [e] even: GELU, GELU_tanh, SiLU
 
-    The same argument works for every [sigma] with [sigma(z) - sigma(-z) = z]
-    and [sigma(0) = 0] whose even part [e = sigma - id/2] has the ridge
-    uniqueness property [ridge_unique_even e] of [Ridge.v], taken as an
-    explicit hypothesis.  Since [e] need not be homogeneous, the matched
-    directions are now [a'_{j(i)} = +- a_i]. *)
+    For every [sigma] with [sigma(z) - sigma(-z) = z] and [sigma(0) = 0]
+    whose even part [e = sigma - id/2] has the ridge uniqueness property
+    [ridge_unique_even e] of [Ridge.v] (proved for GELU, SiLU, GELU_tanh in
+    [ridge/]), [ridge_matching sigma] holds.  Since [e] need not be
+    homogeneous, the matched directions are now [a'_{j(i)} = +- a_i]. *)
 
 Definition even_part (sigma : R -> R) (z : R) : R := sigma z - z / 2.
 
@@ -528,40 +491,22 @@ Proof.
   - intros k Hk. unfold row. rewrite E. apply E2. exact Hk.
 Qed.
 
-Theorem even_generic_absorbable_width : forall sigma d n m A B,
+(** At equal widths the matching is onto, so the group of [a_i0] holds the
+    single row [a'_{j(i0)}]: [b'_{j(i0)} = b_i0]. *)
+Lemma even_matched_coef sigma d n A B A' B' (jf : nat -> nat) (cf : nat -> R) :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
-  generic d n A B -> absorbable_ungated sigma d n m identity A B -> (n <= m)%nat.
+  generic d n A B ->
+  same_fun d (ungated sigma d n A' B') (residual d identity (ungated sigma d n A B)) ->
+  (forall i, (i < n)%nat -> (jf i < n)%nat /\ (cf i = 1 \/ cf i = -1) /\
+     forall k, (k < d)%nat -> A' (jf i) k = cf i * A i k) ->
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  forall i0 k, (i0 < n)%nat -> (k < d)%nat -> B' k (jf i0) * Rabs (cf i0) = B k i0.
 Proof.
-  intros sigma d n m A B Hodd H0 Hu Hg [A' [B' H]].
-  destruct (even_absorb_choice sigma d n m A B A' B' Hodd H0 Hu Hg H) as [jf [cf [Hf Hinj]]].
-  apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
-Qed.
-
-Theorem even_generic_not_absorbable_below : forall sigma d n m A B,
-  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated sigma d n m identity A B.
-Proof.
-  intros sigma d n m A B Hodd H0 Hu Hg Hmn Habs.
-  pose proof (even_generic_absorbable_width sigma d n m A B Hodd H0 Hu Hg Habs). lia.
-Qed.
-
-Theorem even_absorbable_generic_submatrix : forall sigma d n A B,
-  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
-  generic d n A B -> absorbable_ungated sigma d n n identity A B ->
-  exists S, submatrix_cond d n S A B.
-Proof.
-  intros sigma d n A B Hodd H0 Hu Hg [A' [B' H]].
-  destruct (even_absorb_choice sigma d n n A B A' B' Hodd H0 Hu Hg H) as [jf [cf [Hf Hinj]]].
+  intros Hodd H0 Hu Hg H Hf Hinj i0 k Hi0 Hk.
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
   pose proof Hg as [_ [Hind _]].
-  assert (Hf' : forall i, (i < n)%nat -> (jf i < n)%nat /\ cf i <> 0 /\
-                  forall k, (k < d)%nat -> A' (jf i) k = cf i * A i k).
-  { intros i Hi. destruct (Hf i Hi) as [Hr [Hc E]]. split; [exact Hr|].
-    split; [exact (pm1_nonzero _ Hc) | exact E]. }
-  apply (matched_absorb_submatrix d n A B A' B' jf cf Hf' Hinj);
-    [| exact (ungated_odd_part_eq sigma d n n A B A' B' Hodd H)].
-  intros i0 k Hi0 Hk. destruct (Hf i0 Hi0) as [_ [Hc0 E0]].
+  destruct (Hf i0 Hi0) as [_ [Hc0 E0]].
   rewrite (pm1_abs _ Hc0), Rmult_1_r.
   rewrite <- (even_absorb_group sigma d n n A B A' B' Hodd H0 Hu Hg H i0 k Hi0 Hk).
   rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (jf i0) j then B' k j else 0)).
@@ -577,4 +522,16 @@ Proof.
       { apply (parallel_rows_same d n A i i0 (row A' (jf i)) (cf i) c Hind Hi Hi0
                  (pm1_nonzero _ Hci)); [exact Ei | exact Hc]. }
       subst i. contradiction.
+Qed.
+
+Theorem even_ridge_matching sigma :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  ridge_matching sigma.
+Proof.
+  intros Hodd H0 Hu d n m A B A' B' Hg H.
+  destruct (even_absorb_choice sigma d n m A B A' B' Hodd H0 Hu Hg H) as [jf [cf [Hf Hinj]]].
+  exists jf, cf. split; [|split; [exact Hinj|]].
+  - intros i Hi. destruct (Hf i Hi) as [Hr [Hc E]].
+    split; [exact Hr|]. split; [exact (pm1_nonzero _ Hc) | exact E].
+  - intros Emn. subst m. exact (even_matched_coef sigma d n A B A' B' jf cf Hodd H0 Hu Hg H Hf Hinj).
 Qed.

@@ -10,13 +10,15 @@
 
     Main results: [gelu_tanh_even_dilations_unique],
     [gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh)], and
-    R5 for GELU_tanh: [gelu_tanh_absorbable_iff_submatrix_uncond],
-    [gelu_tanh_generic_not_absorbable_below_uncond], with non-vacuity
-    examples on both sides. *)
+    R5 for GELU_tanh: [gelu_tanh_ridge_matching], hence the package
+    [gelu_tanh_R5] of [results/R5Package.v] and its uniform names
+    [gelu_tanh_absorbable_iff_submatrix], [..._generic_submatrix],
+    [gelu_tanh_generic_not_absorbable_below], [gelu_tanh_absorbable_null],
+    [gelu_tanh_absorbable_below_null]; non-vacuity [gelu_tanh_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
-From Absorb Require Import SubmatrixIff GeluRidge SiluRidge.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Ridge ReluSubmatrix.
+From Absorb Require Import R5Package GeluRidge SiluRidge.
 Open Scope R_scope.
 
 (** The constant [sqrt (2 / PI)] and the exponent of the logistic form. *)
@@ -87,20 +89,26 @@ Qed.
 Theorem gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh).
 Proof. apply ridge_unique_of_dilations, gelu_tanh_even_dilations_unique. Qed.
 
-(** ** R5 for GELU_tanh, unconditionally *)
+Lemma gelu_tanh_zero : gelu_tanh 0 = 0.
+Proof. unfold gelu_tanh. field. Qed.
 
-Theorem gelu_tanh_absorbable_iff_submatrix_uncond : forall d n A B, generic d n A B ->
-  (absorbable_ungated gelu_tanh d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof.
-  intros d n A B. exact (gelu_tanh_absorbable_iff_submatrix d n A B gelu_tanh_ridge_unique).
-Qed.
+(** ** R5 for GELU_tanh: the ridge matching, then the whole package *)
 
-Theorem gelu_tanh_generic_not_absorbable_below_uncond : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated gelu_tanh d n m identity A B.
-Proof.
-  intros d n m A B.
-  exact (gelu_tanh_generic_not_absorbable_below d n m A B gelu_tanh_ridge_unique).
-Qed.
+Theorem gelu_tanh_ridge_matching : ridge_matching gelu_tanh.
+Proof. exact (even_ridge_matching gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique). Qed.
+
+Theorem gelu_tanh_R5 : R5_package gelu_tanh.
+Proof. exact (R5_of_matching gelu_tanh gelu_tanh_odd_part gelu_tanh_ridge_matching). Qed.
+
+Definition gelu_tanh_absorbable_iff_submatrix := package_iff gelu_tanh_R5.
+Definition gelu_tanh_absorbable_generic_submatrix := package_forward gelu_tanh_R5.
+Definition gelu_tanh_generic_not_absorbable_below := package_below gelu_tanh_R5.
+Definition gelu_tanh_absorbable_null := package_null gelu_tanh_R5.
+Definition gelu_tanh_absorbable_below_null := package_below_null gelu_tanh_R5.
+
+(** Former names (kept for existing certificates). *)
+Definition gelu_tanh_absorbable_iff_submatrix_uncond := gelu_tanh_absorbable_iff_submatrix.
+Definition gelu_tanh_generic_not_absorbable_below_uncond := gelu_tanh_generic_not_absorbable_below.
 
 (** ** Non-vacuity *)
 
@@ -115,24 +123,6 @@ Proof.
   split; [exact H1|]. split; [exact H2|]. intros t. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
-    absorbable, [B = 1] is not. *)
-Example gelu_tanh_uncond_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated gelu_tanh 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 gelu_tanh gelu_tanh_absorbable_iff_submatrix_uncond). Qed.
-
-Example gelu_tanh_uncond_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated gelu_tanh 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 gelu_tanh gelu_tanh_absorbable_iff_submatrix_uncond). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example gelu_tanh_uncond_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated gelu_tanh 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof.
-  exact (below_width_instance_1_1 gelu_tanh gelu_tanh_generic_not_absorbable_below_uncond).
-Qed.
+(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
+    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+Example gelu_tanh_R5_instances : R5_instances gelu_tanh := package_instances gelu_tanh_R5.

@@ -22,16 +22,8 @@
     map on [R^d], [d >= 1], is neither. *)
 
 From Coq Require Import Reals Lra Lia List.
-From Absorb Require Import Sums Blocks SkipReduction Gated.
+From Absorb Require Import Sums Blocks Compositions SkipReduction Gated.
 Open Scope R_scope.
-
-(** ** Composition of a list of maps, head first *)
-
-Fixpoint compose (fs : list (vec -> vec)) : vec -> vec :=
-  match fs with
-  | nil => fun x => x
-  | f :: fs' => fun x => compose fs' (f x)
-  end.
 
 (** ** Linear algebra helpers *)
 
@@ -463,20 +455,6 @@ Proof.
   - subst. lra.
   - rewrite (homogeneous_pos 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
 Qed.
-
-(** ** Lists of blocks *)
-
-(** An ungated block is given by its width, up- and down-projection. *)
-Definition ublock (sigma : R -> R) (d : nat) (b : nat * mat * mat) : vec -> vec :=
-  let '(n, A, B) := b in ungated sigma d n A B.
-
-(** A gated block is given by its width, gate, up- and down-projection. *)
-Definition gblock (gamma : R -> R) (d : nat) (b : nat * mat * mat * mat) : vec -> vec :=
-  let '(n, C, A, B) := b in gated gamma d n C A B.
-
-(** Residual blocks with the usual identity skip. *)
-Definition res_ublock sigma d b : vec -> vec := residual d identity (ublock sigma d b).
-Definition res_gblock gamma d b : vec -> vec := residual d identity (gblock gamma d b).
 
 Lemma gblock_littleo0 gamma d b : vanishing_at_0 gamma -> littleo0 d (gblock gamma d b).
 Proof. intros Hg. destruct b as [[[n C] A] B]. apply gated_littleo0. exact Hg. Qed.

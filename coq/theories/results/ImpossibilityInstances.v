@@ -14,7 +14,7 @@
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
 From Absorb Require Import Sums Blocks ActivationDefs Activations
-  SkipReduction Homogeneous Gated Depth.
+  Compositions SkipReduction Homogeneous Gated Depth.
 Open Scope R_scope.
 
 (** ** R2 *)

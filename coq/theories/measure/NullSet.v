@@ -37,22 +37,14 @@
     null). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks NonGeneric.
+From Absorb Require Import Sums Blocks ParamSets NonGeneric.
 Import ListNotations.
 Open Scope R_scope.
 
 (** ** Coordinates of the parameter space *)
 
-Definition key : Type := (nat * nat * bool)%type.
-
 Definition key_eq_dec (a b : key) : {a = b} + {a <> b}.
 Proof. decide equality; [apply Bool.bool_dec | decide equality; apply Nat.eq_dec]. Defined.
-
-Definition param_coords (d n : nat) : list key :=
-  flat_map (fun i => flat_map (fun k => [(i, k, true); (i, k, false)]) (seq 0 d)) (seq 0 n).
-
-Definition matA (p : key -> R) : mat := fun i k => p (i, k, true).
-Definition matB (p : key -> R) : mat := fun k i => p (i, k, false).
 
 Lemma in_param_coords d n i k b : In (i, k, b) (param_coords d n) <-> (i < n)%nat /\ (k < d)%nat.
 Proof.
@@ -65,31 +57,6 @@ Proof.
 Qed.
 
 (** ** Boxes, volume, Lebesgue null sets *)
-
-Record box := mkbox { lo : key -> R; hi : key -> R }.
-
-Definition in_box (cs : list key) (b : box) (p : key -> R) : Prop :=
-  forall c, In c cs -> lo b c <= p c <= hi b c.
-
-Definition proper_box (cs : list key) (b : box) : Prop :=
-  forall c, In c cs -> lo b c <= hi b c.
-
-Fixpoint prodl (cs : list key) (f : key -> R) : R :=
-  match cs with [] => 1 | c :: cs' => f c * prodl cs' f end.
-
-Definition volume (cs : list key) (b : box) : R := prodl cs (fun c => hi b c - lo b c).
-
-Fixpoint total_volume (cs : list key) (bs : list box) : R :=
-  match bs with [] => 0 | b :: bs' => volume cs b + total_volume cs bs' end.
-
-Definition lebesgue_null (cs : list key) (E : (key -> R) -> Prop) : Prop :=
-  forall eps, 0 < eps -> exists cover : nat -> list box,
-    (forall m b, In b (cover m) -> proper_box cs b) /\
-    (forall p, E p -> exists m b, In b (cover m) /\ in_box cs b p) /\
-    (forall M, sumn M (fun m => total_volume cs (cover m)) <= eps).
-
-Definition params_null (d n : nat) (T : mat -> mat -> Prop) : Prop :=
-  lebesgue_null (param_coords d n) (fun p => T (matA p) (matB p)).
 
 (** ** Finite sums and products *)
 

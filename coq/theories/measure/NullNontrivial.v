@@ -10,7 +10,7 @@
     length [>= b - a] ([finite_cover_length]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks NullSet.
+From Absorb Require Import Sums Blocks ParamSets NullSet.
 Import ListNotations.
 Open Scope R_scope.
 

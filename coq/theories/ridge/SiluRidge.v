@@ -15,12 +15,15 @@
       one-variable independence of dilations gives [ridge_unique_even].
     - [silu_even_dilations_unique], and the headline
       [silu_ridge_unique : ridge_unique_even (even_part silu)].
-    - R5 for SiLU: [silu_absorbable_iff_submatrix] (generic blocks) and
-      [silu_generic_not_absorbable_below], with non-vacuity examples. *)
+    - R5 for SiLU: [silu_ridge_matching], hence the package [silu_R5] of
+      [results/R5Package.v] and its uniform names
+      [silu_absorbable_iff_submatrix], [silu_absorbable_generic_submatrix],
+      [silu_generic_not_absorbable_below], [silu_absorbable_null],
+      [silu_absorbable_below_null]; non-vacuity [silu_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia List.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
-From Absorb Require Import FlipSigns SubmatrixIff GeluRidge.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Ridge ReluSubmatrix.
+From Absorb Require Import R5Package GeluRidge.
 Open Scope R_scope.
 
 (** ** Elementary bounds *)
@@ -273,32 +276,22 @@ Qed.
 Theorem silu_ridge_unique : ridge_unique_even (even_part silu).
 Proof. apply ridge_unique_of_dilations, silu_even_dilations_unique. Qed.
 
-(** ** R5 for SiLU *)
-
 Lemma silu_zero : silu 0 = 0.
 Proof. unfold silu. unfold Rdiv. ring. Qed.
 
-Theorem silu_absorbable_generic_submatrix : forall d n A B, generic d n A B ->
-  absorbable_ungated silu d n n identity A B -> exists S, submatrix_cond d n S A B.
-Proof.
-  intros d n A B.
-  exact (even_absorbable_generic_submatrix silu d n A B silu_odd_part silu_zero silu_ridge_unique).
-Qed.
+(** ** R5 for SiLU: the ridge matching, then the whole package *)
 
-Theorem silu_absorbable_iff_submatrix : forall d n A B, generic d n A B ->
-  (absorbable_ungated silu d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof.
-  intros d n A B Hg. split.
-  - exact (silu_absorbable_generic_submatrix d n A B Hg).
-  - intros [S HS]. exact (odd_part_absorbable silu d n S A B silu_odd_part HS).
-Qed.
+Theorem silu_ridge_matching : ridge_matching silu.
+Proof. exact (even_ridge_matching silu silu_odd_part silu_zero silu_ridge_unique). Qed.
 
-Theorem silu_generic_not_absorbable_below : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated silu d n m identity A B.
-Proof.
-  intros d n m A B.
-  exact (even_generic_not_absorbable_below silu d n m A B silu_odd_part silu_zero silu_ridge_unique).
-Qed.
+Theorem silu_R5 : R5_package silu.
+Proof. exact (R5_of_matching silu silu_odd_part silu_ridge_matching). Qed.
+
+Definition silu_absorbable_iff_submatrix := package_iff silu_R5.
+Definition silu_absorbable_generic_submatrix := package_forward silu_R5.
+Definition silu_generic_not_absorbable_below := package_below silu_R5.
+Definition silu_absorbable_null := package_null silu_R5.
+Definition silu_absorbable_below_null := package_below_null silu_R5.
 
 (** ** Non-vacuity *)
 
@@ -346,22 +339,6 @@ Proof.
   split; [exact H1|]. split; [exact H2|]. intros x. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
-    absorbable, [B = 1] is not. *)
-Example silu_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated silu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 silu silu_absorbable_iff_submatrix). Qed.
-
-Example silu_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated silu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 silu silu_absorbable_iff_submatrix). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example silu_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated silu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (below_width_instance_1_1 silu silu_generic_not_absorbable_below). Qed.
+(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
+    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+Example silu_R5_instances : R5_instances silu := package_instances silu_R5.

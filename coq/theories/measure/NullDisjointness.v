@@ -1,7 +1,8 @@
 (** * R6: almost every residual block is not absorbable at its own width
 
-    With the Lebesgue-null sets of [NullSet.v] ([params_null d n T]: the
-    weights [(A, B)] with [T A B] form a null set of [R^(n*d) x R^(d*n)]):
+    With the Lebesgue-null sets of [spec/ParamSets.v] ([params_null d n T]:
+    the weights [(A, B)] with [T A B] form a null set of
+    [R^(n*d) x R^(d*n)]):
     - [null_union], [params_null_mono]: null sets are closed under finite
       unions and subsets;
     - [bad_null]: the bad set [Z ∪ non-generic] of [GenericDisjointness.v]
@@ -10,19 +11,20 @@
     - [absorbable_null_of_R5]: for any activation for which R5 (=>) holds
       (generic and absorbable at width [n] imply the submatrix condition),
       the weights for which [x + B sigma(A x)] is absorbable at width [n]
-      form a null set (same hypotheses on [d], [n]); instances [relu_absorbable_null],
-      [gelu_absorbable_null], [gelu_tanh_absorbable_null],
-      [silu_absorbable_null];
+      form a null set (same hypotheses on [d], [n]);
     - [absorbable_below_null_of_generic]: likewise at widths [m < n] when
-      generic blocks are never absorbable there; instances for ReLU, GELU,
-      GELU_tanh, SiLU.
+      generic blocks are never absorbable there.
+    The instances for ReLU, GELU, GELU_tanh, SiLU ([relu_absorbable_null],
+    ...) come with the R5 package ([results/R5Package.v], [ridge/]).
     So for almost every [(A, B)] skip-connected and residual-free MLPs of the
     same width are disjoint (the paper's "generic disjointness", R6).
-    Non-vacuity: [absorbable_example_2] is an absorbable point for [d = 2]. *)
+    Non-vacuity: [absorbable_example_2] is an absorbable point for [d = 2];
+    [relu_absorbable_null_instance]. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns NonGeneric NullSet.
-From Absorb Require Import ReluSubmatrix GenericDisjointness GeluRidge SiluRidge GeluTanhRidge.
+From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns ParamSets NonGeneric
+  NullSet.
+From Absorb Require Import ReluSubmatrix GenericDisjointness.
 Import ListNotations.
 Open Scope R_scope.
 
@@ -85,63 +87,6 @@ Proof.
   intros A B Habs Hg. exact (Hgen A B Hg Habs).
 Qed.
 
-Theorem relu_absorbable_null d n :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
-  params_null d n (fun A B => absorbable_ungated relu d n n identity A B).
-Proof. intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (relu_absorbable_generic_submatrix d n)]. Qed.
-
-Theorem gelu_absorbable_null d n :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
-  params_null d n (fun A B => absorbable_ungated gelu d n n identity A B).
-Proof.
-  intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (gelu_absorbable_generic_submatrix_uncond d n)].
-Qed.
-
-Theorem gelu_tanh_absorbable_null d n :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
-  params_null d n (fun A B => absorbable_ungated gelu_tanh d n n identity A B).
-Proof.
-  intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn |].
-  intros A B Hg. exact (proj1 (gelu_tanh_absorbable_iff_submatrix_uncond d n A B Hg)).
-Qed.
-
-Theorem silu_absorbable_null d n :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat ->
-  params_null d n (fun A B => absorbable_ungated silu d n n identity A B).
-Proof. intros Hd Hdn. apply absorbable_null_of_R5; [exact Hd | exact Hdn | exact (silu_absorbable_generic_submatrix d n)]. Qed.
-
-Theorem relu_absorbable_below_null d n m :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
-  params_null d n (fun A B => absorbable_ungated relu d n m identity A B).
-Proof.
-  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
-  intros A B Hg. exact (relu_generic_not_absorbable_below d n m A B Hg Hm).
-Qed.
-
-Theorem gelu_absorbable_below_null d n m :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
-  params_null d n (fun A B => absorbable_ungated gelu d n m identity A B).
-Proof.
-  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
-  intros A B Hg. exact (gelu_generic_not_absorbable_below_uncond d n m A B Hg Hm).
-Qed.
-
-Theorem gelu_tanh_absorbable_below_null d n m :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
-  params_null d n (fun A B => absorbable_ungated gelu_tanh d n m identity A B).
-Proof.
-  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
-  intros A B Hg. exact (gelu_tanh_generic_not_absorbable_below_uncond d n m A B Hg Hm).
-Qed.
-
-Theorem silu_absorbable_below_null d n m :
-  (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> (m < n)%nat ->
-  params_null d n (fun A B => absorbable_ungated silu d n m identity A B).
-Proof.
-  intros Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
-  intros A B Hg. exact (silu_generic_not_absorbable_below d n m A B Hg Hm).
-Qed.
-
 (** ** Non-vacuity *)
 
 (** [d = n = 2], [A = I], [B = -I]: absorbable (for every [sigma] with
@@ -159,4 +104,4 @@ Proof. exact (odd_part_absorbable relu 2 2 _ _ _ relu_odd_part submatrix_example
 
 Example relu_absorbable_null_instance :
   params_null 2 2 (fun A B => absorbable_ungated relu 2 2 2 identity A B) :=
-  relu_absorbable_null 2 2 ltac:(lia) ltac:(lia).
+  absorbable_null_of_R5 relu 2 2 ltac:(lia) ltac:(lia) (relu_absorbable_generic_submatrix 2 2).

@@ -12,7 +12,7 @@
     point outside [bad]. *)
 
 From Coq Require Import Reals Lra Lia Classical.
-From Absorb Require Import Sums Blocks ActivationDefs ReluSubmatrix NonGeneric.
+From Absorb Require Import Sums Blocks ActivationDefs ParamSets ReluSubmatrix NonGeneric.
 Open Scope R_scope.
 
 Definition bad (d n : nat) (A B : mat) : Prop := in_Z d n A B \/ nongeneric d n A B.

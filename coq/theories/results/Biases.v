@@ -1,6 +1,7 @@
 (** * R7 (beyond): blocks with biases
 
-    Biased ungated and gated blocks and their absorbability.
+    (The biased blocks and their absorbability are defined in
+    [spec/BiasBlocks.v], re-exported here.)
     - [gated_bias_counterexample]: with an up-branch bias the gated
       impossibility (R3) fails:
       [x + (-1) SiLU(x) (0 x + 1) = (-1) SiLU(-x) (0 x + 1)].
@@ -9,30 +10,8 @@
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns.
+From Absorb Require Export BiasBlocks.
 Open Scope R_scope.
-
-(** [x |-> B sigma(A x + c) + b0]. *)
-Definition ungated_bias (sigma : R -> R) (d n : nat) (A : mat) (c : vec) (B : mat)
-    (b0 : vec) (x : vec) : vec :=
-  fun i => sumn n (fun j => B i j * sigma (dot d (row A j) x + c j)) + b0 i.
-
-(** [x |-> B (gamma(C x + cg) ⊙ (A x + cu)) + b0]. *)
-Definition gated_bias (gamma : R -> R) (d n : nat) (C : mat) (cg : vec) (A : mat)
-    (cu : vec) (B : mat) (b0 : vec) (x : vec) : vec :=
-  fun i => sumn n (fun j => B i j * (gamma (dot d (row C j) x + cg j) *
-                                     (dot d (row A j) x + cu j))) + b0 i.
-
-Definition absorbable_ungated_bias (sigma : R -> R) (d n m : nat) (P A : mat) (c : vec)
-    (B : mat) (b0 : vec) : Prop :=
-  exists (A' : mat) (c' : vec) (B' : mat) (b0' : vec),
-    same_fun d (ungated_bias sigma d m A' c' B' b0')
-               (residual d P (ungated_bias sigma d n A c B b0)).
-
-Definition absorbable_gated_bias (gamma : R -> R) (d n m : nat) (P C : mat) (cg : vec)
-    (A : mat) (cu : vec) (B : mat) (b0 : vec) : Prop :=
-  exists (C' : mat) (cg' : vec) (A' : mat) (cu' : vec) (B' : mat) (b0' : vec),
-    same_fun d (gated_bias gamma d m C' cg' A' cu' B' b0')
-               (residual d P (gated_bias gamma d n C cg A cu B b0)).
 
 (** ** The gated counterexample ([d = n = 1]) *)
 

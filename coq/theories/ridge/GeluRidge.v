@@ -8,32 +8,22 @@
       gives [sum_j beta_j c_j^2 exp (- c_j^2 t^2 / 2) = 0]; at
       [t = sqrt (2 k)], [k = 0 .. N-1], this is a Vandermonde system in the
       distinct nodes [exp (- c_j^2)] ([Vandermonde.vandermonde_zero]).
-    - [avoid_hyperplanes]: finitely many nonzero vectors have a common
-      non-orthogonal vector [u]; applied to [v_j], [v_i - v_j], [v_i + v_j]
-      it reduces a ridge sum in [R^d] to the one-variable statement.
+    - [sign_normals]: [avoid_hyperplanes] ([tools/Geometry.v]) applied to
+      [v_j], [v_i - v_j], [v_i + v_j] gives a direction [u] that reduces a
+      ridge sum in [R^d] to the one-variable statement.
     - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
-    - Unconditional R5 for GELU: [gelu_absorbable_iff_submatrix_uncond] and
-      [gelu_generic_not_absorbable_below_uncond], with non-vacuity examples
-      on both sides of the equivalence. *)
+    - R5 for GELU: [gelu_ridge_matching], hence the package [gelu_R5] of
+      [results/R5Package.v] and its uniform names
+      [gelu_absorbable_iff_submatrix], [gelu_absorbable_generic_submatrix],
+      [gelu_generic_not_absorbable_below], [gelu_absorbable_null],
+      [gelu_absorbable_below_null]; non-vacuity [gelu_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge Vandermonde.
-From Absorb Require Import SubmatrixIff.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Calculus Ridge
+  Vandermonde.
+From Absorb Require Import ReluSubmatrix R5Package.
 Open Scope R_scope.
-
-(** ** Calculus helpers *)
-
-Lemma is_derive_sumn N (f : nat -> R -> R) (df : nat -> R) t :
-  (forall j, (j < N)%nat -> is_derive (f j) t (df j)) ->
-  is_derive (fun s => sumn N (fun j => f j s)) t (sumn N df).
-Proof.
-  induction N as [|N IH]; intros H; simpl.
-  - apply (is_derive_const (K := R_AbsRing) (V := R_NormedModule) 0 t).
-  - apply (is_derive_plus (K := R_AbsRing) (V := R_NormedModule)).
-    + apply IH. intros; apply H; lia.
-    + apply H; lia.
-Qed.
 
 Lemma is_derive_Phi_dilate c t :
   is_derive (fun s => Phi (c * s) - / 2) t (c * gauss_density (c * t)).
@@ -45,23 +35,6 @@ Proof.
     + pose proof (is_derive_scal (fun s => s) t c 1 (is_derive_id (K := R_AbsRing) t)) as H.
       rewrite Rmult_1_r in H. exact H.
   - apply (is_derive_const (K := R_AbsRing) (V := R_NormedModule)).
-Qed.
-
-(** A function equal to [0] everywhere has derivative [0]. *)
-Lemma is_derive_zero_fun (f : R -> R) t l : (forall s, f s = 0) -> is_derive f t l -> l = 0.
-Proof.
-  intros Hf Hd.
-  assert (H0 : is_derive f t 0).
-  { apply (is_derive_ext (K := R_AbsRing) (V := R_NormedModule) (fun _ => 0)); [intros; rewrite Hf; reflexivity|].
-    apply (is_derive_const (K := R_AbsRing) (V := R_NormedModule)). }
-  apply is_derive_unique in Hd. apply is_derive_unique in H0. congruence.
-Qed.
-
-Lemma exp_INR_mult k a : exp (INR k * a) = exp a ^ k.
-Proof.
-  induction k as [|k IH].
-  - simpl. rewrite Rmult_0_l. apply exp_0.
-  - rewrite S_INR, Rmult_plus_distr_r, Rmult_1_l, exp_plus, IH. simpl. ring.
 Qed.
 
 (** ** One variable: dilations of [gelu_even] are linearly independent *)
@@ -111,46 +84,6 @@ Proof.
       rewrite sqrt_sqrt by (pose proof (pos_INR k); lra). field. }
   pose proof (Hc j Hj). apply Rmult_integral in Hw. destruct Hw as [Hw|Hw]; [|contradiction].
   apply Rmult_integral in Hw. destruct Hw; [assumption | contradiction].
-Qed.
-
-(** ** Avoiding finitely many hyperplanes *)
-
-Lemma large_comb_list d (u y : vec) (l : list vec) :
-  (forall w, In w l -> dot d w u <> 0) ->
-  exists T, forall t, T <= t -> forall w, In w l -> t * dot d w u + 1 * dot d w y <> 0.
-Proof.
-  induction l as [|w l IH]; intros H.
-  - exists 0. intros t _ w [].
-  - destruct IH as [T HT]; [intros w' Hw'; apply H; right; exact Hw'|].
-    exists (Rmax T (Rabs (dot d w y) / Rabs (dot d w u) + 1)). intros t Ht w' [E|Hw'].
-    + subst w'. apply large_comb_nonzero; [apply H; left; reflexivity|].
-      eapply Rle_trans; [apply Rmax_r | exact Ht].
-    + apply HT; [eapply Rle_trans; [apply Rmax_l | exact Ht] | exact Hw'].
-Qed.
-
-(** Finitely many nonzero vectors have a common non-orthogonal vector. *)
-Theorem avoid_hyperplanes d (l : list vec) : (forall w, In w l -> nonzero_vec d w) ->
-  exists u, forall w, In w l -> dot d w u <> 0.
-Proof.
-  induction l as [|w l IH]; intros H.
-  - exists (fun _ => 0). intros w [].
-  - destruct IH as [u Hu]; [intros w' Hw'; apply H; right; exact Hw'|].
-    destruct (Req_dec (dot d w u) 0) as [Hw0|Hw0].
-    + destruct (large_comb_list d u w l Hu) as [T HT].
-      exists (vlin T u 1 w). intros w' [E|Hw'].
-      * subst w'. rewrite dot_vlin_r, Hw0.
-        pose proof (dot_self_pos d w (H w (or_introl eq_refl))). lra.
-      * rewrite dot_vlin_r. apply HT; [lra | exact Hw'].
-    + exists u. intros w' [E|Hw']; [subst w'; exact Hw0 | apply Hu; exact Hw'].
-Qed.
-
-Lemma nonzero_vec_or_zero d w : nonzero_vec d w \/ forall k, (k < d)%nat -> w k = 0.
-Proof.
-  destruct (exists_lt_or (fun k => w k <> 0)) with (N := d) as [[k [Hk Hw]]|Hall].
-  - intros k. destruct (Req_dec (w k) 0); [right; tauto | left; assumption].
-  - left. exists k. split; assumption.
-  - right. intros k Hk. destruct (Req_dec (w k) 0) as [E|E]; [exact E|].
-    exfalso. exact (Hall k Hk E).
 Qed.
 
 (** The normals to avoid: [v_i], and [v_i - v_j], [v_i + v_j] for [i <> j]. *)
@@ -209,19 +142,32 @@ Proof.
     rewrite dot_scal_r, (Rmult_comm t). reflexivity.
 Qed.
 
-(** ** R5 for GELU, unconditionally *)
+(** [gelu 0 = 0], and [gelu_even] is [gelu]'s even part. *)
+Lemma gelu_zero : gelu 0 = 0.
+Proof. unfold gelu. ring. Qed.
 
-Theorem gelu_absorbable_generic_submatrix_uncond : forall d n A B, generic d n A B ->
-  absorbable_ungated gelu d n n identity A B -> exists S, submatrix_cond d n S A B.
-Proof. intros d n A B. exact (gelu_absorbable_generic_submatrix d n A B gelu_ridge_unique). Qed.
+Lemma even_part_gelu z : gelu_even z = even_part gelu z.
+Proof. unfold even_part. rewrite gelu_split. ring. Qed.
 
-Theorem gelu_absorbable_iff_submatrix_uncond : forall d n A B, generic d n A B ->
-  (absorbable_ungated gelu d n n identity A B <-> exists S, submatrix_cond d n S A B).
-Proof. intros d n A B. exact (gelu_absorbable_iff_submatrix d n A B gelu_ridge_unique). Qed.
+(** ** R5 for GELU: the ridge matching, then the whole package *)
 
-Theorem gelu_generic_not_absorbable_below_uncond : forall d n m A B,
-  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated gelu d n m identity A B.
-Proof. intros d n m A B. exact (gelu_generic_not_absorbable_below d n m A B gelu_ridge_unique). Qed.
+Theorem gelu_ridge_matching : ridge_matching gelu.
+Proof. apply (even_ridge_matching gelu gelu_odd_part gelu_zero).
+  exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique). Qed.
+
+Theorem gelu_R5 : R5_package gelu.
+Proof. exact (R5_of_matching gelu gelu_odd_part gelu_ridge_matching). Qed.
+
+Definition gelu_absorbable_iff_submatrix := package_iff gelu_R5.
+Definition gelu_absorbable_generic_submatrix := package_forward gelu_R5.
+Definition gelu_generic_not_absorbable_below := package_below gelu_R5.
+Definition gelu_absorbable_null := package_null gelu_R5.
+Definition gelu_absorbable_below_null := package_below_null gelu_R5.
+
+(** Former names (kept for existing certificates). *)
+Definition gelu_absorbable_generic_submatrix_uncond := gelu_absorbable_generic_submatrix.
+Definition gelu_absorbable_iff_submatrix_uncond := gelu_absorbable_iff_submatrix.
+Definition gelu_generic_not_absorbable_below_uncond := gelu_generic_not_absorbable_below.
 
 (** ** Non-vacuity *)
 
@@ -255,22 +201,6 @@ Proof.
   - intros x. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence: [d = n = 1], [A = 1]; [B = -1] is
-    absorbable, [B = 1] is not. *)
-Example gelu_uncond_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => -1) /\
-  (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => -1)) /\
-  absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => -1).
-Proof. exact (iff_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
-
-Example gelu_uncond_not_absorbable_side :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\
-  ~ (exists S, submatrix_cond 1 1 S (fun _ _ => 1) (fun _ _ => 1)) /\
-  ~ absorbable_ungated gelu 1 1 1 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (iff_not_absorbable_side_1_1 gelu gelu_absorbable_iff_submatrix_uncond). Qed.
-
-(** Below width: [d = n = 1], [A = B = 1], width [m = 0]. *)
-Example gelu_uncond_below_instance :
-  generic 1 1 (fun _ _ => 1) (fun _ _ => 1) /\ (0 < 1)%nat /\
-  ~ absorbable_ungated gelu 1 1 0 identity (fun _ _ => 1) (fun _ _ => 1).
-Proof. exact (below_width_instance_1_1 gelu gelu_generic_not_absorbable_below_uncond). Qed.
+(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
+    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+Example gelu_R5_instances : R5_instances gelu := package_instances gelu_R5.

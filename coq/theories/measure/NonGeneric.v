@@ -20,30 +20,11 @@
     Lebesgue measure zero is not formalized. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks.
+From Absorb Require Import Sums Blocks ParamSets.
 Import ListNotations.
 Open Scope R_scope.
 
 (** ** Sets of parameters and their topology *)
-
-Definition in_Z (d n : nat) (A B : mat) : Prop := exists S, submatrix_cond d n S A B.
-
-Definition nongeneric (d n : nat) (A B : mat) : Prop := ~ generic d n A B.
-
-Definition close (d n : nat) (eps : R) (A B A' B' : mat) : Prop :=
-  forall i k, (i < n)%nat -> (k < d)%nat ->
-    Rabs (A' i k - A i k) < eps /\ Rabs (B' k i - B k i) < eps.
-
-Definition closed_set (d n : nat) (T : mat -> mat -> Prop) : Prop :=
-  forall A B,
-    (forall eps, 0 < eps -> exists A' B', close d n eps A B A' B' /\ T A' B') -> T A B.
-
-Definition open_set (d n : nat) (T : mat -> mat -> Prop) : Prop :=
-  forall A B, T A B ->
-    exists eps, 0 < eps /\ forall A' B', close d n eps A B A' B' -> T A' B'.
-
-Definition empty_interior (d n : nat) (T : mat -> mat -> Prop) : Prop :=
-  forall A B eps, 0 < eps -> exists A' B', close d n eps A B A' B' /\ ~ T A' B'.
 
 Lemma close_mono d n e e' A B A' B' :
   e' <= e -> close d n e' A B A' B' -> close d n e A B A' B'.
