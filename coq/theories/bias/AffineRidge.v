@@ -18,7 +18,7 @@
       of [R^(d+1)] is an affine function, every [beta_j] is 0. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks Ridge BiasSpec.
+From Absorb Require Import Sums Blocks Geometry Ridge BiasSpec.
 Open Scope R_scope.
 
 (** ** Definitions *)

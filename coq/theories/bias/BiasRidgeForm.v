@@ -25,8 +25,8 @@
     general) is not proved here. *)
 
 From Coq Require Import Reals Lra Lia Arith.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
-  FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
+  Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm.
 Open Scope R_scope.
 
 (** [x |-> L x + l0 + sum_t G[:,t] sigma(u_t . x + s_t)]. *)

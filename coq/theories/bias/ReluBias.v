@@ -20,8 +20,8 @@
       [Biases.odd_part_absorbable_bias] for (<=). *)
 
 From Coq Require Import Reals Lra Lia Arith.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
-  Biases BiasSpec AffineRidge.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
+  Ridge ReluSubmatrix Biases BiasSpec AffineRidge.
 Open Scope R_scope.
 
 (** ** Splitting ReLU into its linear and [|.|] parts *)

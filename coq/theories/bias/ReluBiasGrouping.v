@@ -16,8 +16,8 @@
       independent, [G[:,t] <> 0]) absorbability at width [m] forces [k <= m]. *)
 
 From Coq Require Import Reals Lra Lia Arith.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
-  FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
+  Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm.
 Open Scope R_scope.
 
 (** The biased analogue of [RidgeForm.grouping] (ReLU). *)
