@@ -21,8 +21,8 @@
     - [relu_bias_form_tight] (headline): R8's necessity at the tight width
       [m = k] for ReLU: a canonical biased ridge form equal to a block of
       width [k] satisfies [width_condition d k k U G L].
-    The converse of the sufficiency at widths [m > k] (R8's necessity in
-    general) is not proved here. *)
+    The converse of the sufficiency at every width (R8's necessity with
+    biases, ReLU) is [ReluBiasNecessity.relu_bias_form_necessary]. *)
 
 From Coq Require Import Reals Lra Lia Arith.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
