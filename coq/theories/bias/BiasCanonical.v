@@ -225,10 +225,9 @@ Qed.
 
 (** ** Non-vacuity *)
 
-(** A class with [u = 0] and a class proportional to another are removed:
-    [relu(0 x + 2) + relu(x + 1) + relu(2 x + 2)] (with [L = I]) becomes a
-    canonical form; the theorem gives it without computation, here we
-    check the merge step itself on the last two classes. *)
+(** The merge step on [x + relu(x + 1) + relu(2 x + 2)] ([L = I], classes
+    [(1, 1)] and [(2, 2) = 2 (1, 1)]): class 1 merges into class 0.
+    ([relu_bias_block_decided] itself has no hypotheses.) *)
 Example merge_bias_class_instance :
   same_fun 1 (bias_ridge_form relu 1 2 (fun t _ => INR (S t)) (fun t => INR (S t))
                 (fun _ _ => 1) identity (fun _ => 0))
