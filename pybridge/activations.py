@@ -89,8 +89,10 @@ class ActivationSpec:
 
     For a gated activation (``x -> B (gate(Cx) * Ax)``) ``gate`` is the id of
     the ungated entry used as the gate, and the Coq function is the gate's.
-    ``odd_part_lemma`` proves ``odd_part_identity`` in Coq; ``generic_cert_lemma``
-    is the ``Certify`` lemma of R5 (=>) certificates; ``not_absorbable_lemma`` the
+    ``odd_part_lemma`` proves ``odd_part_identity`` in Coq; ``generic_submatrix_lemma``
+    is R5 (=>) in the library and ``generic_cert_lemma`` the same as
+    ``Certify.generic_submatrix_property``, the argument of R5 (=>) certificates;
+    ``not_absorbable_lemma`` the
     R2/R3 theorem for every weight of a shape. ``exact_evaluation``: ``evaluate``
     is exact on Fractions (piecewise polynomial), otherwise float screening.
     """
@@ -107,8 +109,12 @@ class ActivationSpec:
     generic_submatrix_lemma: Optional[str] = None
     generic_cert_lemma: Optional[str] = None
     not_absorbable_lemma: Optional[str] = None
+    #: ``(k, lemma)``: the library's own name of ``not_absorbable_lemma`` at degree k
+    degree_lemmas: tuple[tuple[int, str], ...] = ()
     certifiable: bool = True
     exact_evaluation: bool = False
+    #: Z3 can state the block in real arithmetic (ReLU as ``If``): the cross-check's identity proof
+    z3_encodable: bool = False
     evaluate: Callable[[Number], Number] = field(default=_relu, repr=False, compare=False)
     note: str = ""
 
@@ -122,6 +128,7 @@ class ActivationSpec:
         names = [f"{self.coq_module}.{self.coq_function}"] if self.coq_function else []
         names += [n for n in (self.odd_part_lemma, self.generic_submatrix_lemma,
                               self.generic_cert_lemma, self.not_absorbable_lemma) if n]
+        names += [n for _, n in self.degree_lemmas]
         return tuple(names)
 
 
@@ -130,26 +137,31 @@ _SPECS: tuple[ActivationSpec, ...] = (
         "relu", hf_names=("relu",), odd_part_identity=True, homogeneity=1,
         coq_function="relu", odd_part_lemma="Activations.relu_odd_part",
         generic_submatrix_lemma="ReluSubmatrix.relu_absorbable_generic_submatrix",
-        exact_evaluation=True, evaluate=_relu),
+        generic_cert_lemma="Certify.relu_generic_submatrix",
+        exact_evaluation=True, z3_encodable=True, evaluate=_relu),
     ActivationSpec(
         "relu_pow", aliases=("relu2", "squared_relu"), hf_names=("relu2",),
         coq_function="relu_pow",
         not_absorbable_lemma="ImpossibilityInstances.relu_pow_not_absorbable",
+        degree_lemmas=((2, "ImpossibilityInstances.relu2_not_absorbable"),),
         exact_evaluation=True, evaluate=_relu,
         note="relu^k, k >= 2 (relu^1 is relu): positively homogeneous of degree k"),
     ActivationSpec(
         "gelu", hf_names=("gelu", "gelu_python"), odd_part_identity=True,
         coq_function="gelu", odd_part_lemma="Activations.gelu_odd_part",
-        generic_submatrix_lemma="GeluRidge.gelu_absorbable_generic_submatrix_uncond", evaluate=_gelu),
+        generic_submatrix_lemma="GeluRidge.gelu_absorbable_generic_submatrix",
+        generic_cert_lemma="Certify.gelu_generic_submatrix", evaluate=_gelu),
     ActivationSpec(
         "gelu_tanh", hf_names=("gelu_new", "gelu_pytorch_tanh", "gelu_accurate"),
         odd_part_identity=True, coq_function="gelu_tanh",
         odd_part_lemma="Activations.gelu_tanh_odd_part",
-        generic_submatrix_lemma="GeluTanhRidge.gelu_tanh_absorbable_iff_submatrix_uncond", evaluate=_gelu_tanh),
+        generic_submatrix_lemma="GeluTanhRidge.gelu_tanh_absorbable_generic_submatrix",
+        generic_cert_lemma="Certify.gelu_tanh_generic_submatrix", evaluate=_gelu_tanh),
     ActivationSpec(
         "silu", aliases=("swish",), hf_names=("silu", "swish"), odd_part_identity=True,
         coq_function="silu", odd_part_lemma="Activations.silu_odd_part",
-        generic_submatrix_lemma="SiluRidge.silu_absorbable_generic_submatrix", evaluate=_silu),
+        generic_submatrix_lemma="SiluRidge.silu_absorbable_generic_submatrix",
+        generic_cert_lemma="Certify.silu_generic_submatrix", evaluate=_silu),
     ActivationSpec(
         "swiglu", gate="silu", coq_function="silu",
         not_absorbable_lemma="ImpossibilityInstances.swiglu_not_absorbable", evaluate=_silu),
@@ -204,8 +216,10 @@ class Activation:
     def __post_init__(self) -> None:
         if self.name not in REGISTRY:
             raise InputError(f"unknown activation {_short(self.name)}")
-        if self.name == "relu_pow" and (self.degree is None or not 2 <= self.degree <= MAX_DEGREE):
-            raise InputError(f"relu^k needs a degree between 2 and {MAX_DEGREE}")
+        if self.name == "relu_pow" and (
+            not isinstance(self.degree, int) or self.degree == 1 or not 0 <= self.degree <= MAX_DEGREE
+        ):
+            raise InputError(f"relu^k needs a degree k in 0..{MAX_DEGREE}, k != 1 (relu^1 is relu)")
 
     @property
     def spec(self) -> ActivationSpec:
@@ -244,6 +258,11 @@ class Activation:
         return self.spec.coq_function
 
     @property
+    def not_absorbable_lemma(self) -> Optional[str]:
+        """The R2/R3 theorem for every weight (``Module.lemma``), at this degree."""
+        return dict(self.spec.degree_lemmas).get(self.degree or -1, self.spec.not_absorbable_lemma)
+
+    @property
     def label(self) -> str:
         """The canonical spelling, accepted back by :func:`resolve`."""
         return f"relu^{self.degree}" if self.name == "relu_pow" else self.name
@@ -252,7 +271,7 @@ class Activation:
         """sigma(z) (the gate's value for gated blocks): exact on Fractions when
         ``spec.exact_evaluation``, float screening otherwise."""
         v = self.spec.evaluate(z)
-        return v ** self.degree if self.name == "relu_pow" and self.degree else v
+        return v ** self.degree if self.name == "relu_pow" and self.degree is not None else v
 
 
 def _short(text: object, limit: int = 40) -> str:

@@ -6,7 +6,8 @@
 ('absorbable', True)
 
 ``check`` never raises on a rejected certificate: ``report.checked`` is then
-False and ``report.prover.accepted`` False (the CLI exits 1). Bad input raises
+False and ``report.prover.outcome`` says why (``rejected``: the CLI exits 1;
+``timeout`` and ``not_certified``: exit 0, not a rejection). Bad input raises
 :class:`pybridge.errors.InputError`.
 """
 
@@ -17,13 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-from .certificates import certify
+from .coq.certificates import certify
+from .coq.backend import CoqBackend
 from .crosscheck import crosscheck as run_crosscheck
 from .decision import decide
-from .errors import InputError
+from .errors import EXIT_OK, EXIT_REJECTED, InputError
 from .io import fraction_to_text, load_instance, parse_activation
 from .model import Activation, Decision, Instance, Report, Witness
-from .prover import CoqBackend, ProverBackend
+from .prover import ProverBackend, ProverOutcome
 
 __all__ = [
     "load",
@@ -39,11 +41,41 @@ __all__ = [
 ]
 
 
-def load(path: Path | str, activation: Optional[Activation | str] = None) -> Instance:
-    """Read a ``.json``, ``.npz`` or ``.safetensors`` instance exactly (see :mod:`pybridge.io`)."""
+def load(
+    path: Path | str, activation: Optional[Activation | str] = None, *, max_entries: Optional[int] = None
+) -> Instance:
+    """Read a ``.json``, ``.npz`` or ``.safetensors`` instance exactly (see :mod:`pybridge.io`).
+
+    ``max_entries`` bounds the entries per matrix (checked before conversion; default
+    :data:`pybridge.io.limits.DEFAULT_MAX_ENTRIES`). Bad input raises :class:`InputError`.
+    """
+    from .io.limits import DEFAULT_LIMITS, Limits
+
     if isinstance(activation, str):
         activation = parse_activation(activation)
-    return load_instance(path, activation)
+    limits = DEFAULT_LIMITS if max_entries is None else Limits(max_entries=_positive_int("max_entries", max_entries))
+    return load_instance(path, activation, limits=limits)
+
+
+def _positive_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"{name} must be a positive integer, got {value!r:.40}")
+    return value
+
+
+def _check_arguments(instance: object, timeout: object, keep_dir: object, backend: object,
+                     decision: object) -> None:
+    """:class:`InputError` for arguments of the wrong type (never a raw TypeError)."""
+    if not isinstance(instance, Instance):
+        raise InputError(f"check needs a pybridge Instance, not {type(instance).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
+    if keep_dir is not None and not isinstance(keep_dir, (str, Path)):
+        raise InputError(f"keep_dir must be a path, not {type(keep_dir).__name__}")
+    if backend is not None and not isinstance(backend, ProverBackend):
+        raise InputError(f"backend must be a ProverBackend, not {type(backend).__name__}")
+    if decision is not None and not isinstance(decision, Decision):
+        raise InputError(f"decision must be a Decision, not {type(decision).__name__}")
 
 
 def check(
@@ -64,6 +96,7 @@ def check(
     the generated certificate. ``decision`` may be passed to reuse an earlier one.
     ``report.checked`` is True only when the prover accepted the certificate.
     """
+    _check_arguments(instance, timeout, keep_dir, backend, decision)
     timings: dict[str, float] = {}
     start = time.monotonic()
     if decision is None:
@@ -99,20 +132,24 @@ def check(
 
 
 def not_certified(report: Report) -> bool:
-    """No certificate could be written for a certifiable verdict (e.g. encoding limits):
-    ``certify`` then answers unaccepted with a ``not certified:`` message and no prover run."""
-    p = report.prover
-    return p is not None and not p.accepted and p.message.startswith("not certified")
+    """No certificate could be written for a certifiable verdict (e.g. encoding limits)."""
+    return report.prover is not None and report.prover.outcome is ProverOutcome.NOT_CERTIFIED
+
+
+def timed_out(report: Report) -> bool:
+    """The prover ran out of time on the certificate (not a rejection)."""
+    return report.prover is not None and report.prover.outcome is ProverOutcome.TIMEOUT
 
 
 def rejected(report: Report) -> bool:
     """The prover ran on a certificate and did not accept it."""
-    return report.prover is not None and not report.prover.accepted and not not_certified(report)
+    return report.prover is not None and report.prover.outcome is ProverOutcome.REJECTED
 
 
 def exit_code(report: Report) -> int:
-    """0 for any verdict, 1 when the prover rejected the certificate."""
-    return 1 if rejected(report) else 0
+    """0 for any verdict (a timeout or an uncertifiable instance included), 1 when the
+    prover rejected the certificate (:mod:`pybridge.errors`)."""
+    return EXIT_REJECTED if rejected(report) else EXIT_OK
 
 
 def _matrix_json(m) -> list[list[str]]:
@@ -140,6 +177,7 @@ def report_to_json(report: Report) -> dict:
         msg = report.prover.message
         prover = {
             "name": report.prover.prover,
+            "outcome": report.prover.outcome.value,
             "accepted": report.prover.accepted,
             "rejected": rejected(report),
             "seconds": round(report.prover.seconds, 3),
@@ -171,12 +209,19 @@ def report_to_json(report: Report) -> dict:
 
 @dataclass
 class LayerReport:
-    """One layer of a scanned checkpoint."""
+    """One layer of a scanned checkpoint.
+
+    ``status``: ``ok`` (analysed), ``too_large`` (not analysed, over ``max_entries``),
+    ``missing_tensor`` / ``extra_tensor`` (the layer is not whole: never analysed as
+    another kind of block), ``bad_tensor`` (a tensor is unreadable, NaN, wrong shape).
+    ``report`` is None unless the layer was analysed or is ``too_large``.
+    """
 
     layer: str
     family: str
-    report: Report
+    report: Optional[Report]
     note: str = ""
+    status: str = "ok"
 
 
 @dataclass
@@ -187,22 +232,34 @@ class ScanResult:
     model_type: str
     activation_note: str
     layers: list[LayerReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[LayerReport]:
+        """Layers that could not be analysed because the checkpoint is not whole or unreadable."""
+        return [lr for lr in self.layers if lr.status not in ("ok", "too_large")]
 
     def to_json(self) -> dict:
         counts: dict[str, int] = {}
+        statuses: dict[str, int] = {}
         for lr in self.layers:
-            counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
+            statuses[lr.status] = statuses.get(lr.status, 0) + 1
+            if lr.report is not None:
+                counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
         return {
             "checkpoint": self.checkpoint,
             "model_type": self.model_type,
             "activation_note": self.activation_note,
+            "notes": list(self.notes),
             "summary": {
                 "layers": len(self.layers),
+                "statuses": statuses,
                 "verdicts": counts,
-                "checked": sum(lr.report.checked for lr in self.layers),
+                "checked": sum(lr.report.checked for lr in self.layers if lr.report is not None),
             },
             "layers": [
-                {"layer": lr.layer, "family": lr.family, "note": lr.note, **report_to_json(lr.report)}
+                {"layer": lr.layer, "family": lr.family, "status": lr.status, "note": lr.note,
+                 **(report_to_json(lr.report) if lr.report is not None else {"verdict": None, "checked": False})}
                 for lr in self.layers
             ],
         }
@@ -245,23 +302,39 @@ def scan(
 
     if isinstance(activation, str):
         activation = parse_activation(activation)
+    if activation is not None and not isinstance(activation, Activation):
+        raise InputError(f"activation must be an Activation or a name, not {type(activation).__name__}")
+    if mapping is not None and not (isinstance(mapping, dict) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in mapping.items())):
+        raise InputError("mapping must be a dict of role -> tensor name template")
+    _positive_int("max_entries", max_entries)
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
     ckpt = ck.open_checkpoint(path)
     layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
     if not layers:
         raise InputError(f"{Path(path).name}: no recognisable MLP block (use --map)")
-    result = ScanResult(str(path), ckpt.model_type, "")
+    result = ScanResult(str(path), ckpt.model_type, "", notes=ckpt.notes)
     notes = set()
     shared: dict[tuple, tuple[str, Report]] = {}
     backend = backend or (CoqBackend() if prove else None)
     for k, layer in enumerate(layers):
         if progress is not None:
             progress(k, len(layers), layer.name)
+        if layer.status != "ok":
+            result.layers.append(LayerReport(layer.name, layer.family, None, layer.problem, layer.status))
+            continue
         if activation is not None:
             act, note = activation, f"--activation {activation.label}"
         else:
-            act, note = ck.config_activation(ckpt, layer.gated)
+            act, note = ck.config_activation(ckpt, layer.gated, layer)
         notes.add(note)
-        d, n = ck.layer_shape(layer)
+        try:
+            d, n = ck.layer_shape(layer)
+            instance = None if not act.gated and d * n > max_entries else ck.load_layer(layer, act, lazy=act.gated)
+        except InputError as exc:
+            result.layers.append(LayerReport(layer.name, layer.family, None, str(exc), "bad_tensor"))
+            continue
         if not act.gated and d * n > max_entries:
             decision = Decision(
                 "undecided",
@@ -271,9 +344,8 @@ def scan(
                 method="skipped",
             )
             rep = Report(layer.name, d, n, act.label, decision)
-            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large"))
+            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large", "too_large"))
             continue
-        instance = ck.load_layer(layer, act, lazy=act.gated)
         start = time.monotonic()
         decision = decide(instance)
         decide_s = time.monotonic() - start

@@ -11,9 +11,10 @@ from typing import Optional
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from .errors import InputError
-from .api import not_certified, rejected
+from .api import not_certified, rejected, timed_out
 from .model import Report
 
 VERDICT_STYLE = {
@@ -30,14 +31,59 @@ def atomic_write(path: Path, text: str) -> None:
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
         raise InputError(f"{path}: directory does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=".pybridge-", suffix=".tmp", dir=directory)
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pybridge-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write here ({exc.strerror})") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise InputError(f"{path}: cannot write ({exc.strerror})") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def ensure_writable_dir(path: Path, what: str) -> None:
+    """Refuse, before any work, a directory that cannot be created or written to."""
+    path = Path(path)
+    probe = path
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise InputError(f"{what} {path}: {probe} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError(f"{what} {path}: not writable")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".pybridge-probe-", dir=path)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise InputError(f"{what} {path}: cannot write there ({exc.strerror})") from None
+
+
+def ensure_writable_file(path: Path, what: str) -> None:
+    """Refuse, before any work, an output file whose directory is missing or read-only."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{what} {path}: directory does not exist")
+    if path.is_dir():
+        raise InputError(f"{what} {path}: is a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".pybridge-probe-", dir=directory)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        raise InputError(f"{what} {path}: cannot write there ({exc.strerror})") from None
 
 
 def _activation_option(value: Optional[str]):
@@ -50,25 +96,27 @@ def print_report(report: Report, console: Console) -> None:
     """Human-readable summary of one report."""
     d = report.decision
     console.print(
-        f"[bold]{report.instance_source or 'instance'}[/bold]: {report.activation}, "
+        f"[bold]{escape(report.instance_source or 'instance')}[/bold]: {report.activation}, "
         f"d={report.d}, n={report.n}",
         highlight=False,
     )
     console.print(f"verdict: [{VERDICT_STYLE[d.verdict]}]{d.verdict}[/]", highlight=False)
     console.print(f"result: {d.result or '-'}   theorem: {d.theorem or '-'}", highlight=False)
-    console.print(f"reason: {d.reason}", highlight=False)
+    console.print(f"reason: {escape(d.reason)}", highlight=False)
     if report.prover is None:
         status = "no certificate (nothing to certify)" if "certify" in report.timings else "not attempted (--no-prove)"
     elif not_certified(report):
-        status = f"[yellow]{report.prover.message}[/]"
+        status = f"[yellow]{escape(report.prover.message)}[/]"
+    elif timed_out(report):
+        status = f"[yellow]Coq did not finish in time[/]: {escape(report.prover.message)} (not a rejection)"
     elif report.prover.accepted:
         status = f"[green]Coq accepted the certificate[/] ({report.prover.seconds:.1f} s)"
     else:
         first = (report.prover.message.strip().splitlines() or ["no message"])[-1]
-        status = f"[red]Coq REJECTED the certificate[/]: {first}"
+        status = f"[red]Coq REJECTED the certificate[/]: {escape(first)}"
     console.print(f"checked: {report.checked}  {status}", highlight=False)
     if report.certificate_path:
-        console.print(f"certificate: {report.certificate_path}", highlight=False)
+        console.print(f"certificate: {escape(str(report.certificate_path))}", highlight=False)
     if d.witness is not None:
         console.print(f"witness: S = {list(d.witness.subset)} (rows of W_up in S negated)", highlight=False)
     cc = report.crosscheck
@@ -83,7 +131,7 @@ def print_report(report: Report, console: Console) -> None:
             if cc.get(key):
                 parts.append(cc[key])
         parts.append(f"consistent: {cc.get('consistent')}")
-        console.print("crosscheck: " + "; ".join(p for p in parts if p), highlight=False)
+        console.print("crosscheck: " + escape("; ".join(str(p) for p in parts if p)), highlight=False)
     console.print(
         "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
     )
@@ -102,16 +150,24 @@ def print_report(report: Report, console: Console) -> None:
 )
 @click.option("--no-prove", is_flag=True, help="Decide and cross-check only; no Coq.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout (s).")
+@click.option(
+    "--max-entries", type=click.IntRange(min=1), default=None,
+    help="Largest matrix accepted, in entries (default 4000000; checked before reading).",
+)
 def check_cmd(
-    file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float
+    file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float,
+    max_entries: Optional[int],
 ) -> None:
     """Decide whether the block in FILE can absorb its skip connection, with a Coq certificate.
 
-    Exit status: 0 for any verdict, 1 when Coq rejected the certificate, 2 for bad input.
+    Exit status: 0 for any verdict (also when Coq timed out: not a rejection), 1 when
+    Coq rejected the certificate, 2 for bad input, 3 for an internal error.
     """
     from .api import check, exit_code, load, report_to_json
 
-    instance = load(file, _activation_option(activation))
+    instance = load(file, _activation_option(activation), max_entries=max_entries)
+    if keep_dir is not None and not no_prove:
+        ensure_writable_dir(keep_dir, "--keep-certificate")
     report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir)
     if as_json:
         click.echo(json.dumps(report_to_json(report), indent=2))
@@ -173,8 +229,8 @@ def scan_cmd(
     mapping = ck.parse_map(maps)
     if transposed and not mapping:
         raise InputError("--transposed only applies with --map")
-    if json_out is not None and not (json_out.parent if str(json_out.parent) else Path(".")).is_dir():
-        raise InputError(f"{json_out}: directory does not exist")
+    if json_out is not None:
+        ensure_writable_file(json_out, "--json-out")
     act = _activation_option(activation)
     err = Console(stderr=True)
     with Progress(
@@ -197,23 +253,39 @@ def scan_cmd(
     console = Console()
     if not console.is_terminal:
         console.width = max(console.width, 160)
-    table = Table(title=f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}")
+    table = Table(title=escape(f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}"))
     for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
         table.add_column(col)
     for lr in result.layers:
         r = lr.report
+        if r is None:
+            table.add_row(escape(lr.layer), "-", "-", "-", f"[bold red]{lr.status}[/]", "-", "-", "no", escape(lr.note))
+            continue
         dec = r.decision
         table.add_row(
-            lr.layer, r.activation, str(r.d), str(r.n), f"[{VERDICT_STYLE[dec.verdict]}]{dec.verdict}[/]",
+            escape(lr.layer), r.activation, str(r.d), str(r.n), f"[{VERDICT_STYLE[dec.verdict]}]{dec.verdict}[/]",
             dec.result or "-", (dec.theorem or "-").rsplit(".", 1)[-1], "yes" if r.checked else "no",
-            lr.note or (dec.reason if dec.verdict in ("outside_hypotheses", "undecided") else ""),
+            escape(lr.note or (dec.reason if dec.verdict in ("outside_hypotheses", "undecided") else "")),
         )
     console.print(table)
+    for note in result.notes:
+        console.print(f"note: {escape(note)}", highlight=False)
     summary = doc["summary"]
     console.print(
         f"{summary['layers']} layers; verdicts: "
         + ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
-        + f"; Coq-checked: {summary['checked']}",
+        + f"; Coq-checked: {summary['checked']}"
+        + ("" if set(summary["statuses"]) <= {"ok"} else
+           "; statuses: " + ", ".join(f"{k} {v}" for k, v in summary["statuses"].items())),
         highlight=False,
     )
-    sys.exit(1 if any(rejected(lr.report) for lr in result.layers) else 0)
+    if any(lr.report is not None and rejected(lr.report) for lr in result.layers):
+        sys.exit(1)
+    bad = result.problems
+    if bad:
+        raise InputError(
+            f"{checkpoint}: {len(bad)} of {len(result.layers)} layers not analysed "
+            f"(first: {bad[0].layer}: {bad[0].status}: {bad[0].note})"
+            + ("; the report lists every layer" if json_out is not None else "")
+        )
+    sys.exit(0)

@@ -19,7 +19,8 @@ import click
 import networkx as nx
 
 from .errors import InputError
-from .graph import breaks, extract, rests_on, resolve, summary, to_node_link, unused
+from .graph import breaks, rests_on, resolve, summary, to_node_link, unused
+from .graph_cache import load_graph
 from .graph_html import layout_of, to_dot, to_html, to_svg
 from .prover import CoqBackend
 
@@ -95,7 +96,9 @@ def _print_text(g: nx.DiGraph, doc: dict) -> None:
         for item in b["results"]:
             click.echo(f"{item['result']}: " + ", ".join(item["theorems"]))
     if "unused" in doc:
-        click.echo(f"{len(doc['unused'])} lemmas nothing uses (Examples, the non-vacuity instances, left out):")
+        named = sum(1 for _, d in g.nodes(data=True) if d.get("certificates"))
+        click.echo(f"{len(doc['unused'])} lemmas nothing uses (Examples, the non-vacuity "
+                   f"instances, and the {named} nodes pybridge's certificates name, left out):")
         for n in doc["unused"]:
             click.echo(f"  {n}  ({g.nodes[n]['file']}:{g.nodes[n]['line']})")
 
@@ -111,14 +114,15 @@ def _print_text(g: nx.DiGraph, doc: dict) -> None:
 @click.option("--unused", "want_unused", is_flag=True, help="Lemmas nothing uses.")
 @click.option("--no-build", is_flag=True, help="Use the compiled library as it is (skip make).")
 @click.option("--no-cache", is_flag=True,
-              help="Ask Coq for the assumptions of standard-library constants afresh.")
+              help="Extract afresh: ignore the graph cached for this compiled library, and ask "
+                   "Coq for the assumptions of standard-library constants again.")
 def graph_cmd(out: Optional[Path], fmt: str, as_json: bool, rests: Optional[str],
               broken: Optional[str], want_unused: bool, no_build: bool, no_cache: bool) -> None:
     """Extract the lemma graph of the Coq library and write or query it."""
     asking = rests is not None or broken is not None or want_unused
     if out is not None:
         _out_dir(out)
-    g = extract(CoqBackend(), build=not no_build, cache=not no_cache)
+    g = load_graph(CoqBackend(), build=not no_build, cache=not no_cache)
     doc = answers(g, rests, broken, want_unused)
     target: Optional[Path] = None
     if out is not None or not (asking or as_json):

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import ProverUnavailable
-from .prover import CoqBackend
+from .coq import CoqBackend
 from .results import assess, load_results, markdown_table
 
 

@@ -23,10 +23,9 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from .decision import invert_exact
+from .exact_linalg import solve
 from .model import Decision, Instance, Matrix, Vector, Witness
 
-EXACT_ACTIVATIONS = ("relu", "relu_pow", "reglu")
 #: Exact evaluation is used when n*d is at most this; float screening above.
 EXACT_LIMIT = 250_000
 #: Z3 limits (beyond them the check is skipped and a note says so).
@@ -50,32 +49,14 @@ class CrossCheck:
     linearization: Optional[str] = None
     consistent: Optional[bool] = None
     notes: list[str] = field(default_factory=list)
+    #: why (part of) the float screening was skipped, e.g. an overflow; never affects the verdict
+    skipped: Optional[str] = None
 
     def to_json(self) -> dict:
         return asdict(self)
 
 
 # ---------------------------------------------------------------- evaluation
-
-
-def _relu(z):
-    return z if z > 0 else z * 0
-
-
-def _scalar_fn(name: str, degree: Optional[int]) -> Callable:
-    """The scalar activation (the gate for gated names); ReLU-based ones stay exact."""
-    if name in ("relu", "reglu"):
-        return _relu
-    if name == "relu_pow":
-        return lambda z: _relu(z) ** degree
-    if name in ("silu", "swiglu"):
-        return lambda z: z / (1.0 + math.exp(-z)) if z > -700 else 0.0 * z
-    if name in ("gelu", "geglu"):
-        return lambda z: 0.5 * z * (1.0 + math.erf(z / math.sqrt(2.0)))
-    if name in ("gelu_tanh", "geglu_tanh"):
-        c = math.sqrt(2.0 / math.pi)
-        return lambda z: 0.5 * z * (1.0 + math.tanh(c * (z + 0.044715 * z**3)))
-    raise ValueError(name)
 
 
 def _mv(M: Sequence[Sequence], x: Sequence):
@@ -103,7 +84,7 @@ def block_value(
     Exact arithmetic when ``x`` holds Fractions and the activation is piecewise polynomial.
     """
     act = inst.activation
-    sig = _scalar_fn(act.name, act.degree)
+    sig = act.evaluate
     A = up if up is not None else inst.W_up
     B = down if down is not None else inst.W_down
     bu = b_up if up is not None else inst.b_up
@@ -223,12 +204,6 @@ def z3_identity(inst: Instance, w: Witness, timeout: float) -> str:
     return "proved" if out == z3.unsat else "refuted" if out == z3.sat else "unknown"
 
 
-def _solve_exact(P: Matrix, B: Matrix) -> list[list[Fraction]]:
-    """``P^-1 B`` exactly (P square invertible, validated on input)."""
-    Q = invert_exact(P)
-    return [[sum((q * B[k][j] for k, q in enumerate(row)), Fraction(0)) for j in range(len(B[0]))] for row in Q]
-
-
 def z3_subset(inst: Instance, timeout: float) -> str:
     """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b~_i a_i^T = -I``?
 
@@ -236,7 +211,7 @@ def z3_subset(inst: Instance, timeout: float) -> str:
     """
     import z3
 
-    Bt = inst.W_down if inst.skip is None else _solve_exact(inst.skip, inst.W_down)
+    Bt = inst.W_down if inst.skip is None else solve(inst.skip, inst.W_down)
     s = [z3.Int(f"s{i}") for i in range(inst.n)]
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
@@ -275,7 +250,7 @@ def gated_linearization(inst: Instance, seed: int) -> tuple[bool, str]:
     v = rng.standard_normal(inst.d)
     v /= np.linalg.norm(v)
     t = 1e-6
-    sig = np.vectorize(_scalar_fn(inst.activation.name, None))
+    sig = np.vectorize(inst.activation.evaluate)
     g = B @ (sig(t * (C @ v)) * (t * (A @ v)))
     pv = v if inst.skip is None else _float_rows(inst.skip) @ v
     ratio = float(np.linalg.norm(g) / t) / float(np.linalg.norm(pv))
@@ -283,6 +258,14 @@ def gated_linearization(inst: Instance, seed: int) -> tuple[bool, str]:
 
 
 # -------------------------------------------------------------------- driver
+
+
+#: Float failures of the screening (huge exact weights do not fit a float64).
+FLOAT_ERRORS = (OverflowError, FloatingPointError, ZeroDivisionError)
+
+
+def _float_problem(exc: BaseException) -> str:
+    return f"float overflow ({type(exc).__name__}): the exact weights exceed float64 range"
 
 
 def crosscheck(
@@ -297,23 +280,29 @@ def crosscheck(
     """Gather the evidence above for one decided instance."""
     act = inst.activation
     small = inst.n * inst.d <= EXACT_LIMIT
-    exact = act.name in EXACT_ACTIVATIONS and small
+    exact = act.spec.exact_evaluation and small
     cc = CrossCheck(method="exact rational evaluation" if exact else "float64 screening")
     verdict = decision.verdict
     agree: list[bool] = []
     w = decision.witness
     if w is not None:
         if small:
-            cc.points = points
-            cc.witness_equal, cc.max_abs_diff = check_witness(
-                inst, w, points=points, seed=seed, exact=exact
-            )
-            agree.append(cc.witness_equal == (verdict == "absorbable"))
             cc.witness_is_flip = _is_flip(inst, w)
             agree.append(cc.witness_is_flip)
+            try:
+                equal, diff = check_witness(inst, w, points=points, seed=seed, exact=exact)
+            except FLOAT_ERRORS as exc:
+                cc.skipped = f"witness evaluation skipped: {_float_problem(exc)}"
+            else:
+                if not exact and not math.isfinite(float(diff)):
+                    cc.skipped = "witness evaluation skipped: float overflow (non-finite values)"
+                else:
+                    cc.points = points
+                    cc.witness_equal, cc.max_abs_diff = equal, diff
+                    agree.append(cc.witness_equal == (verdict == "absorbable"))
         else:
             cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
-    relu_like = act.name == "relu"
+    relu_like = act.spec.z3_encodable
     z3_ok = use_z3 and relu_like and inst.d <= Z3_MAX_D
     if z3_ok:
         if w is not None and inst.n <= Z3_IDENTITY_MAX_N:
@@ -338,11 +327,17 @@ def crosscheck(
         cc.notes.append(f"Z3 skipped: d > {Z3_MAX_D}")
     if not inst.has_bias and verdict == "not_absorbable":
         k = act.homogeneous_degree
-        if k is not None and k != 1 and act.name in EXACT_ACTIVATIONS and small:
+        if k is not None and k != 1 and act.spec.exact_evaluation and small:
             cc.homogeneity = homogeneity_defect(inst, seed)
             agree.append("!=" in cc.homogeneity)
         elif act.gated:
-            ok, cc.linearization = gated_linearization(inst, seed)
-            agree.append(ok)
+            try:
+                with np.errstate(over="raise", invalid="raise", divide="raise"):
+                    ok, text = gated_linearization(inst, seed)
+            except FLOAT_ERRORS as exc:
+                cc.skipped = f"gated linearization skipped: {_float_problem(exc)}"
+            else:
+                cc.linearization = text
+                agree.append(ok)
     cc.consistent = all(agree) if agree else None
     return cc

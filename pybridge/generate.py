@@ -17,6 +17,7 @@ from math import gcd
 from typing import Optional
 
 from .errors import InputError
+from .exact_linalg import matmul
 from .io.build import build_instance
 from .model import Activation, Instance
 
@@ -63,11 +64,6 @@ def _unit_triangular(rng: random.Random, d: int, lower: bool) -> IntMatrix:
     return m
 
 
-def _matmul(x: IntMatrix, y: IntMatrix) -> IntMatrix:
-    cols = list(zip(*y))
-    return [[sum(a * b for a, b in zip(row, col)) for col in cols] for row in x]
-
-
 def _inverse_unit_triangular(m: IntMatrix, lower: bool) -> IntMatrix:
     d = len(m)
     inv = [[0] * d for _ in range(d)]
@@ -85,8 +81,8 @@ def random_unimodular(rng: random.Random, d: int) -> tuple[IntMatrix, IntMatrix]
     """``(M, M^-1)``, both integer: ``M = L U`` with unit triangular L, U (permuted rows)."""
     lo = _unit_triangular(rng, d, True)
     up = _unit_triangular(rng, d, False)
-    m = _matmul(lo, up)
-    inv = _matmul(_inverse_unit_triangular(up, False), _inverse_unit_triangular(lo, True))
+    m = [list(r) for r in matmul(lo, up)]
+    inv = [list(r) for r in matmul(_inverse_unit_triangular(up, False), _inverse_unit_triangular(lo, True))]
     perm = list(range(d))
     rng.shuffle(perm)
     # Permuting the rows of M permutes the columns of M^-1 the same way.
@@ -128,7 +124,7 @@ def generate(
     if absorbable:
         subset = tuple(sorted(rng.sample(range(n), d)))
         M, M_inv = random_unimodular(rng, d)
-        target = M_inv if P is None else _matmul(P, M_inv)  # B_S = -P M^-1
+        target = M_inv if P is None else [list(r) for r in matmul(P, M_inv)]  # B_S = -P M^-1
         for k, i in enumerate(subset):
             A[i] = M[k]
             B_cols[i] = [-target[r][k] for r in range(d)]

@@ -13,12 +13,15 @@ nothing here names a module of the library.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import networkx as nx
 
+from . import graph_coq
+from .certificate_uses import used_by_certificates
 from .errors import InputError, ProverUnavailable
 from .graph_coq import DpdNode, default_cache_dir, gather, parse_glob, source_kind
 from .prover import CoqBackend
@@ -107,11 +110,59 @@ def assemble(
     return g
 
 
+def qualify_dpd_path(path: str, modules: list[str]) -> str:
+    """A coq-dpdgraph ``path`` with the library's folders put back.
+
+    coq-dpdgraph prints only a module's last component (``Biases`` for
+    ``Absorb.results.Biases``); this returns ``results.Biases``. Paths already
+    qualified, and paths of other libraries, are returned unchanged.
+    """
+    inner = {m[len(PREFIX) + 1 :] for m in modules}
+    if not path or path in inner:
+        return path
+    head, _, rest = path.partition(".")
+    owners = [m for m in inner if m.rsplit(".", 1)[-1] == head]
+    if len(owners) != 1:
+        return path
+    return owners[0] + ("." + rest if rest else "")
+
+
+@contextmanager
+def _qualified_dpd_paths(modules: list[str]) -> Iterator[None]:
+    """While gathering, read dpdgraph's node paths with the library's folders put back.
+
+    A shim for :func:`pybridge.graph_coq.gather`, which builds names as
+    ``Absorb.<path>.<name>`` and so needs full paths once the library has
+    folders; it does nothing when the paths are already full.
+    """
+    original = graph_coq.parse_dpd
+
+    def parse(text: str) -> tuple[list[DpdNode], list[tuple[int, int]]]:
+        nodes, edges = original(text)
+        return [replace(n, path=qualify_dpd_path(n.path, modules)) for n in nodes], edges
+
+    graph_coq.parse_dpd = parse
+    try:
+        yield
+    finally:
+        graph_coq.parse_dpd = original
+
+
+def _theorem_name(g: nx.DiGraph, name: str) -> str:
+    """A results.toml name as a node: exact, else the unique node ending in its last two parts."""
+    full = _normalize(name)
+    if full in g:
+        return full
+    tail = "." + ".".join(full.split(".")[-2:])
+    hits = [n for n in g if n.endswith(tail)]
+    return hits[0] if len(hits) == 1 else full
+
+
 def mark_results(g: nx.DiGraph, results: list[ResultEntry]) -> None:
     """Record which results each node states, and which it serves (used transitively)."""
     result_info = {}
     for entry in results:
-        names = [_normalize(t) for t in entry.theorems]
+        names = [_theorem_name(g, t) for t in entry.theorems]
         present = [t for t in names if t in g]
         result_info[entry.id] = {
             "title": entry.title,
@@ -162,7 +213,8 @@ def extract(
         raise ProverUnavailable("coq/_CoqProject lists no theories")
     toml = backend.coq_dir / "results.toml"
     results = load_results(toml) if toml.is_file() else []
-    facts = gather(backend, modules, default_cache_dir() if cache else None)
+    with _qualified_dpd_paths(modules):
+        facts = gather(backend, modules, default_cache_dir() if cache else None)
     files = {m: _module_file(backend, m) for m in modules}
     sources = {m: files[m].read_bytes() for m in modules if files[m].is_file()}
     globs = {}
@@ -176,6 +228,7 @@ def extract(
         g.nodes[name]["axioms"] = list(facts.axioms.get(name, ()))
     attach_constructors(g)
     mark_results(g, results)
+    mark_certificate_uses(g)
     return g
 
 
@@ -236,6 +289,9 @@ def unused(
 ) -> list[str]:
     """Lemmas (propositions) nothing in the library uses and that state no paper result.
 
+    Nodes pybridge's certificates name (attribute ``certificates``, see
+    :func:`mark_certificate_uses`) are used, and left out.
+
     ``Example``s are concrete non-vacuity instances, leaves by design: they are
     left out unless ``include_examples``. With ``include_definitions``, unused
     definitions are listed as well.
@@ -246,10 +302,18 @@ def unused(
         for n, d in g.nodes(data=True)
         if g.in_degree(n) == 0
         and n not in headline
+        and not d.get("certificates")
         and (include_definitions or d.get("prop"))
         and (include_examples or d.get("kind") != "example")
     ]
     return sorted(out, key=lambda n: sort_key(g, n))
+
+
+def mark_certificate_uses(g: nx.DiGraph) -> None:
+    """Set node attribute ``certificates``: named by pybridge's own Coq certificates."""
+    named = used_by_certificates(g)
+    for n, d in g.nodes(data=True):
+        d["certificates"] = n in named
 
 
 def node_json(g: nx.DiGraph, name: str) -> dict:
@@ -264,6 +328,7 @@ def node_json(g: nx.DiGraph, name: str) -> dict:
         "axioms": list(d["axioms"]),
         "states": list(d["states"]),
         "serves": list(d["serves"]),
+        "certificates": bool(d.get("certificates")),
         "uses": sorted(g.successors(name), key=lambda n: sort_key(g, n)),
         "used_by": sorted(g.predecessors(name), key=lambda n: sort_key(g, n)),
     }

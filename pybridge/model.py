@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Literal, Optional
+from typing import Literal, Optional
 
 from .activations import Activation
+from .evidence import Evidence
+from .prover import ProverResult
 
 __all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
 
@@ -34,6 +36,9 @@ class Instance:
     b_down: Optional[Vector] = None
     source: str = ""
 
+    def __post_init__(self) -> None:
+        _validate_instance(self)
+
     @property
     def d(self) -> int:
         return len(self.W_down)
@@ -49,6 +54,76 @@ class Instance:
             b is not None and any(v != 0 for v in b)
             for b in (self.b_up, self.b_gate, self.b_down)
         )
+
+
+def _is_exact(x: object) -> bool:
+    return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
+
+
+def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
+    """``(rows, cols)`` of a non-empty rectangular matrix of exact numbers, else InputError."""
+    from .errors import InputError
+
+    if isinstance(m, (str, bytes)) or not hasattr(m, "__len__") or not hasattr(m, "__getitem__") or len(m) == 0:
+        raise InputError(f"{name}: expected a non-empty matrix (sequence of rows)")
+    width = None
+    for i, row in enumerate(m):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+            raise InputError(f"{name}: row {i} is not a sequence")
+        if width is None:
+            width = len(row)
+            if width == 0:
+                raise InputError(f"{name}: rows are empty")
+        elif len(row) != width:
+            raise InputError(f"{name}: row {i} has {len(row)} entries, row 0 has {width}")
+        if entries and not all(_is_exact(x) for x in row):
+            raise InputError(f"{name}: row {i} holds an entry that is not an exact number (int or Fraction)")
+    return len(m), width  # type: ignore[return-value]
+
+
+def _validate_instance(inst: "Instance") -> None:
+    """Shapes, gating, biases and entry types of an instance; :class:`InputError` otherwise.
+
+    Lazy matrices (``pybridge.io.lazy.ArrayMatrix``) are checked for shape only: their
+    entries are exact by construction.
+    """
+    from .errors import InputError
+
+    act = inst.activation
+    if not isinstance(act, Activation):
+        raise InputError(f"activation must be an Activation, not {type(act).__name__}")
+    if act.degree is not None and (isinstance(act.degree, bool) or not isinstance(act.degree, int)):
+        raise InputError(f"activation degree must be an integer, got {act.degree!r:.20}")
+    if act.name != "relu_pow" and act.degree is not None:
+        raise InputError(f"activation {act.name} takes no degree")
+
+    def lazy(m: object) -> bool:
+        return hasattr(m, "materialize") and hasattr(m, "shape")
+
+    n, d = _shape("W_up", inst.W_up, not lazy(inst.W_up))
+    if _shape("W_down", inst.W_down, not lazy(inst.W_down)) != (d, n):
+        raise InputError(f"W_down must be d x n = {d} x {n} (W_up is {n} x {d})")
+    if act.gated:
+        if inst.W_gate is None:
+            raise InputError(f"activation {act.label} is gated: W_gate is missing")
+        if _shape("W_gate", inst.W_gate, not lazy(inst.W_gate)) != (n, d):
+            raise InputError(f"W_gate must be n x d = {n} x {d} for a gated activation")
+    else:
+        if inst.W_gate is not None:
+            raise InputError(f"W_gate given but activation {act.label} is not gated")
+        if inst.b_gate is not None:
+            raise InputError(f"b_gate given but activation {act.label} is not gated")
+    if inst.skip is not None and _shape("skip", inst.skip, True) != (d, d):
+        raise InputError(f"skip must be d x d = {d} x {d}")
+    for name, value, length in (("b_up", inst.b_up, n), ("b_gate", inst.b_gate, n), ("b_down", inst.b_down, d)):
+        if value is None:
+            continue
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not all(_is_exact(x) for x in value):
+            raise InputError(f"{name}: expected a vector of exact numbers (int or Fraction)")
+        if len(value) != length:
+            raise InputError(f"{name} has length {len(value)}, expected {length}")
+    if not isinstance(inst.source, str):
+        raise InputError("source must be a string")
 
 
 @dataclass(frozen=True)
@@ -80,19 +155,8 @@ class Decision:
     skip_inverse: Optional[Matrix] = None
     reduced_down: Optional[Matrix] = None
     method: str = ""
-    #: Exact data behind the verdict (``decision.Evidence``), used by ``certificates``.
-    evidence: Optional[Any] = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class ProverResult:
-    """The proof assistant's answer on one certificate."""
-
-    accepted: bool
-    seconds: float
-    message: str = ""
-    prover: str = "coq"
-    kept_path: Optional[str] = None
+    #: Exact data behind the verdict, used by :mod:`pybridge.coq.certificates`.
+    evidence: Optional[Evidence] = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
-import pytest
-
 from pathlib import Path
 
-from pybridge.prover import CoqBackend
+import pytest
+
+from pybridge.coq import CoqBackend
 from pybridge.results import ResultStatus, assess, load_results
+
+
+#: fixtures that need coqc and the compiled library / Chromium
+COQ_FIXTURES = {"backend", "statuses", "coq", "library", "mini"}
+BROWSER_FIXTURES = {"browser", "page"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests using a Coq or browser fixture get the ``coq`` / ``browser`` marker, so that
+    ``pytest -m "not coq and not browser"`` runs the fast, self-contained part."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & COQ_FIXTURES:
+            item.add_marker(pytest.mark.coq)
+        if names & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 from fractions import Fraction as F
@@ -10,30 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.certificates import build_certificate, certify
-from pybridge.prover import PRIMITIVE_INT_AXIOMS
+from pybridge.coq import CoqBackend
+from pybridge.coq.certificates import CertificateKind, build_certificate, certify
 from pybridge.decision import Functional, decide
-from pybridge.model import Activation, Instance, ProverResult
+from pybridge.model import Activation, Instance
 from pybridge.modular import IntMatrix
-from pybridge.prover import CoqBackend
+from pybridge.prover import PRIMITIVE_INT_AXIOMS, ProverOutcome, ProverResult
 
-from test_decision import mat, matmul, planted  # noqa: E402  (tests/ is on sys.path)
+from helpers import RELU, generic_instance, mat, matmul, planted, structured_wide
 
-RELU = Activation("relu")
+pytestmark = pytest.mark.coq
 
 
 @pytest.fixture(scope="module")
 def coq(backend: CoqBackend) -> CoqBackend:
-    """The backend; building the library compiles Checkers.v too."""
-    assert (backend.theories / "Checkers.vo").exists()
+    """The backend; building the library compiles certify/Certify.v too."""
+    assert (backend.theories / "certify" / "Certify.vo").exists()
     return backend
-
-
-def generic_instance(d: int, n: int, seed: int, skip=None) -> Instance:
-    rng = random.Random(seed)
-    A = mat([[F(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(d)] for _ in range(n)])
-    B = mat([[F(rng.randint(-9, 9)) for _ in range(n)] for _ in range(d)])
-    return Instance(RELU, A, B, skip=skip)
 
 
 def accepted(res: ProverResult | None) -> bool:
@@ -182,7 +174,8 @@ def test_disallowed_axiom_rejected():
         name = "coq"
 
         def check_file(self, source, *, stem, timeout, keep_dir=None):
-            return ProverResult(True, 0.1, "Axioms:\nCert.cheat : False\nClassical_Prop.classic : forall P, P")
+            return ProverResult(ProverOutcome.ACCEPTED, 0.1,
+                                "Axioms:\nCert.cheat : False\nClassical_Prop.classic : forall P, P")
 
     inst = generic_instance(2, 5, 13)
     res = certify(inst, decide(inst), FakeBackend())
@@ -215,8 +208,6 @@ def test_every_certifiable_decision_is_accepted(coq, d, n, data):
 
 
 def test_structured_wide_certificate_accepted(coq):
-    from test_decision import structured_wide  # noqa: E402
-
     A, B = structured_wide()
     inst = Instance(RELU, A, B)
     dec = decide(inst)
@@ -245,3 +236,48 @@ def test_certificate_data_is_the_instance(coq, seed):
     rows, cols = flat[: n * d], flat[n * d :]
     assert [[F(rows[i * d + k], dA) for k in range(d)] for i in range(n)] == [list(r) for r in inst.W_up]
     assert [[F(cols[j * d + k], dB) for j in range(n)] for k in range(d)] == [list(r) for r in inst.W_down]
+
+
+# ---------------------------------------------------------------- shape of certificates
+
+
+def test_each_certificate_is_data_plus_one_certify_lemma():
+    """Every kind: checks proved by the VM, then ``verdict`` by one application of its
+    ``Certify.v`` lemma (no per-activation proof script in Python)."""
+    A, B, _ = planted(2, 5, 6)
+    P = mat([[2, 1], [1, 1]])
+    cases = [
+        (Instance(RELU, A, B), CertificateKind.ABSORBABLE),
+        (Instance(RELU, A, matmul(P, B), skip=P), CertificateKind.ABSORBABLE_SKIP),
+        (Instance(RELU, A, B, b_up=tuple(F(i) for i in range(5))), CertificateKind.ABSORBABLE_BIAS),
+        (generic_instance(2, 5, 3), CertificateKind.GENERIC_NOT_ABSORBABLE),
+        (generic_instance(2, 5, 3, skip=P), CertificateKind.GENERIC_NOT_ABSORBABLE_SKIP),
+        (Instance(Activation("swiglu"), A, B, W_gate=A), CertificateKind.GATED_NOT_ABSORBABLE),
+        (Instance(Activation("relu_pow", 3), A, B), CertificateKind.RELU_POW_NOT_ABSORBABLE),
+    ]
+    for inst, kind in cases:
+        cert = build_certificate(inst, decide(inst))
+        assert cert is not None and cert.kind is kind
+        proof = cert.source.split("Theorem verdict", 1)[1].split("Qed.", 1)[0]
+        assert f"Proof. exact ({kind.lemma} " in proof
+        assert "intros" not in proof and "destruct" not in proof
+
+
+def test_timeout_is_its_own_outcome(coq):
+    """A time limit too short for Coq is a timeout, not a rejection (exit 0, not checked)."""
+    import pybridge.api as api
+
+    inst = generic_instance(6, 40, 21)
+    report = api.check(inst, backend=coq, timeout=0.05, crosscheck=False)
+    assert report.prover is not None and report.prover.outcome is ProverOutcome.TIMEOUT
+    assert not report.checked and not api.rejected(report) and api.timed_out(report)
+    assert api.exit_code(report) == 0
+    assert api.report_to_json(report)["prover"]["outcome"] == "timeout"
+
+
+def test_uncertifiable_activation_is_not_certified():
+    """quick_gelu is in the registry but has no Coq support yet: undecided, never a rejection."""
+    A, B, _ = planted(2, 5, 6)
+    inst = Instance(Activation("quick_gelu"), A, B)
+    dec = decide(inst)
+    assert dec.verdict == "undecided" and dec.theorem is None

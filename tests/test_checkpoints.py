@@ -185,8 +185,11 @@ def test_no_config_or_unknown_activation(tmp_path: Path) -> None:
     c = ck.open_checkpoint(tmp_path)
     with pytest.raises(InputError, match="--activation"):
         ck.config_activation(c, gated=True)
-    (tmp_path / "config.json").write_text(json.dumps({"hidden_act": "quick_gelu"}))
-    with pytest.raises(InputError, match="not a supported activation"):
+    (tmp_path / "config.json").write_text(json.dumps({"hidden_act": "tanh"}))
+    with pytest.raises(InputError, match="unsupported activation 'tanh'.*--activation"):
+        ck.config_activation(ck.open_checkpoint(tmp_path), gated=False)
+    (tmp_path / "config.json").write_text(json.dumps({"hidden_act": "softsign"}))
+    with pytest.raises(InputError, match="unknown activation 'softsign'"):
         ck.config_activation(ck.open_checkpoint(tmp_path), gated=False)
     (tmp_path / "config.json").write_text("{broken")
     with pytest.raises(InputError, match="malformed"):

@@ -24,81 +24,10 @@ from pybridge.errors import InputError
 from pybridge.graph import breaks, extract, rests_on, resolve, result_theorems, unused
 from pybridge.graph_coq import parse_dpd, parse_glob
 from pybridge.graph_html import layout_of, to_dot, to_html
-from pybridge.prover import CoqBackend
+from pybridge.coq import CoqBackend
 from pybridge.results import load_results
 
-REPO = Path(__file__).resolve().parent.parent
-
-MINI_BASE = """From Coq Require Import Arith.
-Definition double (n : nat) : nat := n + n.
-
-Lemma double_plus n : double n = n + n.
-Proof. reflexivity. Qed.
-
-Axiom base_ax : forall n : nat, n + 0 = n.
-
-Lemma uses_ax n : double n + 0 = double n.
-Proof. apply base_ax. Qed.
-
-Lemma orphan' : 1 + 1 = 2.
-Proof. reflexivity. Qed.
-
-Lemma résumé : True.
-Proof. exact I. Qed.
-"""
-
-MINI_TOP = """From Absorb Require Import Base.
-Theorem top_thm n : double n + 0 = n + n.
-Proof. rewrite uses_ax. apply double_plus. Qed.
-
-Definition unused_def := 3.
-
-Corollary top_cor : double 1 + 0 = 2.
-Proof. apply (top_thm 1). Qed.
-"""
-
-MINI_EXTRA = """From Absorb Require Import Top.
-Lemma extra_lemma : Top.unused_def = 3.
-Proof. reflexivity. Qed.
-"""
-
-MINI_RESULTS = """[[result]]
-id = "R1"
-title = "The top theorem"
-theorems = ["Absorb.Top.top_thm"]
-missing = ""
-
-[[result]]
-id = "R2"
-title = "Its corollary"
-theorems = ["Top.top_cor"]
-missing = ""
-
-[[result]]
-id = "R3"
-title = "Not proved yet"
-theorems = []
-missing = "later"
-"""
-
-
-def make_mini_library(root: Path) -> CoqBackend:
-    """A three-file library under ``root/coq`` (Extra.v not yet in ``_CoqProject``), built."""
-    theories = root / "coq" / "theories"
-    theories.mkdir(parents=True)
-    shutil.copyfile(REPO / "coq" / "Makefile", root / "coq" / "Makefile")
-    (root / "coq" / "_CoqProject").write_text(
-        "-R theories Absorb\ntheories/Base.v\ntheories/Top.v\n"
-    )
-    (theories / "Base.v").write_text(MINI_BASE)
-    (theories / "Top.v").write_text(MINI_TOP)
-    (theories / "Extra.v").write_text(MINI_EXTRA)
-    (root / "coq" / "results.toml").write_text(MINI_RESULTS)
-    backend = CoqBackend(root=root)
-    build = backend.build_library()
-    assert build.ok, build.log[-2000:]
-    return backend
-
+from helpers import REPO, make_mini_library
 
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory) -> tuple[CoqBackend, nx.DiGraph]:

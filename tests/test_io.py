@@ -337,9 +337,20 @@ def test_safetensors_header_duplicate_key_and_huge_int(tmp_path: Path) -> None:
 def test_npz_zip_bomb_refused_before_decompressing(tmp_path: Path) -> None:
     import time
 
+    import io
+    import zipfile
+
     path = tmp_path / "bomb.npz"
-    np.savez_compressed(path, W_up=np.zeros((20000, 2000)), W_down=np.zeros((2000, 20000)))
-    assert path.stat().st_size < 2_000_000  # a few hundred KB that would expand to 640 MB
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for key, shape in (("W_up", (20000, 2000)), ("W_down", (2000, 20000))):
+            head = io.BytesIO()
+            np.lib.format.write_array_header_1_0(head, {"descr": "<f8", "fortran_order": False, "shape": shape})
+            with zf.open(f"{key}.npy", "w", force_zip64=True) as fp:
+                fp.write(head.getvalue())
+                chunk = bytes(1 << 20)
+                for _ in range(64):  # 64 MB of zeros compressed to about 64 KB (a real file has 320 MB)
+                    fp.write(chunk)
+    assert path.stat().st_size < 1_000_000
     start = time.monotonic()
     with pytest.raises(InputError, match="bomb.npz: 'W_up': 20000x2000 = 40000000 entries exceeds"):
         load_instance(path, Activation("relu"))

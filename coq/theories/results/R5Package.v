@@ -18,7 +18,7 @@
     ...), in [ridge/] for GELU, SiLU and GELU_tanh. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks ActivationDefs Activations ParamSets FlipSigns
+From Absorb Require Import Sums Blocks ActivationDefs Activations ParamSets FlipSigns Ridge
   ReluSubmatrix SubmatrixIff NullDisjointness.
 Open Scope R_scope.
 
@@ -55,6 +55,15 @@ Proof.
     exact (matching_absorbable_generic_submatrix sigma Hodd Hmatch d n).
   - intros d n m Hd Hdn Hm. apply absorbable_below_null_of_generic; [exact Hd | exact Hdn |].
     intros A B Hg. exact (Hbelow d n m A B Hg Hm).
+Qed.
+
+(** Activations [z/2 + e], [e] even, with ridge uniqueness of [e]: GELU,
+    GELU_tanh, SiLU ([ridge/]). *)
+Theorem even_R5 sigma :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  R5_package sigma.
+Proof.
+  intros Hodd H0 Hu. exact (R5_of_matching sigma Hodd (even_ridge_matching sigma Hodd H0 Hu)).
 Qed.
 
 (** ** The uniform projections *)

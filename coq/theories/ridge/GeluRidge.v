@@ -11,8 +11,11 @@
     - [sign_normals]: [avoid_hyperplanes] ([tools/Geometry.v]) applied to
       [v_j], [v_i - v_j], [v_i + v_j] gives a direction [u] that reduces a
       ridge sum in [R^d] to the one-variable statement.
+    - [ridge_unique_of_dilations]: for any even [e], one-variable
+      independence of dilations gives [ridge_unique_even e] (also used by
+      [SiluRidge.v], [GeluTanhRidge.v]);
     - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
-    - R5 for GELU: [gelu_ridge_matching], hence the package [gelu_R5] of
+    - R5 for GELU: the package [gelu_R5] of
       [results/R5Package.v] and its uniform names
       [gelu_absorbable_iff_submatrix], [gelu_absorbable_generic_submatrix],
       [gelu_generic_not_absorbable_below], [gelu_absorbable_null],
@@ -128,12 +131,23 @@ Qed.
 Lemma Rabs_eq_cases a b : Rabs a = Rabs b -> a - b = 0 \/ a + b = 0.
 Proof. unfold Rabs. repeat destruct Rcase_abs; intros; lra. Qed.
 
-Theorem gelu_ridge_unique : ridge_unique_even gelu_even.
+(** ** From one variable to ridge sums
+
+    For any even-part candidate [e]: if dilations [e (c_j t)] with distinct
+    [|c_j| <> 0] are linearly independent, then [ridge_unique_even e]. *)
+
+Theorem ridge_unique_of_dilations (e : R -> R) :
+  (forall N (c beta : nat -> R),
+     (forall j, (j < N)%nat -> c j <> 0) ->
+     (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
+     (forall t, sumn N (fun j => beta j * e (c j * t)) = 0) ->
+     forall j, (j < N)%nat -> beta j = 0) ->
+  ridge_unique_even e.
 Proof.
-  intros d N V beta Hnz Hsign Hs j Hj.
+  intros Hdil d N V beta Hnz Hsign Hs j Hj.
   destruct (avoid_hyperplanes d (sign_normals N V) (sign_normals_nonzero d N V Hnz Hsign))
     as [u Hu].
-  apply (gelu_even_dilations_unique N (fun j => dot d (row V j) u) beta); [| | | exact Hj].
+  apply (Hdil N (fun j => dot d (row V j) u) beta); [| | | exact Hj].
   - intros i Hi. apply Hu, sign_normals_row. exact Hi.
   - intros i k Hi Hk Hne E. destruct (sign_normals_pair N V i k Hi Hk Hne) as [Hm Hp].
     apply Hu in Hm. apply Hu in Hp. rewrite dot_vlin_l in Hm, Hp.
@@ -142,6 +156,13 @@ Proof.
     rewrite dot_scal_r, (Rmult_comm t). reflexivity.
 Qed.
 
+(** ** SiLU *)
+
+Theorem gelu_ridge_unique : ridge_unique_even gelu_even.
+Proof. exact (ridge_unique_of_dilations gelu_even gelu_even_dilations_unique). Qed.
+
+(** ** R5 for GELU: the whole package of [results/R5Package.v] *)
+
 (** [gelu 0 = 0], and [gelu_even] is [gelu]'s even part. *)
 Lemma gelu_zero : gelu 0 = 0.
 Proof. unfold gelu. ring. Qed.
@@ -149,25 +170,21 @@ Proof. unfold gelu. ring. Qed.
 Lemma even_part_gelu z : gelu_even z = even_part gelu z.
 Proof. unfold even_part. rewrite gelu_split. ring. Qed.
 
-(** ** R5 for GELU: the ridge matching, then the whole package *)
-
-Theorem gelu_ridge_matching : ridge_matching gelu.
-Proof. apply (even_ridge_matching gelu gelu_odd_part gelu_zero).
-  exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique). Qed.
-
 Theorem gelu_R5 : R5_package gelu.
-Proof. exact (R5_of_matching gelu gelu_odd_part gelu_ridge_matching). Qed.
+Proof.
+  apply (even_R5 gelu gelu_odd_part gelu_zero).
+  exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique).
+Qed.
 
+(** Uniform names, with the former ones (kept for existing certificates). *)
 Definition gelu_absorbable_iff_submatrix := package_iff gelu_R5.
+Definition gelu_absorbable_iff_submatrix_uncond := gelu_absorbable_iff_submatrix.
 Definition gelu_absorbable_generic_submatrix := package_forward gelu_R5.
+Definition gelu_absorbable_generic_submatrix_uncond := gelu_absorbable_generic_submatrix.
 Definition gelu_generic_not_absorbable_below := package_below gelu_R5.
+Definition gelu_generic_not_absorbable_below_uncond := gelu_generic_not_absorbable_below.
 Definition gelu_absorbable_null := package_null gelu_R5.
 Definition gelu_absorbable_below_null := package_below_null gelu_R5.
-
-(** Former names (kept for existing certificates). *)
-Definition gelu_absorbable_generic_submatrix_uncond := gelu_absorbable_generic_submatrix.
-Definition gelu_absorbable_iff_submatrix_uncond := gelu_absorbable_iff_submatrix.
-Definition gelu_generic_not_absorbable_below_uncond := gelu_generic_not_absorbable_below.
 
 (** ** Non-vacuity *)
 

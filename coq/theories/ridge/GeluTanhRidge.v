@@ -89,26 +89,22 @@ Qed.
 Theorem gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh).
 Proof. apply ridge_unique_of_dilations, gelu_tanh_even_dilations_unique. Qed.
 
+(** ** R5 for GELU_tanh: the whole package of [results/R5Package.v] *)
+
 Lemma gelu_tanh_zero : gelu_tanh 0 = 0.
 Proof. unfold gelu_tanh. field. Qed.
 
-(** ** R5 for GELU_tanh: the ridge matching, then the whole package *)
-
-Theorem gelu_tanh_ridge_matching : ridge_matching gelu_tanh.
-Proof. exact (even_ridge_matching gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique). Qed.
-
 Theorem gelu_tanh_R5 : R5_package gelu_tanh.
-Proof. exact (R5_of_matching gelu_tanh gelu_tanh_odd_part gelu_tanh_ridge_matching). Qed.
+Proof. exact (even_R5 gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique). Qed.
 
+(** Uniform names, with the former ones (kept for existing certificates). *)
 Definition gelu_tanh_absorbable_iff_submatrix := package_iff gelu_tanh_R5.
+Definition gelu_tanh_absorbable_iff_submatrix_uncond := gelu_tanh_absorbable_iff_submatrix.
 Definition gelu_tanh_absorbable_generic_submatrix := package_forward gelu_tanh_R5.
 Definition gelu_tanh_generic_not_absorbable_below := package_below gelu_tanh_R5.
+Definition gelu_tanh_generic_not_absorbable_below_uncond := gelu_tanh_generic_not_absorbable_below.
 Definition gelu_tanh_absorbable_null := package_null gelu_tanh_R5.
 Definition gelu_tanh_absorbable_below_null := package_below_null gelu_tanh_R5.
-
-(** Former names (kept for existing certificates). *)
-Definition gelu_tanh_absorbable_iff_submatrix_uncond := gelu_tanh_absorbable_iff_submatrix.
-Definition gelu_tanh_generic_not_absorbable_below_uncond := gelu_tanh_generic_not_absorbable_below.
 
 (** ** Non-vacuity *)
 

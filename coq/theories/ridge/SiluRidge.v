@@ -10,12 +10,11 @@
       [t -> +oo], with explicit [1/t] bounds instead of limits: first
       [sum_j w_j = 0]; then, among the nonzero weights, the one with the
       smallest [a_m] dominates after multiplication by [1 + exp (p_m t)].
-    - [ridge_unique_of_dilations]: the reduction of [GeluRidge.v]
-      ([avoid_hyperplanes], [sign_normals]) for any even-part candidate:
-      one-variable independence of dilations gives [ridge_unique_even].
+    - [ridge_unique_of_dilations] ([GeluRidge.v]) reduces ridge sums to
+      one variable.
     - [silu_even_dilations_unique], and the headline
       [silu_ridge_unique : ridge_unique_even (even_part silu)].
-    - R5 for SiLU: [silu_ridge_matching], hence the package [silu_R5] of
+    - R5 for SiLU: the package [silu_R5] of
       [results/R5Package.v] and its uniform names
       [silu_absorbable_iff_submatrix], [silu_absorbable_generic_submatrix],
       [silu_generic_not_absorbable_below], [silu_absorbable_null],
@@ -98,7 +97,6 @@ Proof.
 Qed.
 
 (** ** Sums of logistic tails [w_j / (1 + exp (p_j t))] *)
-
 
 (** The hypotheses on the exponents, stated as a predicate so that the
     lemmas below can share them. *)
@@ -196,7 +194,6 @@ Proof.
     pose proof (Hmin i Hi E). lra.
 Qed.
 
-
 (** Headline of the one-variable analysis. *)
 Theorem logistic_sum_unique : forall N (a w : nat -> R) (p : nat -> R -> R),
   (forall j, (j < N)%nat -> 0 < a j) ->
@@ -215,30 +212,6 @@ Proof.
   rewrite <- (Rplus_0_l (sumn N _)), <- (Rmult_0_r (/ 2)), <- H0, <- sumn_scal_l, <- sumn_plus.
   apply sumn_ext. intros i _. ring.
 Qed.
-
-(** ** From one variable to ridge sums (the reduction of [GeluRidge.v]) *)
-
-Theorem ridge_unique_of_dilations (e : R -> R) :
-  (forall N (c beta : nat -> R),
-     (forall j, (j < N)%nat -> c j <> 0) ->
-     (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
-     (forall t, sumn N (fun j => beta j * e (c j * t)) = 0) ->
-     forall j, (j < N)%nat -> beta j = 0) ->
-  ridge_unique_even e.
-Proof.
-  intros Hdil d N V beta Hnz Hsign Hs j Hj.
-  destruct (avoid_hyperplanes d (sign_normals N V) (sign_normals_nonzero d N V Hnz Hsign))
-    as [u Hu].
-  apply (Hdil N (fun j => dot d (row V j) u) beta); [| | | exact Hj].
-  - intros i Hi. apply Hu, sign_normals_row. exact Hi.
-  - intros i k Hi Hk Hne E. destruct (sign_normals_pair N V i k Hi Hk Hne) as [Hm Hp].
-    apply Hu in Hm. apply Hu in Hp. rewrite dot_vlin_l in Hm, Hp.
-    destruct (Rabs_eq_cases _ _ E); [apply Hm | apply Hp]; lra.
-  - intros t. rewrite <- (Hs (vscale t u)). apply sumn_ext. intros i _.
-    rewrite dot_scal_r, (Rmult_comm t). reflexivity.
-Qed.
-
-(** ** SiLU *)
 
 Lemma silu_even_formula z : even_part silu z = z * (/ 2 - / (1 + exp z)).
 Proof.
@@ -276,17 +249,15 @@ Qed.
 Theorem silu_ridge_unique : ridge_unique_even (even_part silu).
 Proof. apply ridge_unique_of_dilations, silu_even_dilations_unique. Qed.
 
+(** ** R5 for SiLU: the whole package of [results/R5Package.v] *)
+
 Lemma silu_zero : silu 0 = 0.
 Proof. unfold silu. unfold Rdiv. ring. Qed.
 
-(** ** R5 for SiLU: the ridge matching, then the whole package *)
-
-Theorem silu_ridge_matching : ridge_matching silu.
-Proof. exact (even_ridge_matching silu silu_odd_part silu_zero silu_ridge_unique). Qed.
-
 Theorem silu_R5 : R5_package silu.
-Proof. exact (R5_of_matching silu silu_odd_part silu_ridge_matching). Qed.
+Proof. exact (even_R5 silu silu_odd_part silu_zero silu_ridge_unique). Qed.
 
+(** Uniform names. *)
 Definition silu_absorbable_iff_submatrix := package_iff silu_R5.
 Definition silu_absorbable_generic_submatrix := package_forward silu_R5.
 Definition silu_generic_not_absorbable_below := package_below silu_R5.

@@ -1,12 +1,14 @@
-"""Coq certificates for decisions, checked by the prover.
+"""Coq certificates for decisions: written here, checked by the backend.
 
 :func:`build_certificate` turns an instance and its :class:`~pybridge.model.Decision`
-into a self-contained Coq file that imports the library, defines the instance's
-data (numbers only; every identifier is built here), proves ``verdict`` from the
-headline theorems, discharging side conditions with the boolean checkers of
-``Checkers.v`` by ``vm_compute``, and ends with ``Print Assumptions verdict``.
-:func:`certify` compiles it and accepts only if Coq does and every assumption
-is in :data:`~pybridge.prover.ALLOWED_AXIOMS`.
+into a self-contained Coq file: the instance's data (numbers only; every
+identifier is built here), one lemma per boolean checker proved by the VM
+(``vm_cast_no_check``, checked once by the kernel at ``Qed``), and
+``Theorem verdict`` proved by one application of the ``Certify.v`` lemma of its
+:class:`CertificateKind` (``exact (cert_... data ... checks)``). The file ends
+with ``Print Assumptions Cert.verdict``. :func:`certify` compiles it and
+accepts only if Coq does and every assumption is allowed
+(:data:`~pybridge.prover.ALLOWED_AXIOMS`, primitive integers).
 
 Weights are written as signed 63-bit numerators (two's complement literals)
 over a common positive denominator per matrix; a numerator outside
@@ -15,43 +17,54 @@ over a common positive denominator per matrix; a numerator outside
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
+from enum import Enum
 from math import prod
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .decision import Evidence, NoSubsetCertificate, analyze
-from .model import Decision, Instance, ProverResult
-from .modular import PRIMES, IntMatrix, scale_matrix
-from .prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, parse_assumptions
+from ..decision import decide
+from ..evidence import Evidence, NoSubsetCertificate
+from ..model import Decision, Instance
+from ..modular import PRIMES, IntMatrix, scale_matrix
+from ..prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, ProverOutcome, ProverResult
+from .query import final_assumptions
 
 LIMIT = 2**62
 
 ROW_CHUNK = 8000  #: longest list literal written in one piece (Coq's parser recurses)
 MAX_FREE_CERT = 20  #: largest number of free indices a Coq certificate enumerates
 
-#: activation name -> (Coq function, odd-part lemma) for odd-part-identity blocks
-ODD = {
-    "relu": ("relu", "relu_odd_part"),
-    "gelu": ("gelu", "gelu_odd_part"),
-    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part"),
-    "silu": ("silu", "silu_odd_part"),
-}
-#: activation -> (extra module, proof term of ``exists S, submatrix_cond d n S A B``
-#: from ``Hgen : generic d n A B`` and ``Habs``: R5 (=>))
-GENERIC_SUBMATRIX = {
-    "relu": (None, "relu_absorbable_generic_submatrix d n _ _ {g} Habs"),
-    "gelu": ("GeluRidge", "gelu_absorbable_generic_submatrix_uncond d n _ _ {g} Habs"),
-    "gelu_tanh": ("GeluTanhRidge", "proj1 (gelu_tanh_absorbable_iff_submatrix_uncond d n _ _ {g}) Habs"),
-    "silu": ("SiluRidge", "silu_absorbable_generic_submatrix d n _ _ {g} Habs"),
-}
-#: gated activation name -> (gate function, instance theorem)
-GATED = {
-    "swiglu": ("silu", "swiglu_not_absorbable"),
-    "geglu": ("gelu", "geglu_not_absorbable"),
-    "geglu_tanh": ("gelu_tanh", "geglu_tanh_not_absorbable"),
-    "reglu": ("relu", "reglu_not_absorbable"),
+
+class CertificateKind(str, Enum):
+    """The kinds of certificates; each is one lemma of ``Certify.v``."""
+
+    ABSORBABLE = "absorbable"                          #: R5 (<=), identity skip
+    ABSORBABLE_SKIP = "absorbable_skip"                #: R1 + R5 (<=)
+    ABSORBABLE_BIAS = "absorbable_bias"                #: R5 (<=) with biases (R7)
+    GENERIC_NOT_ABSORBABLE = "generic_not_absorbable"  #: R5 (=>), identity skip
+    GENERIC_NOT_ABSORBABLE_SKIP = "generic_not_absorbable_skip"  #: R1 + R5 (=>)
+    GATED_NOT_ABSORBABLE = "gated_not_absorbable"      #: R3, every weight of the shape
+    RELU_POW_NOT_ABSORBABLE = "relu_pow_not_absorbable"  #: R2, every weight of the shape
+
+    @property
+    def lemma(self) -> str:
+        """The ``Certify.v`` lemma a certificate of this kind applies."""
+        return "cert_" + self.value
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    CertificateKind.ABSORBABLE: "absorbable (R5 <=)",
+    CertificateKind.ABSORBABLE_SKIP: "absorbable (R1 + R5 <=)",
+    CertificateKind.ABSORBABLE_BIAS: "absorbable with biases (R5 <= with biases, R7)",
+    CertificateKind.GENERIC_NOT_ABSORBABLE: "not absorbable (generic weights, R5 =>)",
+    CertificateKind.GENERIC_NOT_ABSORBABLE_SKIP: "not absorbable (generic weights, R1 + R5 =>)",
+    CertificateKind.GATED_NOT_ABSORBABLE: "not absorbable (R3), all weights",
+    CertificateKind.RELU_POW_NOT_ABSORBABLE: "not absorbable (R2), all weights",
 }
 
 
@@ -61,9 +74,16 @@ class CannotCertify(Exception):
 
 @dataclass(frozen=True)
 class Certificate:
+    """A generated Coq file: ``stem.v`` holding ``source``, of one ``kind``."""
+
     stem: str
     source: str
-    kind: str
+    kind: CertificateKind
+    activation: str
+
+    @property
+    def summary(self) -> str:
+        return f"{self.activation}: {self.kind.description}"
 
 
 # ---------------------------------------------------------------- Coq text
@@ -75,13 +95,13 @@ class _Writer:
     def __init__(self, extra: Sequence[str] = ()) -> None:
         # Uint63 is imported inside the module only, so that the final
         # Print Assumptions names the primitive-integer axioms fully qualified.
+        modules = ["Blocks", "ActivationDefs", "Activations", "FlipSigns", "Biases", "ImpossibilityInstances",
+                   *extra, "Certify"]
         self.lines: list[str] = [
             'Set Warnings "-abstract-large-number".',
             "From Coq Require Import Reals ZArith List.",
             "From Coq Require Uint63.",
-            "From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns Biases",
-            "  SkipReduction Homogeneous Gated ImpossibilityInstances ReluSubmatrix Checkers"
-            + "".join(f" {m}" for m in extra) + ".",
+            "From Absorb Require Import " + " ".join(dict.fromkeys(modules)) + ".",
             "Open Scope R_scope.",
             "Module Cert.",
             "Import Uint63 ListNotations.",
@@ -100,7 +120,7 @@ class _Writer:
     def int_list(self, name: str, values: Sequence[int], pack: bool = False) -> str:
         """Define ``name : list int`` from signed numerators; return ``name``.
 
-        With ``pack``, several numerators share one literal (``Checkers.unpack``)."""
+        With ``pack``, several numerators share one literal (``IntSums.unpack``)."""
         w = (max((abs(v) for v in values), default=0)).bit_length() + 1
         k = 63 // w if pack else 1
         if k >= 2:
@@ -141,9 +161,14 @@ class _Writer:
         self.add(f"Definition {name} : nat := {value}%nat.")
         return name
 
-    def check(self, name: str, statement: str) -> None:
+    def check(self, name: str, statement: str) -> str:
         """A boolean side condition, proved by the VM (checked once by the kernel at Qed)."""
         self.add(f"Lemma {name} : {statement} = true.\nProof. vm_cast_no_check (eq_refl true). Qed.")
+        return name
+
+    def verdict(self, statement: str, kind: CertificateKind, args: Sequence[str]) -> None:
+        """``Theorem verdict``, proved by the kind's ``Certify`` lemma applied to ``args``."""
+        self.add(f"Theorem verdict : {statement}.\nProof. exact ({kind.lemma} {' '.join(args)}). Qed.")
 
     def text(self) -> str:
         """The whole file: the module, then ``Print Assumptions`` of its ``verdict``."""
@@ -179,6 +204,9 @@ def _nat_list(xs: Sequence[int]) -> str:
 
 # ---------------------------------------------------------------- pieces
 
+A_TERM, B_TERM = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
+P_TERM = "(mat_of_rows dP RP)"
+
 
 def _data(w: _Writer, ev: Evidence) -> None:
     n, d = ev.A.shape
@@ -190,29 +218,27 @@ def _data(w: _Writer, ev: Evidence) -> None:
     w.rows("CB", _columns(ev.B))
 
 
-def _skip_data(w: _Writer, inst: Instance) -> Optional[str]:
-    """Define the skip P as data; return the Coq term for P (None: identity)."""
+def _skip_data(w: _Writer, inst: Instance) -> bool:
+    """Define the skip P as data ``dP``, ``RP`` (False: identity skip, nothing defined)."""
     if inst.skip is None:
-        return None
+        return False
     P = scale_matrix(inst.skip)
     w.z("dP", P.den)
     w.rows("RP", P.rows)
-    return "(mat_of_rows dP RP)"
+    return True
 
 
-def _skip(w: _Writer, inst: Instance, decision: Decision) -> Optional[str]:
-    """Define the skip P and Q = P^-1 with a checked proof ``HPQ`` of ``inverse_of``."""
-    if _skip_data(w, inst) is None:
-        return None
+def _inverse_check(w: _Writer, inst: Instance, decision: Decision) -> str:
+    """Define Q = P^-1 as data and the check ``inv_ok`` of ``P Q = Q P = I``."""
+    if inst.skip is None or decision.skip_inverse is None:
+        raise CannotCertify("a skip without its exact inverse")
     P = scale_matrix(inst.skip)
     Q = scale_matrix(decision.skip_inverse)
     d = len(P.rows)
     w.z("dQ", Q.den)
     w.rows("RQ", Q.rows)
     bound = d * P.max_abs() * Q.max_abs() + P.den * Q.den
-    w.check("inv_ok", f"check_inverse d dP RP dQ RQ {_plist(_primes_for(bound))}")
-    w.add("Definition HPQ := check_inverse_sound d dP RP dQ RQ _ inv_ok.")
-    return "(mat_of_rows dP RP)"
+    return w.check("inv_ok", f"check_inverse d dP RP dQ RQ {_plist(_primes_for(bound))}")
 
 
 def _functionals(w: _Writer, cert: NoSubsetCertificate) -> str:
@@ -228,98 +254,91 @@ def _functionals(w: _Writer, cert: NoSubsetCertificate) -> str:
     return "FS"
 
 
-def _nonzero_skip(w: _Writer, inst: Instance, P: Optional[str]) -> str:
-    """A proof term of ``nonzero_mat d P``."""
-    if P is None:
-        w.add("Definition P_nonzero : nonzero_mat d identity :=\n"
-              "  identity_nonzero d (proj1 (Nat.ltb_lt 0 d) eq_refl).")
-        return "P_nonzero"
+def _nonzero_skip(w: _Writer, inst: Instance) -> tuple[str, str, str]:
+    """``(skip data term, k, l)`` and the check ``P_nz`` that entry (k, l) of the skip is nonzero."""
+    if not _skip_data(w, inst):
+        w.check("P_nz", "check_skip_nonzero d None 0 0")
+        return "None", "0", "0"
     rows = scale_matrix(inst.skip).rows
     k, l = next((k, l) for k, r in enumerate(rows) for l, v in enumerate(r) if v != 0)
-    w.check("P_nz", f"check_nonzero d RP {k}%nat {l}%nat")
-    w.add("Definition P_nonzero : nonzero_mat d (mat_of_rows dP RP) :=\n"
-          "  check_nonzero_sound d dP RP _ _ P_nz eq_refl.")
-    return "P_nonzero"
+    w.check("P_nz", f"check_skip_nonzero d (Some (dP, RP)) {k} {l}")
+    return "(Some (dP, RP))", str(k), str(l)
 
 
 # ---------------------------------------------------------------- builders
 
 
-def _build_classification(inst: Instance, decision: Decision) -> Certificate:
-    """Gated / homogeneous: the verdict for every weight of the given shape."""
-    w = _Writer()
-    d, n = inst.d, inst.n
-    w.nat("d", d)
-    w.nat("n", n)
-    P = _skip_data(w, inst)
-    pterm = P or "identity"
-    hp = _nonzero_skip(w, inst, P)
+def _build_classification(inst: Instance) -> Certificate:
+    """Gated (R3) / relu^k (R2): the verdict for every weight of the given shape."""
     act = inst.activation
-    if act.name in GATED:
-        gate, thm = GATED[act.name]
-        w.add(f"Theorem verdict : forall C A B : mat, ~ absorbable_gated {gate} d n n {pterm} C A B.\n"
-              f"Proof. intros C A B. exact ({thm} d n n {pterm} C A B {hp}). Qed.")
-        kind = f"{act.name}: not absorbable (R3), all weights"
+    w = _Writer(extra=(act.spec.coq_module,))
+    w.nat("d", inst.d)
+    w.nat("n", inst.n)
+    sk, k, l = _nonzero_skip(w, inst)
+    pterm = P_TERM if sk != "None" else "identity"
+    if act.gated and act.spec.not_absorbable_lemma:
+        kind = CertificateKind.GATED_NOT_ABSORBABLE
+        r3 = act.spec.not_absorbable_lemma.rsplit(".", 1)[-1]
+        w.verdict(f"forall C A B : mat, ~ absorbable_gated {act.coq_function} d n n {pterm} C A B", kind,
+                  [act.coq_function, r3, "d", "n", sk, k, l, "P_nz"])
     elif act.name == "relu_pow" and act.degree is not None and act.degree != 1:
-        k = act.degree
-        w.add(f"Theorem verdict : forall A B : mat, ~ absorbable_ungated (relu_pow {k}) d n n {pterm} A B.\n"
-              f"Proof. intros A B. exact (relu_pow_not_absorbable {k} d n n {pterm} A B "
-              f"ltac:(discriminate) {hp}). Qed.")
-        kind = f"relu^{k}: not absorbable (R2), all weights"
+        kind = CertificateKind.RELU_POW_NOT_ABSORBABLE
+        w.verdict(f"forall A B : mat, ~ absorbable_ungated {act.coq_function} d n n {pterm} A B", kind,
+                  [str(act.degree), "d", "n", sk, k, l, "eq_refl", "P_nz"])
     else:
         raise CannotCertify(f"no classification certificate for {act.label}")
-    return Certificate("CertClassify", w.text(), kind)
+    return Certificate("CertClassify", w.text(), kind, act.label)
+
+
+def _subset_bound(ev: Evidence) -> list[int]:
+    T = ev.target
+    n = ev.A.shape[0]
+    bound = T.den * n * ev.B.max_abs() * ev.A.max_abs() + ev.A.den * ev.B.den * T.max_abs()
+    return _primes_for(bound)
 
 
 def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
     act = inst.activation
-    if act.name not in ODD:
+    if not act.odd_part_identity or act.spec.odd_part_lemma is None:
         raise CannotCertify(f"no absorbable certificate for {act.label}")
-    sigma, odd = ODD[act.name]
-    subset = decision.witness.subset
-    n, d = ev.A.shape
-    w = _Writer()
+    if decision.witness is None:
+        raise CannotCertify("absorbable decision without a witness")
+    sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
+    n = ev.A.shape[0]
+    w = _Writer(extra=(act.spec.coq_module,))
     _data(w, ev)
-    P = _skip(w, inst, decision)
-    T = ev.target
-    s = set(subset)
+    skip = _skip_data(w, inst)
+    s = set(decision.witness.subset)
     w.add("Definition SL : list bool := [" + "; ".join("true" if i in s else "false" for i in range(n)) + "].")
-    bound = T.den * n * ev.B.max_abs() * ev.A.max_abs() + ev.A.den * ev.B.den * T.max_abs()
-    ps = _plist(_primes_for(bound))
-    A, B = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
+    ps = _plist(_subset_bound(ev))
+    head = [sigma, odd, "d", "n", "dA", "dB", "RA", "CB", "SL", ps]
     if inst.has_bias:
-        if P is not None:
+        if skip:
             raise CannotCertify("biases with a non-identity skip")
         c = scale_matrix([list(inst.b_up or [0] * n)])
-        b0 = scale_matrix([list(inst.b_down or [0] * d)])
-        w.add("Definition vec_of (den : Z) (l : list int) : vec := fun i => IZR (zval (nth i l 0%uint63)) / IZR den.")
+        b0 = scale_matrix([list(inst.b_down or [0] * inst.d)])
         w.z("dc", c.den)
         w.int_list("Lc", c.rows[0])
         w.z("db0", b0.den)
         w.int_list("Lb0", b0.rows[0])
         w.check("sub_ok", f"check_submatrix d n dA dB 1 RA CB (id_rows d) SL {ps}")
-        w.add(f"Theorem verdict : absorbable_ungated_bias {sigma} d n n identity {A} (vec_of dc Lc) {B} (vec_of db0 Lb0).\n"
-              f"Proof. exact (odd_part_absorbable_bias {sigma} d n (Sfun SL) _ _ _ _ {odd}\n"
-              f"  (check_submatrix_identity d n dA dB RA CB SL _ sub_ok)). Qed.")
-        kind = "absorbable with biases (R5 <= with biases, R7)"
-    elif P is None:
+        kind = CertificateKind.ABSORBABLE_BIAS
+        w.verdict(f"absorbable_ungated_bias {sigma} d n n identity {A_TERM} (vec_of dc Lc) {B_TERM} "
+                  "(vec_of db0 Lb0)", kind, head + ["dc", "db0", "Lc", "Lb0", "sub_ok"])
+    elif not skip:
         w.check("sub_ok", f"check_submatrix d n dA dB 1 RA CB (id_rows d) SL {ps}")
-        w.add(f"Theorem verdict : absorbable_ungated {sigma} d n n identity {A} {B}.\n"
-              f"Proof. exact (odd_part_absorbable {sigma} d n (Sfun SL) _ _ {odd}\n"
-              f"  (check_submatrix_identity d n dA dB RA CB SL _ sub_ok)). Qed.")
-        w.add(f"Theorem witness : same_fun d (ungated {sigma} d n (flip_rows (Sfun SL) {A}) {B})\n"
-              f"  (residual d identity (ungated {sigma} d n {A} {B})).\n"
-              f"Proof. exact (flip_rows_residual {sigma} d n (Sfun SL) _ _ {odd}\n"
-              f"  (check_submatrix_identity d n dA dB RA CB SL _ sub_ok)). Qed.")
-        kind = "absorbable (R5 <=)"
+        kind = CertificateKind.ABSORBABLE
+        w.verdict(f"absorbable_ungated {sigma} d n n identity {A_TERM} {B_TERM}", kind, head + ["sub_ok"])
+        w.add(f"Theorem witness : same_fun d (ungated {sigma} d n (flip_rows (Sfun SL) {A_TERM}) {B_TERM})\n"
+              f"  (residual d identity (ungated {sigma} d n {A_TERM} {B_TERM})).\n"
+              f"Proof. exact (cert_absorbable_witness {' '.join(head)} sub_ok). Qed.")
     else:
+        inv = _inverse_check(w, inst, decision)
         w.check("sub_ok", f"check_submatrix d n dA dB dP RA CB RP SL {ps}")
-        w.add(f"Theorem verdict : absorbable_ungated {sigma} d n n {P} {A} {B}.\n"
-              f"Proof. apply (proj2 (skip_reduction_ungated {sigma} d n n _ _ _ _ HPQ)).\n"
-              f"  exact (odd_part_absorbable {sigma} d n (Sfun SL) _ _ {odd}\n"
-              f"    (check_submatrix_skip d n dA dB dP RA CB RP SL _ _ sub_ok HPQ)). Qed.")
-        kind = "absorbable (R1 + R5 <=)"
-    return Certificate("CertAbsorbable", w.text(), kind)
+        kind = CertificateKind.ABSORBABLE_SKIP
+        w.verdict(f"absorbable_ungated {sigma} d n n {P_TERM} {A_TERM} {B_TERM}", kind,
+                  head + ["dP", "dQ", "RP", "RQ", "_", inv, "sub_ok"])
+    return Certificate("CertAbsorbable", w.text(), kind, act.label)
 
 
 def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
@@ -331,13 +350,12 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     if len(cert.free) > MAX_FREE_CERT:
         raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
     act = inst.activation
-    if act.name not in GENERIC_SUBMATRIX:
+    if act.spec.generic_cert_lemma is None:
         raise CannotCertify(f"no not-absorbable certificate for {act.label}")
-    module, r5 = GENERIC_SUBMATRIX[act.name]
-    sigma = ODD[act.name][0]
-    w = _Writer(extra=(module,) if module else ())
+    sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
+    w = _Writer(extra=(act.spec.coq_module,))
     _data(w, ev)
-    P = _skip(w, inst, decision)
+    skip = _skip_data(w, inst)
     g = ev.generic_cert
     w.add(f"Definition pg : int := {g.p}%uint63.")
     w.int_list("U", g.u)
@@ -345,56 +363,46 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     w.add(f"Definition p : int := {cert.p}%uint63.")
     w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
     _functionals(w, cert)
-    w.check("gen_ok", "check_generic d n RA CB pg U V")
-    w.add("Definition Hgen := check_generic_sound d n dA dB RA CB pg U V gen_ok eq_refl eq_refl.")
-    A, B = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
-    if P is None:
+    head = [sigma, r5, "d", "n", "dA", "dB", "RA", "CB", "pg", "U", "V", "p", "F", "FS"]
+    if not skip:
+        w.check("gen_ok", "check_generic d n RA CB pg U V")
         w.check("nosub_ok", "check_nosub d n dA dB 1 RA CB (id_rows d) p F FS")
-        w.add(f"Theorem verdict : ~ absorbable_ungated {sigma} d n n identity {A} {B}.\n"
-              f"Proof.\n  intros Habs.\n"
-              f"  destruct ({r5.format(g='Hgen')}) as [S HS].\n"
-              f"  exact (check_nosub_identity d n dA dB RA CB p F FS nosub_ok S HS).\nQed.")
+        kind = CertificateKind.GENERIC_NOT_ABSORBABLE
+        w.verdict(f"~ absorbable_ungated {sigma} d n n identity {A_TERM} {B_TERM}", kind,
+                  head + ["gen_ok", "nosub_ok"])
     else:
+        inv = _inverse_check(w, inst, decision)
+        w.check("gen_ok", "check_generic d n RA CB pg U V")
         w.check("nosub_ok", "check_nosub d n dA dB dP RA CB RP p F FS")
-        w.add(f"Theorem verdict : ~ absorbable_ungated {sigma} d n n {P} {A} {B}.\n"
-              f"Proof.\n  intros Habs.\n"
-              f"  apply (proj1 (skip_reduction_ungated {sigma} d n n _ _ _ _ HPQ)) in Habs.\n"
-              f"  destruct ({r5.format(g='(generic_skip d n _ _ _ _ HPQ Hgen)')}) as [S HS].\n"
-              f"  exact (check_nosub_skip d n dA dB dP RA CB RP p F FS _ nosub_ok HPQ S HS).\nQed.")
-    return Certificate("CertNotAbsorbable", w.text(), f"not absorbable (generic {act.label}, R5 =>)")
+        kind = CertificateKind.GENERIC_NOT_ABSORBABLE_SKIP
+        w.verdict(f"~ absorbable_ungated {sigma} d n n {P_TERM} {A_TERM} {B_TERM}", kind,
+                  head + ["dP", "dQ", "RP", "RQ", "_", inv, "gen_ok", "nosub_ok"])
+    return Certificate("CertNotAbsorbable", w.text(), kind, act.label)
 
 
 def build_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
     """The Coq certificate for ``decision`` (None: nothing to certify).
 
     Raises :class:`CannotCertify` when the verdict is of a certifiable kind but
-    no certificate can be written (encoding limits, missing evidence).
+    no certificate can be written (encoding limits, missing evidence, an
+    activation Coq does not support yet).
     """
     v = decision.verdict
     if v in ("outside_hypotheses", "undecided"):
         return None
     act = instance.activation
+    if not act.certifiable:
+        raise CannotCertify(f"Coq support for {act.label} is not proved yet")
     if v == "not_absorbable" and decision.result in ("R2", "R3"):
-        return _build_classification(instance, decision)
-    ev = decision.evidence
-    if not isinstance(ev, Evidence):
-        ev = analyze(instance).evidence
+        return _build_classification(instance)
+    ev = decision.evidence if decision.evidence is not None else decide(instance).evidence
+    if ev is None:
+        raise CannotCertify("the decision carries no exact evidence")
     if v == "absorbable":
-        if decision.witness is None:
-            raise CannotCertify("absorbable decision without a witness")
         return _build_absorbable(instance, decision, ev)
     if v == "not_absorbable":
         return _build_not_absorbable(instance, decision, ev)
     raise CannotCertify(f"no certificate kind for verdict {v} of {act.label}")
-
-
-def _assumptions(output: str) -> Optional[tuple[str, ...]]:
-    """Axioms printed by the final ``Print Assumptions`` (None if it printed nothing)."""
-    for marker in ("Closed under the global context", "Axioms:"):
-        pos = output.rfind(marker)
-        if pos >= 0:
-            return parse_assumptions(output[pos:])
-    return None
 
 
 def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
@@ -402,26 +410,26 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     """Have the prover check a certificate of ``decision``.
 
     None when there is nothing to certify (outside the hypotheses, undecided).
-    Accepted only if the file compiles and its ``Print Assumptions verdict``
-    lists only allowed axioms.
+    Outcome ``not_certified`` when no certificate can be written; ``accepted``
+    only if the file compiles and its ``Print Assumptions verdict`` lists only
+    allowed axioms; ``timeout`` when the prover ran out of time.
     """
     try:
         cert = build_certificate(instance, decision)
     except CannotCertify as exc:
-        return ProverResult(False, 0.0, f"not certified: {exc}", prover=backend.name)
+        return ProverResult(ProverOutcome.NOT_CERTIFIED, 0.0, f"not certified: {exc}", prover=backend.name)
     if cert is None:
         return None
-    assert re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", cert.stem)
     res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout, keep_dir=keep_dir)
     if not res.accepted:
         return res
-    axioms = _assumptions(res.message)
+    axioms = final_assumptions(res.message)
     if axioms is None:
-        return replace(res, accepted=False, message="no Print Assumptions output")
+        return replace(res, outcome=ProverOutcome.REJECTED, message="no Print Assumptions output")
     bad = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
     if bad:
-        return replace(res, accepted=False, message=f"disallowed assumptions: {', '.join(bad)}")
+        return replace(res, outcome=ProverOutcome.REJECTED, message=f"disallowed assumptions: {', '.join(bad)}")
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     note = f" + {prim} primitive-integer axioms" if prim else ""
-    return replace(res, message=f"{cert.kind}; axioms: {', '.join(named) or 'none'}{note}")
+    return replace(res, message=f"{cert.summary}; axioms: {', '.join(named) or 'none'}{note}")

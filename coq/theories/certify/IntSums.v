@@ -1,0 +1,136 @@
+(** * Integer data of certificates: sums, signed numerators, packed literals
+
+    Finite sums over [Z] ([zsum]) and their link to [Sums.sumn]; concrete
+    weights as lists of primitive 63-bit integers ([int]) read as signed
+    (two's complement) numerators over a positive denominator ([mat_of_rows],
+    [mat_of_cols]); several numerators per literal ([unpack]). *)
+
+From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
+From Absorb Require Import Sums Blocks.
+Import ListNotations.
+Open Scope bool_scope.
+
+Local Notation phi := Uint63.to_Z.
+
+(** ** Integer sums *)
+
+Fixpoint zsum (n : nat) (f : nat -> Z) : Z :=
+  match n with O => 0%Z | S m => (zsum m f + f m)%Z end.
+
+Lemma zsum_ext n f g : (forall i, (i < n)%nat -> f i = g i) -> zsum n f = zsum n g.
+Proof.
+  induction n as [|n IH]; intros H; simpl; [reflexivity|].
+  rewrite IH by (intros; apply H; lia). rewrite (H n) by lia. reflexivity.
+Qed.
+
+Lemma zsum_plus n f g : zsum n (fun i => f i + g i)%Z = (zsum n f + zsum n g)%Z.
+Proof. induction n; simpl; [reflexivity | rewrite IHn; ring]. Qed.
+
+Lemma zsum_scal n c f : zsum n (fun i => c * f i)%Z = (c * zsum n f)%Z.
+Proof. induction n; simpl; [ring | rewrite IHn; ring]. Qed.
+
+Lemma zsum_zero n : zsum n (fun _ => 0%Z) = 0%Z.
+Proof. induction n; simpl; [reflexivity | rewrite IHn; ring]. Qed.
+
+Lemma zsum_swap n m (f : nat -> nat -> Z) :
+  zsum n (fun i => zsum m (fun j => f i j)) = zsum m (fun j => zsum n (fun i => f i j)).
+Proof.
+  induction n as [|n IH]; simpl.
+  - symmetry. apply zsum_zero.
+  - rewrite IH, <- zsum_plus. reflexivity.
+Qed.
+
+Lemma zsum_shift n f : zsum (S n) f = (f O + zsum n (fun i => f (S i)))%Z.
+Proof. induction n; simpl in *; [ring | rewrite IHn; ring]. Qed.
+
+Lemma zsum_mod n f p : (zsum n f mod p = zsum n (fun i => f i mod p) mod p)%Z.
+Proof.
+  induction n; simpl; [reflexivity|].
+  rewrite Zplus_mod, IHn.
+  rewrite (Zplus_mod (zsum n _) (f n mod p)), Zmod_mod. reflexivity.
+Qed.
+
+Lemma IZR_zsum n f : IZR (zsum n f) = sumn n (fun i => IZR (f i)).
+Proof. induction n; simpl; [reflexivity | rewrite plus_IZR, IHn; reflexivity]. Qed.
+
+Lemma zsum_abs n f : (Z.abs (zsum n f) <= zsum n (fun i => Z.abs (f i)))%Z.
+Proof. induction n; simpl; [lia|]. pose proof (Z.abs_triangle (zsum n f) (f n)). lia. Qed.
+
+Lemma zsum_le n f g : (forall i, (i < n)%nat -> f i <= g i)%Z -> (zsum n f <= zsum n g)%Z.
+Proof.
+  induction n as [|n IH]; intros H; simpl; [lia|].
+  pose proof (H n ltac:(lia)). pose proof (IH ltac:(intros; apply H; lia)). lia.
+Qed.
+
+Lemma zsum_const n c : zsum n (fun _ => c) = (Z.of_nat n * c)%Z.
+Proof. induction n; simpl zsum; [lia | rewrite IHn; lia]. Qed.
+
+(** ** Signed numerators *)
+
+Definition half_int : int := 4611686018427387904%uint63.
+
+Lemma wB_eq : wB = (2 ^ 63)%Z.
+Proof. reflexivity. Qed.
+
+Lemma half_int_spec : phi half_int = (2 ^ 62)%Z.
+Proof. reflexivity. Qed.
+
+(** The integer a literal stands for: two's complement on 63 bits. *)
+Definition zval (u : int) : Z :=
+  if (u <? half_int)%uint63 then phi u else (phi u - 2 ^ 63)%Z.
+
+Lemma zval_0 : zval 0 = 0%Z.
+Proof. reflexivity. Qed.
+
+Lemma zval_zero u : zval u = 0%Z -> u = 0%uint63.
+Proof.
+  unfold zval. pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
+  destruct (u <? half_int)%uint63 eqn:E; intros H.
+  - apply to_Z_inj. rewrite H. reflexivity.
+  - assert (~ (phi u < phi half_int)%Z) as E'.
+    { rewrite <- Uint63.ltb_spec, E. discriminate. }
+    rewrite half_int_spec in E'. lia.
+Qed.
+
+Definition zentry (rows : list (list int)) (i j : nat) : Z := zval (nth j (nth i rows []) 0%uint63).
+
+(** Row-major data ([W_up], skips) and column-major data ([W_down] given by its columns). *)
+Definition mat_of_rows (den : Z) (rows : list (list int)) : mat :=
+  fun i j => (IZR (zentry rows i j) / IZR den)%R.
+
+Definition mat_of_cols (den : Z) (cols : list (list int)) : mat :=
+  fun i j => (IZR (zentry cols j i) / IZR den)%R.
+
+(** A data vector (biases). *)
+Definition vec_of (den : Z) (l : list int) : vec := fun i => (IZR (zval (nth i l 0%uint63)) / IZR den)%R.
+
+(** A subset as a list of booleans; entries of row- and column-major data as functions. *)
+Definition Sfun (Sl : list bool) (i : nat) : bool := nth i Sl false.
+Definition colsX (C : list (list int)) : nat -> nat -> int := fun k i => nth k (nth i C []) 0%uint63.
+Definition rowsX (R : list (list int)) : nat -> nat -> int := fun i l => nth l (nth i R []) 0%uint63.
+
+Lemma nth_map_seq {X} (f : nat -> X) n i x : (i < n)%nat -> nth i (map f (seq 0 n)) x = f i.
+Proof.
+  intros Hi. rewrite (nth_indep _ x (f 0%nat)) by (rewrite map_length, seq_length; exact Hi).
+  rewrite map_nth, seq_nth by exact Hi. reflexivity.
+Qed.
+
+(** ** Compact literals
+
+    Certificates may write [k] numerators per literal, each in a field of [w]
+    bits holding the value plus [2^(w-1)]; [unpack] recovers the list of
+    (two's complement) numerators.  This is plumbing for the data only: the
+    statements and checkers above are about whatever lists the data denote. *)
+
+Fixpoint unpack_fields (w : int) (k : nat) (x : int) : list int :=
+  match k with
+  | O => []
+  | S k' => ((x land ((1 << w) - 1)) - (1 << (w - 1)))%uint63 :: unpack_fields w k' (x >> w)%uint63
+  end.
+
+Definition unpack (w : int) (k len : nat) (l : list int) : list int :=
+  firstn len (flat_map (unpack_fields w k) l).
+
+Example unpack_example :
+  unpack 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] = [1; 6 - 8; 0; 7 - 8]%uint63.
+Proof. vm_compute. reflexivity. Qed.

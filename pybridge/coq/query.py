@@ -1,0 +1,208 @@
+"""The one protocol for asking Coq about named constants: statements and axioms.
+
+A generated file requires the library, then runs commands separated by
+``Check`` of a marker constant; the output between two markers belongs to one
+command group. ``prove`` (:func:`describe`), the lemma graph
+(:mod:`.dpdgraph`) and the certificates (:func:`final_assumptions`) all read
+Coq's answers through this module.
+
+:func:`describe` keeps its answers in a cache keyed on the compiled library
+(the hash of every ``.vo`` file, :meth:`CoqBackend.library_digest`), so that a
+second ``prove`` on an unchanged library asks Coq nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+from ..errors import ProverUnavailable
+from ..prover import TheoremInfo
+from .backend import CoqBackend
+
+MARKER = "pybridge_query_marker"
+_MARKER_OUT = f"{MARKER}\n     : nat\n"
+_NAME_RE = re.compile(r"[A-Za-z_][\w']*(\.[A-Za-z_][\w']*)*")
+#: parallel coqc processes for one query (the machine has 2 cores)
+JOBS = 2
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a (qualified) Coq identifier, else ValueError: never user text in Coq."""
+    if not _NAME_RE.fullmatch(name):
+        raise ValueError(f"invalid Coq name {name!r}")
+    return name
+
+
+def library_requires(backend: CoqBackend, extra: tuple[str, ...] = ()) -> list[str]:
+    """The preamble of a query file: the reals, then every module of the library."""
+    lines = ["From Coq Require Import Reals.", "Open Scope R_scope.", *extra]
+    return lines + [f"Require {m}." for m in backend.modules()]
+
+
+def marked(groups: list[list[str]]) -> list[str]:
+    """Command groups separated by marker checks."""
+    lines = [f"Definition {MARKER} := 0%nat."]
+    for group in groups:
+        lines.append(f"Check {MARKER}.")
+        lines += group
+    lines.append(f"Check {MARKER}.")
+    return lines
+
+
+def split_marked(stdout: str, count: int) -> list[str]:
+    """The output of each of ``count`` command groups."""
+    chunks = stdout.split(_MARKER_OUT)[1:-1]
+    if len(chunks) != count:
+        raise ProverUnavailable("unexpected output from coqc while querying the library")
+    return chunks
+
+
+def parse_assumptions(text: str) -> tuple[str, ...]:
+    """Axiom names from the output of one ``Print Assumptions`` command.
+
+    Coq prints ``Closed under the global context`` or a header line followed by
+    one entry per axiom whose name starts at column 0 (its type is indented).
+    """
+    if "Closed under the global context" in text:
+        return ()
+    names = []
+    for line in text.splitlines():
+        if line and not line[0].isspace() and not line.endswith(":"):
+            names.append(line.split(" :")[0].strip())
+    return tuple(names)
+
+
+def final_assumptions(output: str) -> Optional[tuple[str, ...]]:
+    """Axioms printed by the last ``Print Assumptions`` of a file (None if it printed none)."""
+    for marker in ("Closed under the global context", "Axioms:"):
+        pos = output.rfind(marker)
+        if pos >= 0:
+            return parse_assumptions(output[pos:])
+    return None
+
+
+def parse_check(chunk: str) -> str:
+    """The type printed by one ``Check`` (the statement), on one line."""
+    cut = min((i for i in (chunk.find("Axioms:"), chunk.find("Closed under")) if i >= 0),
+              default=len(chunk))
+    head = chunk[:cut]
+    statement = head.split("\n", 1)[1] if "\n" in head else ""
+    statement = statement.strip()
+    if statement.startswith(":"):
+        statement = statement[1:]
+    return " ".join(statement.split())
+
+
+def run_groups(backend: CoqBackend, requires: list[str], groups: list[list[str]],
+               *, jobs: int = JOBS, stem: str = "Query") -> Optional[list[str]]:
+    """Run command groups over up to ``jobs`` parallel ``coqc`` processes.
+
+    Returns each group's output in order, or None when some ``coqc`` failed
+    (e.g. a name that does not exist)."""
+    if not groups:
+        return []
+    jobs = max(1, min(jobs, len(groups), os.cpu_count() or 1))
+    parts = [list(range(k, len(groups), jobs)) for k in range(jobs)]
+    out: dict[int, str] = {}
+    with tempfile.TemporaryDirectory(prefix="pybridge-query-") as tmp:
+        procs = []
+        for k, idx in enumerate(parts):
+            path = Path(tmp) / f"{stem}{k}.v"
+            path.write_text("\n".join(requires + marked([groups[i] for i in idx])) + "\n")
+            procs.append(subprocess.Popen(backend.coqc_args() + [str(path)], stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True, cwd=tmp))
+        failed = False
+        for idx, proc in zip(parts, procs):
+            stdout, _ = proc.communicate()
+            if proc.returncode != 0:
+                failed = True
+                continue
+            for i, chunk in zip(idx, split_marked(stdout, len(idx))):
+                out[i] = chunk
+    return None if failed else [out[i] for i in range(len(groups))]
+
+
+# ---------------------------------------------------------------- describe
+
+
+def _existing(backend: CoqBackend, requires: list[str], names: list[str]) -> set[str]:
+    """The names Coq can locate (one cheap run)."""
+    chunks = run_groups(backend, requires, [[f"Locate {n}."] for n in names], jobs=1, stem="Locate")
+    if chunks is None:
+        raise ProverUnavailable("coqc cannot load the compiled library (run make -C coq)")
+    return {n for n, c in zip(names, chunks) if not c.lstrip().startswith("No object")}
+
+
+def _ask(backend: CoqBackend, names: list[str]) -> dict[str, TheoremInfo]:
+    requires = library_requires(backend)
+    groups = [[f"Check {n}.", f"Print Assumptions {n}."] for n in names]
+    chunks = run_groups(backend, requires, groups)
+    if chunks is None:  # some name does not exist: find which, ask about the others
+        present = _existing(backend, requires, names)
+        if present == set(names):
+            raise ProverUnavailable("coqc failed while describing theorems")
+        found = _ask(backend, [n for n in names if n in present]) if present else {}
+        return {n: found.get(n, TheoremInfo(n, None, ())) for n in names}
+    return {n: TheoremInfo(n, parse_check(c), parse_assumptions(c[c.find("Axioms:"):] if "Axioms:" in c else c))
+            for n, c in zip(names, chunks)}
+
+
+def default_cache_dir() -> Path:
+    """``$PYBRIDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/pybridge``, else ``~/.cache/pybridge``."""
+    env = os.environ.get("PYBRIDGE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "pybridge"
+
+
+def _cache_path(backend: CoqBackend, directory: Path) -> Path:
+    return directory / f"coq-describe-{backend.library_digest()}.json"
+
+
+def _load_cache(path: Path) -> dict[str, TheoremInfo]:
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    if isinstance(raw, dict):
+        for name, v in raw.items():
+            if (isinstance(v, dict) and (v.get("statement") is None or isinstance(v.get("statement"), str))
+                    and isinstance(v.get("assumptions"), list)):
+                out[name] = TheoremInfo(name, v["statement"], tuple(str(a) for a in v["assumptions"]))
+    return out
+
+
+def _save_cache(path: Path, infos: dict[str, TheoremInfo]) -> None:
+    from ..files import atomic_write_text
+
+    doc = {n: {"statement": t.statement, "assumptions": list(t.assumptions)} for n, t in sorted(infos.items())}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, json.dumps(doc, indent=1))
+    except OSError:
+        pass  # a cache that cannot be written is skipped
+
+
+def describe(backend: CoqBackend, names: list[str], *, cache: bool = True) -> dict[str, TheoremInfo]:
+    """Statement (as ``Check`` prints it) and ``Print Assumptions`` of each name.
+
+    Names Coq does not know get ``statement=None``. Answers are cached per
+    compiled library (``cache=False``: ask Coq afresh)."""
+    for n in names:
+        check_name(n)
+    path = _cache_path(backend, default_cache_dir()) if cache else None
+    known = _load_cache(path) if path is not None else {}
+    todo = [n for n in dict.fromkeys(names) if n not in known]
+    if todo:
+        known.update(_ask(backend, todo))
+        if path is not None:
+            _save_cache(path, known)
+    return {n: known[n] for n in names}

@@ -1,0 +1,25 @@
+"""The exact decision procedure: is ``x -> P x + f(x)`` absorbable at width n?
+
+Entry point :func:`decide`. Verdicts rest on exact arithmetic only. By job:
+
+- :mod:`.classify`: which result applies (R2, R3, R5, R7) and the verdict;
+- :mod:`.subset_search`: the subset ``S`` with ``sum_{i in S} b~_i a_i^T = -I``, or a
+  certificate that none exists (modulo primes, verified exactly);
+- :mod:`.genericity`: genericity of the weights, with a projection certificate;
+- :mod:`.skips`: a non-identity skip, reduced by R1 (``B~ = P^-1 B``).
+
+The exact data behind a verdict is ``Decision.evidence`` (:mod:`pybridge.evidence`),
+from which :mod:`pybridge.coq.certificates` writes the Coq certificate.
+"""
+
+from ..evidence import Evidence, Functional, GenericCertificate, NoSubsetCertificate
+from .classify import decide, flip_witness
+from .genericity import GenericOutcome, check_generic
+from .skips import SkipReduction, reduce_skip
+from .subset_search import SearchOutcome, search_subset, verify_nosub
+
+__all__ = [
+    "Evidence", "Functional", "GenericCertificate", "GenericOutcome", "NoSubsetCertificate",
+    "SearchOutcome", "SkipReduction", "check_generic", "decide", "flip_witness", "reduce_skip",
+    "search_subset", "verify_nosub",
+]

@@ -1,0 +1,118 @@
+"""Which result applies to a block, and the verdict it gives (:func:`decide`).
+
+- activations Coq does not support yet: ``undecided``;
+- gated blocks: R3 (bias-free), every weight of the shape;
+- positively homogeneous of degree k != 1 (relu^k): R2 (bias-free);
+- odd-part-identity blocks (ReLU, GELU, GELU_tanh, SiLU): the exact subset
+  search (:mod:`.subset_search`) and genericity (:mod:`.genericity`) decide
+  between R5 (<=) (a subset S, with the witness), R5 (=>) (generic, no S) and
+  ``outside_hypotheses`` (not generic, or biases without S, or biases and a skip).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional
+
+from ..activations import qualified
+from ..errors import InputError
+from ..evidence import Evidence
+from ..model import Decision, Instance, Witness
+from ..modular import identity_int, scale_matrix
+from .genericity import check_generic
+from .skips import SkipReduction, reduce_skip
+from .subset_search import search_subset
+
+METHOD = "subset search mod p, exact verification"
+
+
+def _theorem(name: Optional[str]) -> Optional[str]:
+    """``Module.lemma`` of the registry as reported: ``Absorb.Module.lemma``."""
+    return qualified(name) if name is not None else None
+
+
+def flip_witness(inst: Instance, subset: tuple[int, ...]) -> Witness:
+    """R5 (<=)'s residual-free block: rows of ``W_up`` in S negated (biases: R7's adjustment)."""
+    s = set(subset)
+    up = tuple(tuple(-v for v in r) if i in s else tuple(r) for i, r in enumerate(inst.W_up))
+    b_up = b_down = None
+    if inst.has_bias:
+        c = inst.b_up or (Fraction(0),) * inst.n
+        b0 = inst.b_down or (Fraction(0),) * inst.d
+        b_up = tuple(-v if i in s else v for i, v in enumerate(c))
+        b_down = tuple(b0[k] + sum((inst.W_down[k][i] * c[i] for i in subset), Fraction(0)) for k in range(inst.d))
+    return Witness(subset=tuple(subset), W_up=up, W_down=tuple(tuple(r) for r in inst.W_down),
+                   b_down=b_down, b_up=b_up)
+
+
+def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
+    """Verdicts that do not look at the weights (None: the weights decide)."""
+    act = inst.activation
+    base = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down, method="classification")
+    if not act.certifiable:
+        return Decision("undecided", None, None,
+                        f"{act.label}: the formal library has no support for this activation yet", **base)
+    if act.gated:
+        if inst.has_bias:
+            return Decision("outside_hypotheses", "R7", None,
+                            "gated block with nonzero biases: R3 is bias-free, and with biases the "
+                            "gated impossibility fails (R7)", **base)
+        return Decision("not_absorbable", "R3", _theorem(act.not_absorbable_lemma),
+                        f"{act.label}: the gate is continuous at 0 and vanishes there; no residual gated "
+                        "block with a nonzero skip is absorbable at any width (R3)", **base)
+    hom = act.homogeneous_degree
+    if hom is not None and hom != 1:
+        if inst.has_bias:
+            return Decision("outside_hypotheses", "R7", None,
+                            f"{act.label} with nonzero biases: R2 is bias-free", **base)
+        return Decision("not_absorbable", "R2", _theorem(act.not_absorbable_lemma),
+                        f"{act.label} is positively homogeneous of degree {hom} != 1: never absorbable (R2)",
+                        **base)
+    if not act.odd_part_identity:
+        raise InputError(f"unsupported activation {act.label!r}")
+    if inst.has_bias and inst.skip is not None:
+        return Decision("outside_hypotheses", "R7", None,
+                        "nonzero biases together with a non-identity skip: no formal theorem covers this case",
+                        **base)
+    return None
+
+
+def decide(inst: Instance) -> Decision:
+    """Decide absorbability at width n exactly; ``Decision.evidence`` holds the exact data."""
+    act = inst.activation
+    skip = reduce_skip(inst)
+    fixed = _classification(inst, skip)
+    if fixed is not None:
+        return fixed
+    A = scale_matrix(inst.W_up)
+    B = scale_matrix(inst.W_down)
+    T = scale_matrix(inst.skip) if inst.skip is not None else identity_int(inst.d)
+    gen = check_generic(A, B)
+    out = search_subset(A, B, T)
+    ev = Evidence(A, B, T, gen.certificate, out.certificate)
+    common = dict(generic=gen.generic, evidence=ev, method=METHOD, skip_inverse=skip.inverse,
+                  reduced_down=skip.reduced_down)
+    via = " (after skip reduction R1: B~ = P^-1 B)" if inst.skip is not None else ""
+    if out.status == "found" and out.subset is not None:
+        witness = flip_witness(inst, out.subset)
+        if inst.has_bias:
+            return Decision("absorbable", "R7", qualified("Biases.odd_part_absorbable_bias"),
+                            f"S = {list(out.subset)} gives sum b_i a_i^T = -I{via}; with biases the output "
+                            "bias absorbs sum_S b_i c_i (R7)", witness=witness, **common)
+        return Decision("absorbable", "R5", qualified("FlipSigns.odd_part_absorbable"),
+                        f"S = {list(out.subset)} gives B~[:,S] A[S,:] = -I{via}: flip rows S of W_up (R5 <=)",
+                        witness=witness, **common)
+    if out.status == "unknown":
+        return Decision("undecided", "R5", None, f"subset search inconclusive: {out.reason}", **common)
+    # No S exists.
+    if inst.has_bias:
+        return Decision("outside_hypotheses", "R7", None,
+                        "no subset S exists, but the block has nonzero biases: the (=>) direction of R5 "
+                        "is bias-free", **common)
+    if not gen.generic:
+        return Decision("outside_hypotheses", "R5", None,
+                        f"no subset S exists, but the weights are not generic ({gen.reason}); without "
+                        "genericity the submatrix test does not decide (paper's counterexample)", **common)
+    return Decision("not_absorbable", "R5", _theorem(act.spec.generic_submatrix_lemma),
+                    f"generic weights and no S with B~[:,S] A[S,:] = -I{via} ({out.reason}): "
+                    f"not absorbable at width n (R5 =>, {act.label})", **common)

@@ -1,0 +1,29 @@
+"""A non-identity skip ``P``: its exact inverse and the reduced block ``B~ = P^-1 B`` (R1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..exact_linalg import invert, matmul
+from ..model import Instance, Matrix
+
+#: ``B~`` is reported only up to this d (it is d x n, exact).
+REDUCED_MAX_D = 64
+
+
+@dataclass(frozen=True)
+class SkipReduction:
+    """``inverse = P^-1`` and ``reduced_down = P^-1 W_down`` (None for the identity skip)."""
+
+    inverse: Optional[Matrix] = None
+    reduced_down: Optional[Matrix] = None
+
+
+def reduce_skip(inst: Instance) -> SkipReduction:
+    """R1's reduction of ``x -> P x + f(x)``; :class:`InputError` when P is singular."""
+    if inst.skip is None:
+        return SkipReduction()
+    inv = invert(inst.skip)
+    reduced = matmul(inv, inst.W_down) if inst.d <= REDUCED_MAX_D else None
+    return SkipReduction(inv, reduced)

@@ -1,0 +1,285 @@
+"""Exact search for a subset ``S`` with ``sum_{i in S} b_i a_i^T = -T``, or a certificate that none exists.
+
+Candidates are found modulo primes and verified exactly over the integers;
+"no S" is concluded only from a :class:`~pybridge.evidence.NoSubsetCertificate`
+that rules out every 0/1 vector modulo a prime (sound over the integers) and
+that :func:`verify_nosub` re-checks with the logic of Coq's ``check_nosub``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import islice
+from typing import Iterator, Literal, Optional
+
+import numpy as np
+
+from ..evidence import Functional, NoSubsetCertificate
+from ..modular import PRIMES, IntMatrix, matvec_mod, reduce_mod, rref_mod, solve_left_mod
+
+MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments)
+MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    status: Literal["found", "none", "unknown"]
+    subset: Optional[tuple[int, ...]] = None
+    certificate: Optional[NoSubsetCertificate] = None
+    reason: str = ""
+
+
+def subset_residual(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int, ...]) -> Optional[tuple[int, int]]:
+    """Exactly ``dT * sum_{i in S} Bz[:,i] Az[i,:] + dA*dB*Tz``: None when it is zero,
+    else the first position ``(k, l)`` where it is not."""
+    d = len(B.rows)
+    s = list(subset)
+    bound = len(s) * A.max_abs() * B.max_abs() * T.den + A.den * B.den * T.max_abs()
+    dtype = np.int64 if bound < 2**62 else object
+    a = np.array([A.rows[i] for i in s], dtype=dtype).reshape(len(s), d)
+    b = np.array([[B.rows[k][i] for i in s] for k in range(d)], dtype=dtype).reshape(d, len(s))
+    lhs = (b @ a) * T.den if s else np.zeros((d, d), dtype=dtype)
+    rhs = np.array(T.rows, dtype=dtype) * (A.den * B.den)
+    bad = np.argwhere(lhs + rhs != 0)
+    return None if len(bad) == 0 else (int(bad[0][0]), int(bad[0][1]))
+
+
+def subset_residual_zero(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int, ...]) -> bool:
+    """Exactly: ``dT * sum_{i in S} Bz[:,i] Az[i,:] == -dA*dB*Tz``."""
+    return subset_residual(A, B, T, subset) is None
+
+
+class _System:
+    """The integer system ``sum_i s_i dT Bz[k,i] Az[i,l] = -dA dB Tz[k,l]`` mod p."""
+
+    def __init__(self, A: IntMatrix, B: IntMatrix, T: IntMatrix, p: int) -> None:
+        self.p = p
+        self.n, self.d = A.shape
+        self.amod = reduce_mod(A.rows, p)  # n x d
+        self.bmod = reduce_mod(B.rows, p)  # d x n
+        self.dT = T.den % p
+        self.rhs_scale = (-A.den * B.den) % p
+        self.tmod = reduce_mod(T.rows, p)
+
+    def rows(self, positions: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        p = self.p
+        ks = np.array([k for k, _ in positions], dtype=np.int64)
+        ls = np.array([l for _, l in positions], dtype=np.int64)
+        m = (self.bmod[ks, :] * self.amod[:, ls].T) % p
+        m = m * self.dT % p
+        r = self.tmod[ks, ls] * self.rhs_scale % p
+        return m, r
+
+    def functional(self, positions: list[tuple[int, int]], y: np.ndarray, pivot: Optional[int]) -> Functional:
+        rows: dict[int, list[int]] = {}
+        for (k, l), val in zip(positions, y):
+            if int(val) % self.p:
+                rows.setdefault(k, [0] * self.d)[l] = int(val) % self.p
+        return Functional(pivot, tuple((k, tuple(r)) for k, r in sorted(rows.items())))
+
+    def values(self, f: Functional) -> tuple[np.ndarray, int]:
+        """``(y_i)_i`` and the target ``t`` of a functional, mod p (for self-checks)."""
+        p = self.p
+        y = np.zeros(self.n, dtype=np.int64)
+        t = 0
+        for k, row in f.rows:
+            r = np.array(row, dtype=np.int64)
+            ya = np.array([sum(int(a) * int(b) for a, b in zip(self.amod[i], r)) % p for i in range(self.n)],
+                          dtype=np.int64) if self.d * self.n < 20000 else matvec_mod(self.amod, r, p)
+            y = (y + self.bmod[k] * ya % p) % p
+            t = (t + sum(int(a) * int(b) for a, b in zip(self.tmod[k], r))) % p
+        return y * self.dT % p, t * self.rhs_scale % p
+
+
+def _positions(d: int, count: int) -> list[tuple[int, int]]:
+    count = min(count, d * d)
+    return [(q // d, q % d) for q in range(count)]
+
+
+def _enumerate_free(red: np.ndarray, piv: list[int], free: list[int], n: int, p: int) -> Iterator[tuple[int, ...]]:
+    """All assignments z of the free variables making every pivot value 0 or 1."""
+    rank = len(piv)
+    c = red[:rank, n]
+    rf = red[:rank, free] if free else np.zeros((rank, 0), dtype=np.int64)
+    f = len(free)
+    total = 1 << f
+    chunk = 1 << 16
+    for start in range(0, total, chunk):
+        idx = np.arange(start, min(total, start + chunk), dtype=np.int64)
+        z = ((idx[:, None] >> np.arange(f, dtype=np.int64)) & 1) if f else np.zeros((len(idx), 0), np.int64)
+        vals = (c[None, :] - (z @ rf.T) % p) % p
+        ok = np.all((vals == 0) | (vals == 1), axis=1)
+        for row in np.nonzero(ok)[0]:
+            s = [0] * n
+            for j, col in enumerate(free):
+                s[col] = int(z[row, j])
+            for j, col in enumerate(piv):
+                s[col] = int(vals[row, j])
+            yield tuple(i for i in range(n) if s[i])
+
+
+def verify_nosub(system: "_System", cert: NoSubsetCertificate) -> bool:
+    """Re-check a no-subset certificate independently of how it was found, with
+    the same logic as ``Checkers.check_nosub``: values ``y_i`` vanish outside the
+    free indices and the pivot, and every 0/1 assignment of the free indices makes
+    some functional's ``t - sum_F z_i y_i`` differ from both 0 and ``y_pivot``."""
+    p, free = system.p, list(cert.free)
+    if len(free) > 24 or any(not 0 <= i < system.n for i in free):
+        return False
+    cols = []
+    for f in cert.functionals:
+        y, t = system.values(f)
+        mask = np.ones(system.n, dtype=bool)
+        mask[free] = False
+        if f.pivot is not None and 0 <= f.pivot < system.n and f.pivot not in free:
+            mask[f.pivot] = False
+        if np.any(y[mask]):
+            return False
+        c = int(y[f.pivot]) if f.pivot is not None and 0 <= f.pivot < system.n and f.pivot not in free else 0
+        cols.append((y[free] if free else np.zeros(0, dtype=np.int64), t, c))
+    if not cols:
+        return False
+    yf = np.array([c[0] for c in cols], dtype=np.int64).reshape(len(cols), len(free))
+    tv = np.array([c[1] for c in cols], dtype=np.int64)
+    cv = np.array([c[2] for c in cols], dtype=np.int64)
+    total = 1 << len(free)
+    for start in range(0, total, 1 << 16):
+        idx = np.arange(start, min(total, start + (1 << 16)), dtype=np.int64)
+        z = (idx[:, None] >> np.arange(len(free), dtype=np.int64)) & 1
+        v = (tv[None, :] - (z @ yf.T) % p) % p
+        fails = (v != 0) & (v != cv[None, :])
+        if not np.all(np.any(fails, axis=1)):
+            return False
+    return True
+
+
+def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
+    """Find S with ``sum_{i in S} b_i a_i^T = -T`` exactly, or a certificate that none exists.
+
+    Every "none" outcome carries a certificate that :func:`verify_nosub` accepted."""
+    out = _search_subset(A, B, T)
+    if out.status == "none":
+        system = _System(A, B, T, out.certificate.p)
+        if not verify_nosub(system, out.certificate):
+            return SearchOutcome("unknown", reason="internal check of the no-subset certificate failed")
+    return out
+
+
+def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
+    n, d = A.shape
+    reasons = []
+    for p in PRIMES[:3]:
+        system = _System(A, B, T, p)
+        positions = _positions(d, n + 1 + 8)
+        first = True
+        for _round in range(64):
+            m, r = system.rows(positions)
+            g = np.concatenate([m, r[:, None]], axis=1)
+            if first:  # the generic case: inconsistent already on these positions
+                first = False
+                e_last = np.zeros(n + 1, dtype=np.int64)
+                e_last[n] = 1
+                y = solve_left_mod(g, e_last, p)
+                if y is not None:
+                    cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
+                    return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
+            red, piv = rref_mod(g, p, ncols=n + 1)
+            if piv and piv[-1] == n:
+                y = solve_left_mod(g, np.eye(1, n + 1, n, dtype=np.int64)[0], p)
+                cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
+                return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
+            free = [c for c in range(n) if c not in set(piv)]
+            if len(free) > 16 and n <= 24:
+                out = _meet_in_the_middle(system, A, B, T)
+                if out.status != "unknown":
+                    return out
+                reasons.append(f"p = {p}: {out.reason}")
+                break
+            if len(free) > MAX_FREE and len(positions) < d * d and 2 * len(positions) * (n + 1) <= MAX_SYSTEM:
+                # Rank deficient on these positions: take more equations.
+                known = set(positions)
+                extra = [q for q in _positions(d, d * d) if q not in known][: len(positions)]
+                positions = positions + extra
+                continue
+            if len(free) > MAX_FREE:
+                return SearchOutcome(
+                    "unknown",
+                    reason=f"the linear system has {len(free)} free variables (rank {len(piv)} < n = {n}); "
+                    f"at most {MAX_FREE} are enumerated",
+                )
+            candidates = list(islice(_enumerate_free(red, piv, free, n, p), 64))
+            violated = []
+            for s in candidates:
+                pos = subset_residual(A, B, T, s)
+                if pos is None:
+                    return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)}")
+                violated.append(pos)
+            if not candidates:
+                return SearchOutcome("none", certificate=_pivot_certificate(system, positions, m, red, piv, free),
+                                     reason=f"no 0/1 point mod p ({len(free)} free variables)")
+            # Candidates mod p that fail exactly: add the equations they violate.
+            known = set(positions)
+            new = sorted({q for q in violated if q not in known})
+            if not new:
+                reasons.append(f"p = {p}: 0/1 solutions mod p that fail exactly")
+                break
+            positions = positions + new
+    return SearchOutcome("unknown", reason="; ".join(reasons) or "search inconclusive")
+
+
+def _subset_sums(vals: list[int], p: int) -> np.ndarray:
+    """All 2**len(vals) subset sums mod p; entry ``mask`` is the sum over the bits of mask."""
+    sums = np.zeros(1, dtype=np.int64)
+    for v in vals:
+        sums = np.concatenate([sums, (sums + v) % p])
+    return sums
+
+
+def _meet_in_the_middle(system: "_System", A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
+    """n <= 24: one random functional R; subset sums of its values y_i meet its target t
+    (mod p) in two halves. No meeting point: no S (certificate: R, all indices free)."""
+    n, d, p = system.n, system.d, system.p
+    rng = random.Random(2024)
+    spurious = 0
+    for _attempt in range(4):
+        R = Functional(None, tuple((k, tuple(rng.randrange(p) for _ in range(d))) for k in range(d)))
+        y, t = system.values(R)
+        h = n // 2
+        left = _subset_sums([int(v) for v in y[:h]], p)
+        right = _subset_sums([int(v) for v in y[h:]], p)
+        index: dict[int, list[int]] = {}
+        for mask, val in enumerate(right.tolist()):
+            index.setdefault(val, []).append(mask)
+        matches = []
+        for lmask, val in enumerate(left.tolist()):
+            for rmask in index.get((t - val) % p, ()):
+                matches.append((lmask, rmask))
+        for lmask, rmask in matches:
+            s = tuple(i for i in range(h) if lmask >> i & 1) + tuple(h + i for i in range(n - h) if rmask >> i & 1)
+            if subset_residual_zero(A, B, T, s):
+                return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)} (meet in the middle)")
+        if not matches:
+            cert = NoSubsetCertificate(p, tuple(range(n)), (R,))
+            return SearchOutcome("none", certificate=cert, reason="no subset sum meets the target mod p "
+                                 "(meet in the middle)")
+        spurious += len(matches)
+    return SearchOutcome("unknown", reason=f"{spurious} spurious meet-in-the-middle matches")
+
+
+def _pivot_certificate(system: _System, positions: list[tuple[int, int]], m: np.ndarray, red: np.ndarray,
+                       piv: list[int], free: list[int]) -> NoSubsetCertificate:
+    p, n = system.p, system.n
+    if not free:
+        # Unique solution mod p; some coordinate is not 0/1.
+        sol = {c: int(red[j, n]) for j, c in enumerate(piv)}
+        i0 = next(c for c in piv if sol[c] not in (0, 1))
+        e = np.zeros(n, dtype=np.int64)
+        e[i0] = 1
+        y = solve_left_mod(m, e, p)
+        return NoSubsetCertificate(p, (), (system.functional(positions, y, i0),))
+    funcs = []
+    for j, c in enumerate(piv):
+        y = solve_left_mod(m, red[j, :n].copy(), p)
+        funcs.append(system.functional(positions, y, c))
+    return NoSubsetCertificate(p, tuple(free), tuple(funcs))

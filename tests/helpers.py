@@ -1,0 +1,159 @@
+"""Helpers shared by the tests (exact blocks, planted instances, a mini Coq library)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from fractions import Fraction as F
+from pathlib import Path
+
+from pybridge.coq import CoqBackend
+from pybridge.errors import InputError
+from pybridge.exact_linalg import invert
+from pybridge.model import Activation, Instance
+
+REPO = Path(__file__).resolve().parent.parent
+RELU = Activation("relu")
+
+
+def relu(z: F) -> F:
+    return z if z > 0 else F(0)
+
+
+def mat(rows) -> tuple:
+    return tuple(tuple(F(v) for v in r) for r in rows)
+
+
+def block(A, B, x, bias_up=None, bias_down=None):
+    n, d = len(A), len(B)
+    c = bias_up or [F(0)] * n
+    h = [relu(sum(A[i][l] * x[l] for l in range(d)) + c[i]) for i in range(n)]
+    b0 = bias_down or [F(0)] * d
+    return [sum(B[k][i] * h[i] for i in range(n)) + b0[k] for k in range(d)]
+
+
+def residual(P, A, B, x, **kw):
+    d = len(B)
+    f = block(A, B, x, **kw)
+    px = [sum(P[k][l] * x[l] for l in range(d)) for k in range(d)] if P else list(x)
+    return [px[k] + f[k] for k in range(d)]
+
+
+def matmul(X, Y):
+    return tuple(tuple(sum((X[i][k] * Y[k][j] for k in range(len(Y))), F(0)) for j in range(len(Y[0])))
+                 for i in range(len(X)))
+
+
+def planted(d: int, n: int, seed: int):
+    """W_up random; columns S of W_down chosen so that B[:,S] A[S,:] = -I."""
+    rng = random.Random(seed)
+    while True:
+        A = [[F(rng.randint(-4, 4)) for _ in range(d)] for _ in range(n)]
+        S = sorted(rng.sample(range(n), d))
+        try:
+            inv = invert(mat([A[i] for i in S]))
+            break
+        except InputError:
+            continue
+    B = [[F(rng.randint(-4, 4)) for _ in range(n)] for _ in range(d)]
+    for t, i in enumerate(S):
+        for k in range(d):
+            B[k][i] = -inv[k][t]
+    return mat(A), mat(B), tuple(S)
+
+
+def random_points(d: int, count: int, seed: int):
+    rng = random.Random(seed)
+    return [[F(rng.randint(-50, 50), rng.randint(1, 7)) for _ in range(d)] for _ in range(count)]
+
+
+def structured_wide(seed: int = 40):
+    """d = 40, n = 5: the first equations (row 0) admit S = {0}; the rest do not."""
+    rng = random.Random(seed)
+    d, n = 40, 5
+    A = [[F(rng.randint(-9, 9)) if l >= 14 else F(0) for l in range(d)] for _ in range(n)]
+    B = [[F(rng.randint(-9, 9)) if k >= 1 else F(0) for _ in range(n)] for k in range(d)]
+    A[0][0] = F(1)
+    B[0][0] = F(-1)
+    for i in range(1, n):
+        A[i][rng.randrange(14)] = F(rng.randint(1, 9))
+    return mat(A), mat(B)
+
+
+def generic_instance(d: int, n: int, seed: int, skip=None) -> Instance:
+    """Random rational ReLU weights (generic with overwhelming probability)."""
+    rng = random.Random(seed)
+    A = mat([[F(rng.randint(-9, 9), rng.randint(1, 4)) for _ in range(d)] for _ in range(n)])
+    B = mat([[F(rng.randint(-9, 9)) for _ in range(n)] for _ in range(d)])
+    return Instance(RELU, A, B, skip=skip)
+
+
+MINI_BASE = """From Coq Require Import Arith.
+Definition double (n : nat) : nat := n + n.
+
+Lemma double_plus n : double n = n + n.
+Proof. reflexivity. Qed.
+
+Axiom base_ax : forall n : nat, n + 0 = n.
+
+Lemma uses_ax n : double n + 0 = double n.
+Proof. apply base_ax. Qed.
+
+Lemma orphan' : 1 + 1 = 2.
+Proof. reflexivity. Qed.
+
+Lemma résumé : True.
+Proof. exact I. Qed.
+"""
+
+MINI_TOP = """From Absorb Require Import Base.
+Theorem top_thm n : double n + 0 = n + n.
+Proof. rewrite uses_ax. apply double_plus. Qed.
+
+Definition unused_def := 3.
+
+Corollary top_cor : double 1 + 0 = 2.
+Proof. apply (top_thm 1). Qed.
+"""
+
+MINI_EXTRA = """From Absorb Require Import Top.
+Lemma extra_lemma : Top.unused_def = 3.
+Proof. reflexivity. Qed.
+"""
+
+MINI_RESULTS = """[[result]]
+id = "R1"
+title = "The top theorem"
+theorems = ["Absorb.Top.top_thm"]
+missing = ""
+
+[[result]]
+id = "R2"
+title = "Its corollary"
+theorems = ["Top.top_cor"]
+missing = ""
+
+[[result]]
+id = "R3"
+title = "Not proved yet"
+theorems = []
+missing = "later"
+"""
+
+
+def make_mini_library(root: Path) -> CoqBackend:
+    """A three-file library under ``root/coq`` (Extra.v not yet in ``_CoqProject``), built."""
+    theories = root / "coq" / "theories"
+    theories.mkdir(parents=True)
+    shutil.copyfile(REPO / "coq" / "Makefile", root / "coq" / "Makefile")
+    (root / "coq" / "_CoqProject").write_text(
+        "-R theories Absorb\ntheories/Base.v\ntheories/Top.v\n"
+    )
+    (theories / "Base.v").write_text(MINI_BASE)
+    (theories / "Top.v").write_text(MINI_TOP)
+    (theories / "Extra.v").write_text(MINI_EXTRA)
+    (root / "coq" / "results.toml").write_text(MINI_RESULTS)
+    backend = CoqBackend(root=root)
+    build = backend.build_library()
+    assert build.ok, build.log[-2000:]
+    return backend
