@@ -673,3 +673,27 @@ Proof.
   unfold subset_sum, identity, gA in HS. simpl in HS.
   destruct (S 0%nat), (S 1%nat); lra.
 Qed.
+
+(** Both sides of [relu_bias_form_iff] on the canonical form [x + relu(x + 1)]
+    ([d = k = 1], [U = G = L = 1], [s = 1]): a block of width 2, none of width 1. *)
+Example relu_bias_form_iff_width2 :
+  exists A' c' B' b0', same_fun 1 (ungated_bias relu 1 2 A' c' B' b0')
+    (bias_ridge_form relu 1 1 (fun _ _ => 1) (fun _ => 1) (fun _ _ => 1) (fun _ _ => 1)
+       (fun _ => 0)).
+Proof.
+  apply (relu_bias_form_iff 1 1 2 _ _ _ _ _ (relu_bias_generic_instance 1 ltac:(lra))).
+  exact bias_width_condition_instance.
+Qed.
+
+Example relu_bias_form_iff_width1 :
+  ~ exists A' c' B' b0', same_fun 1 (ungated_bias relu 1 1 A' c' B' b0')
+      (bias_ridge_form relu 1 1 (fun _ _ => 1) (fun _ => 1) (fun _ _ => 1) (fun _ _ => 1)
+         (fun _ => 0)).
+Proof.
+  rewrite (relu_bias_form_iff 1 1 1 _ _ _ _ _ (relu_bias_generic_instance 1 ltac:(lra))).
+  intros [T [S [r [E [P [Q [_ [Hw HL]]]]]]]].
+  pose proof (HL 0%nat 0%nat ltac:(lia) ltac:(lia)) as H.
+  unfold masked_outer, low_rank in H. simpl in Hw, H.
+  destruct (T 0%nat); [lia|]. assert (r = 0%nat) by lia. subst r. simpl in H.
+  destruct (S 0%nat); unfold ex1_A in H; lra.
+Qed.
