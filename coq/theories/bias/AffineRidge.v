@@ -163,10 +163,10 @@ Qed.
 
 (** ** Augmented rows *)
 
-Lemma aug_row_lt d A c i k : (k < d)%nat -> aug_row d A c i k = A i k.
+Lemma aug_row_coord d A c i k : (k < d)%nat -> aug_row d A c i k = A i k.
 Proof. intros Hk. unfold aug_row. apply Nat.ltb_lt in Hk. rewrite Hk. reflexivity. Qed.
 
-Lemma aug_row_last d A c i : aug_row d A c i d = c i.
+Lemma aug_row_bias_coord d A c i : aug_row d A c i d = c i.
 Proof. unfold aug_row. rewrite Nat.ltb_irrefl. reflexivity. Qed.
 
 (** If [(v, e) = lam1 (a_i1, c_i1) = lam2 (a_i2, c_i2)] with [lam1 <> 0], the
@@ -180,8 +180,8 @@ Proof.
   intros Hl E1 F1 E2 F2 Hind.
   destruct (Hind lam1 (- lam2)) as [Z _]; [|contradiction].
   intros k Hk. destruct (Nat.eq_dec k d) as [->|Hne].
-  - rewrite !aug_row_last. lra.
-  - rewrite !aug_row_lt by lia. pose proof (E1 k ltac:(lia)). pose proof (E2 k ltac:(lia)). lra.
+  - rewrite !aug_row_bias_coord. lra.
+  - rewrite !aug_row_coord by lia. pose proof (E1 k ltac:(lia)). pose proof (E2 k ltac:(lia)). lra.
 Qed.
 
 (** ** Uniqueness *)
@@ -219,21 +219,21 @@ Qed.
 (** [d = 1]: the rows [(1, 0)] and [(1, 1)] (kinks at [x = 0] and [x = -1])
     satisfy the hypotheses, and [|x| - |x + 1|] is not affine (its
     coefficients are not 0), while [0 |x| + 0 |x + 1| = 0] is. *)
-Definition ex_V : mat := fun _ _ => 1.
-Definition ex_c : vec := fun j => if Nat.eq_dec j 0 then 0 else 1.
+Definition aff_ex_V : mat := fun _ _ => 1.
+Definition aff_ex_c : vec := fun j => if Nat.eq_dec j 0 then 0 else 1.
 
 Example affine_ridge_unique_instance :
-  (forall j, (j < 2)%nat -> nonzero_vec 1 (row ex_V j)) /\
+  (forall j, (j < 2)%nat -> nonzero_vec 1 (row aff_ex_V j)) /\
   (forall i j, (i < 2)%nat -> (j < 2)%nat -> i <> j ->
-     lin_independent2 2 (aug_row 1 ex_V ex_c i) (aug_row 1 ex_V ex_c j)) /\
-  (forall x, sumn 2 (fun j => 0 * Rabs (dot 1 (row ex_V j) x + ex_c j))
+     lin_independent2 2 (aug_row 1 aff_ex_V aff_ex_c i) (aug_row 1 aff_ex_V aff_ex_c j)) /\
+  (forall x, sumn 2 (fun j => 0 * Rabs (dot 1 (row aff_ex_V j) x + aff_ex_c j))
              = dot 1 (fun _ => 0) x + 0).
 Proof.
   split; [|split].
-  - intros j _. exists 0%nat. split; [lia | unfold row, ex_V; lra].
+  - intros j _. exists 0%nat. split; [lia | unfold row, aff_ex_V; lra].
   - intros i j Hi Hj Hne al be Hab.
     pose proof (Hab 0%nat ltac:(lia)) as E0. pose proof (Hab 1%nat ltac:(lia)) as E1.
-    unfold aug_row, ex_V, ex_c in E0, E1. simpl in E0, E1.
+    unfold aug_row, aff_ex_V, aff_ex_c in E0, E1. simpl in E0, E1.
     destruct i as [|[|i]], j as [|[|j]]; try lia; simpl in E0, E1; split; lra.
   - intros x. unfold dot. simpl. ring.
 Qed.
@@ -243,11 +243,11 @@ Qed.
 Example affine_ridge_not_affine :
   ~ exists (w : vec) (w0 : R), forall x : vec,
       sumn 2 (fun j => (if Nat.eq_dec j 0 then 1 else -1)
-                       * Rabs (dot 1 (row ex_V j) x + ex_c j)) = dot 1 w x + w0.
+                       * Rabs (dot 1 (row aff_ex_V j) x + aff_ex_c j)) = dot 1 w x + w0.
 Proof.
   intros [w [w0 H]].
   assert (Hb : forall j, (j < 2)%nat -> (if Nat.eq_dec j 0 then 1 else -1) = 0).
-  { apply (affine_ridge_unique 1 2 ex_V ex_c _ w w0).
+  { apply (affine_ridge_unique 1 2 aff_ex_V aff_ex_c _ w w0).
     - apply affine_ridge_unique_instance.
     - apply affine_ridge_unique_instance.
     - exact H. }

@@ -122,7 +122,7 @@ Lemma same_fun_trans_b d (f g h : vec -> vec) :
   same_fun d f g -> same_fun d g h -> same_fun d f h.
 Proof. intros H1 H2 x p Hp. rewrite (H1 x p Hp). exact (H2 x p Hp). Qed.
 
-Lemma not_nonzero_zero d (u : vec) : ~ nonzero_vec d u -> forall q, (q < d)%nat -> u q = 0.
+Lemma not_nonzero_vec_zero d (u : vec) : ~ nonzero_vec d u -> forall q, (q < d)%nat -> u q = 0.
 Proof.
   intros H q Hq. destruct (Req_EM_T (u q) 0) as [Z|Z]; [exact Z|].
   exfalso. apply H. exists q. split; assumption.
@@ -140,13 +140,13 @@ Proof.
   assert (Hbe : be <> 0).
   { intros Z. apply Hnz. split; [|exact Z].
     destruct Hi as [q [Hq Hu]]. pose proof (Hcomb q ltac:(lia)) as E.
-    rewrite !aug_row_lt in E by exact Hq. unfold row in Hu. rewrite Z in E.
+    rewrite !aug_row_coord in E by exact Hq. unfold row in Hu. rewrite Z in E.
     assert (E' : al * U i q = 0) by lra.
     apply Rmult_integral in E' as [E'|E']; [exact E'|]. lra. }
   exists (- al / be). split.
-  - intros q Hq. pose proof (Hcomb q ltac:(lia)) as E. rewrite !aug_row_lt in E by exact Hq.
+  - intros q Hq. pose proof (Hcomb q ltac:(lia)) as E. rewrite !aug_row_coord in E by exact Hq.
     apply (Rmult_eq_reg_l be); [|exact Hbe]. field_simplify; [|exact Hbe]. lra.
-  - pose proof (Hcomb d ltac:(lia)) as E. rewrite !aug_row_last in E.
+  - pose proof (Hcomb d ltac:(lia)) as E. rewrite !aug_row_bias_coord in E.
     apply (Rmult_eq_reg_l be); [|exact Hbe]. field_simplify; [|exact Hbe]. lra.
 Qed.
 
@@ -167,12 +167,12 @@ Proof.
     { destruct (classic (exists j, (j < S N)%nat /\ ~ nonzero_vec d (row U j))) as [[j [Hj Hz]]|HU].
       { exists (bskip_rows U j), (bskip_vec s j), (bskip_cols G j), L,
                (fun p => l0 p + G p j * relu (s j)).
-        apply drop_constant_class; [lia|]. intros q Hq. exact (not_nonzero_zero d _ Hz q Hq). }
+        apply drop_constant_class; [lia|]. intros q Hq. exact (not_nonzero_vec_zero d _ Hz q Hq). }
       assert (HU' : forall j, (j < S N)%nat -> nonzero_vec d (row U j)).
       { intros j Hj. apply NNPP. intros C. apply HU. exists j. split; assumption. }
       destruct (classic (exists j, (j < S N)%nat /\ ~ nonzero_vec d (col G j))) as [[j [Hj Hz]]|HG].
       { exists (bskip_rows U j), (bskip_vec s j), (bskip_cols G j), L, l0.
-        apply drop_zero_kink; [lia|]. intros p Hp. exact (not_nonzero_zero d _ Hz p Hp). }
+        apply drop_zero_kink; [lia|]. intros p Hp. exact (not_nonzero_vec_zero d _ Hz p Hp). }
       assert (HG' : forall j, (j < S N)%nat -> nonzero_vec d (col G j)).
       { intros j Hj. apply NNPP. intros C. apply HG. exists j. split; assumption. }
       destruct (classic (exists i j, (i < S N)%nat /\ (j < S N)%nat /\ i <> j /\

@@ -404,9 +404,9 @@ Qed.
     [x + relu(x) + relu(x + 1)] needs width at least 2. *)
 Example relu_bias_form_below_instance :
   ~ exists A' c' B' b0', same_fun 1 (ungated_bias relu 1 1 A' c' B' b0')
-      (bias_ridge_form relu 1 2 ex1_A ex2_c (fun _ _ => 1) identity (fun _ => 0)).
+      (bias_ridge_form relu 1 2 rb_ex_A rb_ex2_c (fun _ _ => 1) identity (fun _ => 0)).
 Proof.
-  exact (relu_bias_form_not_below 1 2 1 ex1_A ex2_c _ identity _
+  exact (relu_bias_form_not_below 1 2 1 rb_ex_A rb_ex2_c _ identity _
            relu_bias_generic_instance2 ltac:(lia)).
 Qed.
 
@@ -414,9 +414,9 @@ Qed.
     ([ReluBias.relu_bias_absorbable_instance]), so its ridge form meets the
     width condition at width 1. *)
 Example relu_bias_form_tight_instance :
-  width_condition 1 1 1 ex1_A (fun _ _ => -1) identity.
+  width_condition 1 1 1 rb_ex_A (fun _ _ => -1) identity.
 Proof.
-  apply (relu_bias_form_tight 1 1 ex1_A ex1_c _ identity (fun _ => 3)
+  apply (relu_bias_form_tight 1 1 rb_ex_A rb_ex_c _ identity (fun _ => 3)
            (relu_bias_generic_instance (-1) ltac:(lra))).
   destruct relu_bias_absorbable_instance as [A' [c' [B' [b0' H]]]].
   exists A', c', B', b0'. intros x i Hi. rewrite (H x i Hi).

@@ -301,14 +301,14 @@ Qed.
 (** ** Non-vacuity *)
 
 (** [d = n = 1], [A = 1], [c = 1]: one hyperplane [x = -1]. *)
-Definition ex1_A : mat := fun _ _ => 1.
-Definition ex1_c : vec := fun _ => 1.
+Definition rb_ex_A : mat := fun _ _ => 1.
+Definition rb_ex_c : vec := fun _ => 1.
 
 Example relu_bias_generic_instance (beta : R) : beta <> 0 ->
-  generic_bias_lines 1 1 ex1_A ex1_c (fun _ _ => beta).
+  generic_bias_lines 1 1 rb_ex_A rb_ex_c (fun _ _ => beta).
 Proof.
   intros Hb. split; [|split].
-  - intros i _. exists 0%nat. split; [lia | unfold row, ex1_A; lra].
+  - intros i _. exists 0%nat. split; [lia | unfold row, rb_ex_A; lra].
   - intros i j Hi Hj Hne. lia.
   - intros i _. exists 0%nat. split; [lia | unfold col; exact Hb].
 Qed.
@@ -316,46 +316,46 @@ Qed.
 (** With [B = -1]: [B A = -1 = -I], so [x - relu(x + 1) + 3] is absorbable
     (indeed it is [-relu(-x - 1) + 2]). *)
 Example relu_bias_absorbable_instance :
-  absorbable_ungated_bias relu 1 1 1 identity ex1_A ex1_c (fun _ _ => -1) (fun _ => 3).
+  absorbable_ungated_bias relu 1 1 1 identity rb_ex_A rb_ex_c (fun _ _ => -1) (fun _ => 3).
 Proof.
-  apply (relu_bias_absorbable_iff_submatrix 1 1 ex1_A ex1_c (fun _ _ => -1) (fun _ => 3)
+  apply (relu_bias_absorbable_iff_submatrix 1 1 rb_ex_A rb_ex_c (fun _ _ => -1) (fun _ => 3)
            (relu_bias_generic_instance (-1) ltac:(lra))).
   exists (fun _ => true). intros k l Hk Hl.
   assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst.
-  unfold subset_sum, identity, ex1_A. simpl. ring.
+  unfold subset_sum, identity, rb_ex_A. simpl. ring.
 Qed.
 
 (** With [B = 1]: no subset of [{0}] gives [B[:,S] A[S,:] = -1], so
     [x + relu(x + 1)] is not absorbable at width 1, whatever the biases. *)
 Example relu_bias_not_absorbable_instance :
-  ~ absorbable_ungated_bias relu 1 1 1 identity ex1_A ex1_c (fun _ _ => 1) (fun _ => 0).
+  ~ absorbable_ungated_bias relu 1 1 1 identity rb_ex_A rb_ex_c (fun _ _ => 1) (fun _ => 0).
 Proof.
-  rewrite (relu_bias_absorbable_iff_submatrix 1 1 ex1_A ex1_c (fun _ _ => 1) (fun _ => 0)
+  rewrite (relu_bias_absorbable_iff_submatrix 1 1 rb_ex_A rb_ex_c (fun _ _ => 1) (fun _ => 0)
              (relu_bias_generic_instance 1 ltac:(lra))).
   intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
-  unfold subset_sum, identity, ex1_A in HS. simpl in HS.
+  unfold subset_sum, identity, rb_ex_A in HS. simpl in HS.
   destruct (S 0%nat); lra.
 Qed.
 
 (** [d = 1], [n = 2]: kinks at [x = 0] and [x = -1].  The augmented rows
     [(1, 0)], [(1, 1)] are independent, so this block is not absorbable at
     width 1 (bias-free [d = 1] blocks always are at width 2, R8). *)
-Definition ex2_c : vec := fun j => if Nat.eq_dec j 0 then 0 else 1.
+Definition rb_ex2_c : vec := fun j => if Nat.eq_dec j 0 then 0 else 1.
 
-Example relu_bias_generic_instance2 : generic_bias_lines 1 2 ex1_A ex2_c (fun _ _ => 1).
+Example relu_bias_generic_instance2 : generic_bias_lines 1 2 rb_ex_A rb_ex2_c (fun _ _ => 1).
 Proof.
   split; [|split].
-  - intros i _. exists 0%nat. split; [lia | unfold row, ex1_A; lra].
+  - intros i _. exists 0%nat. split; [lia | unfold row, rb_ex_A; lra].
   - intros i j Hi Hj Hne al be Hab.
     pose proof (Hab 0%nat ltac:(lia)) as E0. pose proof (Hab 1%nat ltac:(lia)) as E1.
-    unfold aug_row, ex1_A, ex2_c in E0, E1. simpl in E0, E1.
+    unfold aug_row, rb_ex_A, rb_ex2_c in E0, E1. simpl in E0, E1.
     destruct i as [|[|i]], j as [|[|j]]; try lia; simpl in E0, E1; split; lra.
   - intros i _. exists 0%nat. split; [lia | unfold col; lra].
 Qed.
 
 Example relu_bias_below_instance :
-  ~ absorbable_ungated_bias relu 1 2 1 identity ex1_A ex2_c (fun _ _ => 1) (fun _ => 0).
+  ~ absorbable_ungated_bias relu 1 2 1 identity rb_ex_A rb_ex2_c (fun _ _ => 1) (fun _ => 0).
 Proof.
-  exact (relu_bias_generic_not_absorbable_below 1 2 1 ex1_A ex2_c _ _
+  exact (relu_bias_generic_not_absorbable_below 1 2 1 rb_ex_A rb_ex2_c _ _
            relu_bias_generic_instance2 ltac:(lia)).
 Qed.

@@ -186,31 +186,31 @@ Qed.
     [G = 3], [L = 1], [l0 = 0].  It is absorbable at width 2 (R8's width
     condition with [T = {0}]) but, having one class, the width bound only
     says [1 <= m]. *)
-Definition gA : mat := fun i _ => if Nat.eq_dec i 0 then 1 else 2.
-Definition gc : vec := fun i => if Nat.eq_dec i 0 then 1 else 2.
-Definition glam : nat -> R := fun i => if Nat.eq_dec i 0 then 1 else 2.
+Definition bg_A : mat := fun i _ => if Nat.eq_dec i 0 then 1 else 2.
+Definition bg_c : vec := fun i => if Nat.eq_dec i 0 then 1 else 2.
+Definition bg_lam : nat -> R := fun i => if Nat.eq_dec i 0 then 1 else 2.
 
 Example bias_grouping_instance :
-  bias_grouping 1 2 1 gA gc (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 1)
-    (fun _ _ => 3) (fun _ _ => 1) (fun _ => 0) (fun _ => 0%nat) glam.
+  bias_grouping 1 2 1 bg_A bg_c (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 1)
+    (fun _ _ => 3) (fun _ _ => 1) (fun _ => 0) (fun _ => 0%nat) bg_lam.
 Proof.
   assert (Habs2 : Rabs 2 = 2) by (apply Rabs_right; lra).
   assert (Habs1 : Rabs 1 = 1) by (apply Rabs_right; lra).
   split; [|split; [|split; [|split]]].
-  - intros i Hi _. unfold gA, gc, glam.
+  - intros i Hi _. unfold bg_A, bg_c, bg_lam.
     destruct (Nat.eq_dec i 0); (split; [lra | split; [intros; ring | ring]]).
   - intros i _ H. lia.
-  - intros p t _ Ht. assert (t = 0%nat) by lia. subst. simpl. unfold glam. simpl.
+  - intros p t _ Ht. assert (t = 0%nat) by lia. subst. simpl. unfold bg_lam. simpl.
     rewrite Habs1, Habs2. ring.
   - intros p q Hp Hq. assert (p = 0%nat) by lia. assert (q = 0%nat) by lia. subst.
-    simpl. unfold glam, identity. simpl.
+    simpl. unfold bg_lam, identity. simpl.
     destruct (Rlt_dec 1 0); [lra|]. destruct (Rlt_dec 2 0); [lra|]. ring.
-  - intros p _. simpl. unfold glam. simpl.
+  - intros p _. simpl. unfold bg_lam. simpl.
     destruct (Rlt_dec 1 0); [lra|]. destruct (Rlt_dec 2 0); [lra|]. ring.
 Qed.
 
 Example relu_bias_grouped_instance :
-  absorbable_ungated_bias relu 1 2 2 identity gA gc (fun _ _ => 1) (fun _ => 0).
+  absorbable_ungated_bias relu 1 2 2 identity bg_A bg_c (fun _ _ => 1) (fun _ => 0).
 Proof.
   apply (relu_bias_grouped_sufficient 1 2 1 2 _ _ _ _ _ _ _ _ _ _ _ bias_grouping_instance).
   exists (fun _ => true), (fun _ => false), 0%nat, (fun _ _ => 1), (fun _ _ => 0), (fun _ _ => 0).

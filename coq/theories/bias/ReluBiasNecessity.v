@@ -158,7 +158,7 @@ Qed.
 
 (** ** Masks and counts *)
 
-Lemma count_split w (M h : nat -> bool) :
+Lemma count_split_mask w (M h : nat -> bool) :
   count w M = (count w (fun j => M j && negb (h j)) + count w (fun j => M j && h j))%nat.
 Proof.
   induction w as [|w IH]; [reflexivity|]. simpl. rewrite IH.
@@ -196,7 +196,7 @@ Proof. induction w as [|w IH]; simpl; [reflexivity | rewrite IH; lia]. Qed.
 Lemma count_single w (M : nat -> bool) t0 : (t0 < w)%nat -> M t0 = true ->
   count w M = S (count w (fun t => M t && negb (Nat.eqb t t0))).
 Proof.
-  intros Ht HM. rewrite (count_split w M (fun t => Nat.eqb t t0)).
+  intros Ht HM. rewrite (count_split_mask w M (fun t => Nat.eqb t t0)).
   enough (E : count w (fun j => M j && Nat.eqb j t0) = 1%nat) by (rewrite E; lia).
   clear -Ht HM. induction w as [|w IH]; [lia|]. simpl.
   destruct (Nat.eq_dec t0 w) as [->|Hne].
@@ -361,7 +361,7 @@ Proof.
         in E by (intros j _; unfold masked; destruct (M j), (h j); simpl; ring).
       rewrite (Hk i Hi) in E. fold (Nn i) in E. unfold masked, M'. lra. }
     assert (Hcnt : count w M = (count w M' + count w (fun j => M j && h j))%nat)
-      by apply count_split.
+      by apply count_split_mask.
     assert (Hh1 : (1 <= count w (fun j => M j && h j))%nat).
     { apply (count_ge1 w _ j0 Hj0). rewrite HM0. exact Hself. }
     destruct (IH M' _ _ ltac:(lia) Hrest) as [r' [P' [Q' [Hr' HPQ]]]].
@@ -510,7 +510,7 @@ Proof.
       unfold masked, M', K'. lra. }
     assert (HK' : count k K = S (count k K')) by (apply count_single; assumption).
     assert (Hcnt : count w M = (count w M' + count w (fun j => M j && h j))%nat)
-      by apply count_split.
+      by apply count_split_mask.
     assert (HK't0 : K' t0 = false) by (unfold K'; rewrite Nat.eqb_refl, andb_false_r; reflexivity).
     destruct (IH K' M' _ _ ltac:(lia) Hrest) as [T' [S' [r' [E' [P' [Q' [HT' [HS' [Hc' HL']]]]]]]]].
     assert (HT't0 : T' t0 = false)
@@ -645,7 +645,7 @@ Proof.
 Qed.
 
 Example relu_bias_grouped_iff_width2 :
-  absorbable_ungated_bias relu 1 2 2 identity gA gc (fun _ _ => 1) (fun _ => 0).
+  absorbable_ungated_bias relu 1 2 2 identity bg_A bg_c (fun _ _ => 1) (fun _ => 0).
 Proof.
   apply (relu_bias_grouped_iff 1 2 1 2 _ _ _ _ _ _ _ _ _ _ _ bias_grouping_instance
            bias_grouped_canonical).
@@ -655,7 +655,7 @@ Proof.
 Qed.
 
 Example relu_bias_grouped_iff_width1 :
-  ~ absorbable_ungated_bias relu 1 2 1 identity gA gc (fun _ _ => 1) (fun _ => 0).
+  ~ absorbable_ungated_bias relu 1 2 1 identity bg_A bg_c (fun _ _ => 1) (fun _ => 0).
 Proof.
   rewrite (relu_bias_grouped_iff 1 2 1 1 _ _ _ _ _ _ _ _ _ _ _ bias_grouping_instance
              bias_grouped_canonical).
@@ -667,10 +667,10 @@ Proof.
 Qed.
 
 Example relu_bias_grouped_no_submatrix :
-  ~ exists S, submatrix_cond 1 2 S gA (fun _ _ => 1).
+  ~ exists S, submatrix_cond 1 2 S bg_A (fun _ _ => 1).
 Proof.
   intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
-  unfold subset_sum, identity, gA in HS. simpl in HS.
+  unfold subset_sum, identity, bg_A in HS. simpl in HS.
   destruct (S 0%nat), (S 1%nat); lra.
 Qed.
 
@@ -695,5 +695,5 @@ Proof.
   pose proof (HL 0%nat 0%nat ltac:(lia) ltac:(lia)) as H.
   unfold masked_outer, low_rank in H. simpl in Hw, H.
   destruct (T 0%nat); [lia|]. assert (r = 0%nat) by lia. subst r. simpl in H.
-  destruct (S 0%nat); unfold ex1_A in H; lra.
+  destruct (S 0%nat); unfold rb_ex_A in H; lra.
 Qed.
