@@ -516,3 +516,14 @@ def test_file_not_named_by_the_index_is_read_alone(tmp_path: Path) -> None:
     c = ck.open_checkpoint(tmp_path / "extra.safetensors")
     assert any("ignored: it does not name extra.safetensors" in n for n in c.notes)
     assert [l.status for l in ck.find_layers(c)] == ["ok", "missing_tensor"]
+
+
+def test_config_with_infinity_and_duplicate_keys(tmp_path: Path) -> None:
+    tensors, config = opt()
+    write(tmp_path, tensors, config)
+    text = json.dumps(config)[:-1] + ', "max_logit": Infinity, "eps": NaN}'
+    (tmp_path / "config.json").write_text(text)
+    assert len(ck.find_layers(ck.open_checkpoint(tmp_path))) == L
+    (tmp_path / "config.json").write_text(json.dumps(config)[:-1] + ', "model_type": "llama"}')
+    with pytest.raises(InputError, match="config.json: duplicate key 'model_type'"):
+        ck.open_checkpoint(tmp_path)

@@ -43,7 +43,9 @@ class _Counter:
 
 def strict_loads(text: str, *, limits: Limits = DEFAULT_LIMITS, exact: bool = True) -> object:
     """Parse JSON strictly (see the module docstring); decimals become exact Fractions
-    when ``exact`` (else ints/floats as Python reads them, still digit-limited)."""
+    when ``exact``; otherwise (config and index files, headers) ints/floats as Python
+    reads them, still digit-limited, and ``NaN``/``Infinity`` as floats (transformers
+    writes them in some configs)."""
     counter = _Counter(4 * limits.max_entries + 3 * 65536)
 
     def parse_number(s: str) -> object:
@@ -60,7 +62,7 @@ def strict_loads(text: str, *, limits: Limits = DEFAULT_LIMITS, exact: bool = Tr
             text,
             parse_float=parse_number,
             parse_int=parse_number,
-            parse_constant=_reject_constant,
+            parse_constant=_reject_constant if exact else float,
             object_pairs_hook=_no_duplicates,
         )
     except json.JSONDecodeError as exc:
