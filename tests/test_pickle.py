@@ -104,3 +104,17 @@ def test_storage_size_mismatch(tmp_path: Path) -> None:
     f = TorchFile(path)
     with pytest.raises(InputError, match="wrong size"):
         f.array("w")
+
+
+def test_build_opcode_cannot_rewrite_a_checked_tensor(tmp_path: Path) -> None:
+    """BUILD after the rebuild call (setting offset past the storage) is caught on re-validation."""
+    from torch_format import tensor_pickle
+
+    evil_state = b"}" + _str("offset") + b"J" + (10**6).to_bytes(4, "little") + b"s" + b"b"
+    entry = tensor_pickle("0", "FloatStorage", 4, 0, (2, 2), (2, 1)) + evil_state
+    data = state_dict_pickle([("w", entry)])
+    path = tmp_path / "m.bin"
+    write_torch_archive(path, data, {"0": np.zeros(4, dtype="<f4").tobytes()})
+    assert restricted_loads(data)["w"].offset == 10**6  # the BUILD did rewrite the stub...
+    with pytest.raises(InputError, match="outside its storage"):  # ...and re-validation catches it
+        TorchFile(path)

@@ -92,6 +92,20 @@ def _rebuild_tensor_v2(storage: object, offset: object, size: object, stride: ob
     return TensorStub(storage, offset, tuple(size), tuple(stride))
 
 
+def _revalidated(stub: object) -> TensorStub:
+    """A fresh, checked copy of a stub: pickle's BUILD opcode can rewrite an object's
+    fields after it was built, so nothing built during unpickling is trusted as is."""
+    if not isinstance(stub, TensorStub):
+        raise pickle.UnpicklingError("malformed tensor")
+    ref = stub.storage
+    if not (isinstance(ref, StorageRef) and isinstance(ref.type, StorageType)
+            and isinstance(ref.type.name, str) and ref.type.name in STORAGES
+            and isinstance(ref.key, str) and _count(ref.numel)):
+        raise pickle.UnpicklingError("malformed tensor storage")
+    clean = StorageRef(StorageType(ref.type.name), ref.key, ref.numel)
+    return _rebuild_tensor_v2(clean, stub.offset, stub.size, stub.stride)
+
+
 def _rebuild_parameter(data: object, requires_grad: object = False, hooks: object = None, *rest: object) -> object:
     if not isinstance(data, TensorStub):
         raise pickle.UnpicklingError("parameter without a tensor")
@@ -190,6 +204,10 @@ class TorchFile:
             raise InputError(f"{name}: malformed pickle in data.pkl ({type(exc).__name__})") from None
         stubs: dict[str, TensorStub] = {}
         _flatten(obj, "", stubs)
+        try:
+            stubs = {k: _revalidated(v) for k, v in stubs.items()}
+        except pickle.UnpicklingError as exc:
+            raise InputError(f"{name}: {exc}") from None
         self.tensors: dict[str, TorchTensorInfo] = {
             k: TorchTensorInfo(k, STORAGES[s.storage.type.name][1], s.size, s) for k, s in stubs.items()
         }
