@@ -112,12 +112,12 @@ def _rebuild_parameter(data: object, requires_grad: object = False, hooks: objec
     return data
 
 
-#: (module, name) -> the inert object the pickle gets instead.
+#: (module, name) -> the inert object the pickle gets instead (and ``torch.<X>Storage``
+#: for the storages of :data:`STORAGES`, a fresh :class:`StorageType` each time).
 ALLOWED: dict[tuple[str, str], Any] = {
     ("torch._utils", "_rebuild_tensor_v2"): _rebuild_tensor_v2,
     ("torch._utils", "_rebuild_parameter"): _rebuild_parameter,
     ("collections", "OrderedDict"): collections.OrderedDict,
-    **{("torch", name): StorageType(name) for name in STORAGES},
 }
 
 
@@ -125,6 +125,8 @@ class RestrictedUnpickler(pickle.Unpickler):
     """Resolves only :data:`ALLOWED` globals; storages become :class:`StorageRef`."""
 
     def find_class(self, module: str, name: str) -> Any:  # noqa: D401
+        if module == "torch" and name in STORAGES:
+            return StorageType(name)  # a fresh tag each time: nothing shared is mutable by the pickle
         try:
             return ALLOWED[(module, name)]
         except (KeyError, TypeError):
