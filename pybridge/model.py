@@ -14,6 +14,7 @@ from typing import Literal, Optional
 from .activations import Activation
 from .evidence import Evidence
 from .prover import ProverResult
+from .width_evidence import WidthInfo
 
 __all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
 
@@ -157,6 +158,10 @@ class Decision:
     method: str = ""
     #: Exact data behind the verdict, used by :mod:`pybridge.coq.certificates`.
     evidence: Optional[Evidence] = field(default=None, compare=False, repr=False)
+    #: The width decided (None: width n by the R5 route); see :mod:`pybridge.decision.width_route`.
+    width: Optional[int] = None
+    #: Canonical form, width data, explicit block, min-width bounds (width route only).
+    width_info: Optional[WidthInfo] = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -48,10 +48,10 @@ def test_generic_random_not_absorbable():
     assert dec.evidence.nosub_cert is not None and dec.evidence.generic_cert is not None
 
 
-def test_paper_counterexample_is_outside_hypotheses():
+def test_paper_counterexample_is_decided_by_r8():
     dec = decide(Instance(RELU, mat([[1], [2]]), mat([[1, 1]])))
-    assert dec.verdict == "outside_hypotheses"
-    assert dec.generic is False
+    assert dec.verdict == "absorbable" and dec.result == "R8"
+    assert dec.width_info is not None and dec.width_info.block is not None
     # ... although it IS absorbable: x + relu(x) + relu(2x) = 4 relu(x) - relu(-x)
     for x in (F(-3), F(-1, 2), F(0), F(5, 3)):
         assert x + relu(x) + relu(2 * x) == 4 * relu(x) - relu(-x)

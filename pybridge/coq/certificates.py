@@ -390,6 +390,10 @@ def build_certificate(instance: Instance, decision: Decision) -> Optional[Certif
     v = decision.verdict
     if v in ("outside_hypotheses", "undecided"):
         return None
+    from .certificates_width import build_width_certificate, handles
+
+    if handles(decision):  # R8 / R8' / R9: pybridge/coq/certificates_width.py
+        return build_width_certificate(instance, decision)  # type: ignore[return-value]
     act = instance.activation
     if not act.certifiable:
         raise CannotCertify(f"Coq support for {act.label} is not proved yet")

@@ -7,10 +7,13 @@
   search (:mod:`.subset_search`) and genericity (:mod:`.genericity`) decide
   between R5 (<=) (a subset S, with the witness), R5 (=>) (generic, no S) and
   ``outside_hypotheses`` (not generic, or biases without S, or biases and a skip).
+- what R5 leaves open, other widths (``width``) and the least absorbing width
+  (``min_width``): R8 / R8' / R9 through :mod:`.width_route`.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Optional
 
@@ -22,6 +25,7 @@ from ..modular import identity_int, scale_matrix
 from .genericity import check_generic
 from .skips import SkipReduction, reduce_skip
 from .subset_search import search_subset
+from . import width_route
 
 METHOD = "subset search mod p, exact verification"
 
@@ -49,7 +53,7 @@ def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
     """Verdicts that do not look at the weights (None: the weights decide)."""
     act = inst.activation
     base = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down, method="classification")
-    if not act.certifiable:
+    if not act.certifiable and not (width_route.covered(inst) and not inst.has_bias):
         return Decision("undecided", None, None,
                         f"{act.label}: the formal library has no support for this activation yet", **base)
     if act.gated:
@@ -77,13 +81,43 @@ def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
     return None
 
 
-def decide(inst: Instance) -> Decision:
-    """Decide absorbability at width n exactly; ``Decision.evidence`` holds the exact data."""
+def _check_width(inst: Instance, width: object) -> int:
+    if width is None:
+        return inst.n
+    if isinstance(width, bool) or not isinstance(width, int) or width < 0:
+        raise InputError(f"width must be a non-negative integer, got {width!r:.40}")
+    return width
+
+
+def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False) -> Decision:
+    """Decide absorbability at width ``width`` (default n) exactly, or the least absorbing
+    width (``min_width``); ``Decision.evidence`` / ``Decision.width_info`` hold the exact data."""
+    m = _check_width(inst, width)
     act = inst.activation
     skip = reduce_skip(inst)
     fixed = _classification(inst, skip)
     if fixed is not None:
-        return fixed
+        return fixed if m == inst.n and not min_width else replace(
+            fixed, reason=fixed.reason + (" (this verdict holds at every width)"
+                                          if fixed.verdict == "not_absorbable" else ""), width=m)
+    wbase = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down)
+    route = width_route.covered(inst)
+    if route and not inst.has_bias and (m != inst.n or min_width or not act.certifiable):
+        return width_route.decide_width(inst, m, min_width, skip.inverse, wbase)
+    if inst.has_bias and (m != inst.n or min_width) and inst.skip is None:
+        return width_route.decide_bias(inst, m, min_width, None, dict(wbase, method=width_route.METHOD))
+    r5 = _decide_r5(inst, skip)
+    if r5.verdict == "outside_hypotheses" and route:
+        if not inst.has_bias:
+            return width_route.decide_width(inst, m, False, skip.inverse, wbase)
+        if inst.skip is None:
+            return width_route.decide_bias(inst, m, False, r5, dict(wbase, method=width_route.METHOD))
+    return r5
+
+
+def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
+    """R5 / R7 at width n: the subset search and genericity."""
+    act = inst.activation
     A = scale_matrix(inst.W_up)
     B = scale_matrix(inst.W_down)
     T = scale_matrix(inst.skip) if inst.skip is not None else identity_int(inst.d)

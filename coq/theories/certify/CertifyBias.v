@@ -1,0 +1,152 @@
+(** * CertifyBias: certificates for blocks with biases (R9, generic case)
+
+    A biased block [x + B sigma(A x + c) + b0] is given as data: the rows of
+    [A] and the bias [c] share one denominator and one list per row, the
+    augmented row [(a_i, c_i)] ([d + 1] entries): [A = mat_of_rows dA RA]
+    (only the first [d] entries are read by the block) and
+    [c = aug_bias d dA RA] (entry [d] of each row).
+    - [generic_bias_lines_of_checks]: [check_bias_nonzero] (every [a_i] and
+      [b_i] nonzero) and [check_generic] in dimension [d + 1] on the augmented
+      rows (pairwise independent) give [generic_bias_lines];
+    - [cert_bias_not_absorbable]: for any [sigma] whose R9 (=>) holds on
+      generic-with-biases weights ([bias_lines_property]), those checks and a
+      no-subset certificate ([check_nosub]) refute absorbability at width [n];
+    - [cert_bias_not_absorbable_below]: the same checks and [m < n] refute
+      width [m] for any [sigma] with [bias_below_property];
+    - instances for ReLU: [relu_bias_lines_property], [relu_bias_below_property];
+      [lines_of_signs_property] turns a statement on [generic_bias_signs]
+      (the GELU family's hypothesis) into one on [generic_bias_lines]. *)
+
+From Coq Require Import Reals ZArith Lia Lra List Uint63.
+From Absorb Require Import Sums Blocks ActivationDefs BiasBlocks RidgeForm BiasSpec ReluBias.
+From Absorb Require Import IntSums Modular SubsetTargets CheckNoSubset CheckGeneric Certify.
+Import ListNotations.
+Open Scope bool_scope.
+
+(** The bias read from entry [d] of each augmented row. *)
+Definition aug_bias (d : nat) (dA : Z) (RA : list (list int)) : vec := fun i => mat_of_rows dA RA i d.
+
+(** Every row of [A] and every column of [B] has a nonzero entry among the first [d]. *)
+Definition check_bias_nonzero (d n : nat) (RA CB : list (list int)) : bool :=
+  forallb (fun i => nonzero_row d (nth i RA [])) (seq 0 n) &&
+  forallb (fun i => nonzero_row d (nth i CB [])) (seq 0 n).
+
+(** R9 (=>) at width [n] for [sigma], on weights generic with biases (lines). *)
+Definition bias_lines_property (sigma : R -> R) : Prop :=
+  forall d n A c B b0, generic_bias_lines d n A c B ->
+    absorbable_ungated_bias sigma d n n identity A c B b0 -> exists S, submatrix_cond d n S A B.
+
+(** The same with the weaker hypothesis of the GELU family. *)
+Definition bias_signs_property (sigma : R -> R) : Prop :=
+  forall d n A c B b0, generic_bias_signs d n A c B ->
+    absorbable_ungated_bias sigma d n n identity A c B b0 -> exists S, submatrix_cond d n S A B.
+
+(** Widths below [n] never, for generic weights with biases. *)
+Definition bias_below_property (sigma : R -> R) : Prop :=
+  forall d n m A c B b0, generic_bias_lines d n A c B -> (m < n)%nat ->
+    ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+
+Lemma generic_bias_lines_signs d n A c B : generic_bias_lines d n A c B -> generic_bias_signs d n A c B.
+Proof.
+  intros [H1 [H2 H3]]. split; [exact H1|]. split; [|exact H3].
+  intros i j Hi Hj Hij [E|E].
+  - destruct (H2 i j Hi Hj Hij 1 (-1)) as [C _]; [intros k Hk; rewrite (E k Hk); ring | lra].
+  - destruct (H2 i j Hi Hj Hij 1 1) as [C _]; [intros k Hk; rewrite (E k Hk); ring | lra].
+Qed.
+
+Lemma lines_of_signs_property sigma : bias_signs_property sigma -> bias_lines_property sigma.
+Proof. intros H d n A c B b0 Hg. exact (H d n A c B b0 (generic_bias_lines_signs d n A c B Hg)). Qed.
+
+Lemma relu_bias_lines_property : bias_lines_property relu.
+Proof. exact relu_bias_absorbable_generic_submatrix. Qed.
+
+Lemma relu_bias_below_property : bias_below_property relu.
+Proof. exact relu_bias_generic_not_absorbable_below. Qed.
+
+(** ** Genericity with biases from the checkers *)
+
+Lemma aug_row_data d dA RA i k : (k < S d)%nat ->
+  aug_row d (mat_of_rows dA RA) (aug_bias d dA RA) i k = row (mat_of_rows dA RA) i k.
+Proof.
+  intros Hk. unfold aug_row, aug_bias, row. destruct (Nat.ltb k d) eqn:E; [reflexivity|].
+  apply Nat.ltb_ge in E. replace k with d by lia. reflexivity.
+Qed.
+
+Theorem generic_bias_lines_of_checks d n dA dB RA CB pg U V :
+  (0 < dA)%Z -> (0 < dB)%Z ->
+  check_bias_nonzero d n RA CB = true -> check_generic (S d) n RA CB pg U V = true ->
+  generic_bias_lines d n (mat_of_rows dA RA) (aug_bias d dA RA) (mat_of_cols dB CB).
+Proof.
+  intros HA HB Hnz Hg. unfold check_bias_nonzero in Hnz. apply andb_prop in Hnz as [HAr HBc].
+  rewrite forallb_forall in HAr, HBc.
+  destruct (check_generic_sound (S d) n dA dB RA CB pg U V Hg HA HB) as [_ [Hpair _]].
+  split; [|split].
+  - intros i Hi. exact (nonzero_row_mat d dA RA i HA (HAr i ltac:(apply in_seq; lia))).
+  - intros i j Hi Hj Hij alpha beta H. apply (Hpair i j Hi Hj Hij alpha beta).
+    intros k Hk. rewrite <- (aug_row_data d dA RA i k Hk), <- (aug_row_data d dA RA j k Hk).
+    exact (H k Hk).
+  - intros i Hi. exact (nonzero_col_mat d dB CB i HB (HBc i ltac:(apply in_seq; lia))).
+Qed.
+
+(** ** Certificate lemmas *)
+
+Theorem cert_bias_not_absorbable sigma (r9 : bias_lines_property sigma) d n dA dB RA CB (b0 : vec)
+    pg U V p F FS :
+  check_bias_nonzero d n RA CB = true ->
+  check_generic (S d) n RA CB pg U V = true ->
+  check_nosub d n dA dB 1 RA CB (id_rows d) p F FS = true ->
+  ~ absorbable_ungated_bias sigma d n n identity (mat_of_rows dA RA) (aug_bias d dA RA)
+      (mat_of_cols dB CB) b0.
+Proof.
+  intros Hnz Hg Hn Habs. destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HA HB].
+  destruct (r9 d n _ _ _ b0 (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Habs)
+    as [S HS].
+  exact (check_nosub_identity d n dA dB RA CB p F FS Hn S HS).
+Qed.
+
+Theorem cert_bias_not_absorbable_below sigma (below : bias_below_property sigma) d n m dA dB RA CB
+    (b0 : vec) pg U V :
+  (0 <? dA)%Z = true -> (0 <? dB)%Z = true ->
+  check_bias_nonzero d n RA CB = true ->
+  check_generic (S d) n RA CB pg U V = true ->
+  Nat.ltb m n = true ->
+  ~ absorbable_ungated_bias sigma d n m identity (mat_of_rows dA RA) (aug_bias d dA RA)
+      (mat_of_cols dB CB) b0.
+Proof.
+  intros HA HB Hnz Hg Hm. apply Z.ltb_lt in HA, HB. apply Nat.ltb_lt in Hm.
+  exact (below d n m _ _ _ b0 (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Hm).
+Qed.
+
+(** ** Instances *)
+
+(** [d = 1], [n = 2]: rows [a = 1] with biases [0] and [1] (parallel, so not
+    [generic], but generic with biases), [B = (1, 1)].  The augmented rows are
+    [(1, 0)] and [(1, 1)]; no subset sums to [-1], so the ReLU block is not
+    absorbable at width [2], and not at width [1]. *)
+Definition bx_RA : list (list int) := [[1%uint63; 0%uint63]; [1%uint63; 1%uint63]].
+Definition bx_CB : list (list int) := [[1%uint63]; [1%uint63]].
+
+Example bx_checks :
+  check_bias_nonzero 1 2 bx_RA bx_CB = true /\
+  check_generic 2 2 bx_RA bx_CB 2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63] = true.
+Proof. split; vm_compute; reflexivity. Qed.
+
+Example bx_generic : generic_bias_lines 1 2 (mat_of_rows 1 bx_RA) (aug_bias 1 1 bx_RA) (mat_of_cols 1 bx_CB).
+Proof.
+  apply (generic_bias_lines_of_checks 1 2 1 1 bx_RA bx_CB 2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63]);
+    [lia | lia | exact (proj1 bx_checks) | exact (proj2 bx_checks)].
+Qed.
+
+Example bx_relu_not_absorbable_below (b0 : vec) :
+  ~ absorbable_ungated_bias relu 1 2 1 identity (mat_of_rows 1 bx_RA) (aug_bias 1 1 bx_RA)
+      (mat_of_cols 1 bx_CB) b0.
+Proof.
+  apply (cert_bias_not_absorbable_below relu relu_bias_below_property 1 2 1 1 1 bx_RA bx_CB b0
+           2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63]); vm_compute; reflexivity.
+Qed.
+
+(** A tampered certificate is rejected: the augmented rows [(1, 0)], [(2, 0)] are parallel. *)
+Example bx_parallel_rejected :
+  check_generic 2 2 [[1%uint63; 0%uint63]; [2%uint63; 0%uint63]] bx_CB 2147483647
+    [1%uint63; 0%uint63] [0%uint63; 1%uint63] = false.
+Proof. vm_compute. reflexivity. Qed.

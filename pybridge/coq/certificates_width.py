@@ -1,0 +1,307 @@
+"""Coq certificates for the width route (R8, R8') and generic blocks with biases (R9).
+
+Bias-free blocks (identity skip) are written with the R8 checkers of
+``certify/R8Certify.v`` (``Z`` data, read from primitive-integer lists through
+``CertifyWidth.zrows``):
+
+- absorbable at ``m``: a grouping with a zero-kink tail (``check_grouping_drop``,
+  ``check_pm_scales`` for the GELU family) and the width data
+  ``(T, S, r, E, P, Q)`` (``check_width_data``): ``cert_r8_absorbable_*``;
+- not absorbable at ``m < k``: the grouping, canonical classes
+  (``check_lines_distinct`` / ``check_signs_distinct``, ``check_nonzero_cols``):
+  ``cert_r8_below_classes_*``;
+- not absorbable at ``m = k``: the same and a no-subset certificate for
+  ``A := U``, ``B := G``, target ``L`` (``CertifyWidth.cert_r8_nosub_*``);
+- ``--min-width``: one theorem, "absorbable at m* and not at m* - 1", when the
+  lower side is one of the two cases above.
+
+Generic blocks with biases are written with ``CertifyBias.v``: the augmented rows
+``(a_i, c_i)`` over one denominator, ``check_bias_nonzero``, ``check_generic`` in
+dimension ``d + 1`` and ``check_nosub`` (``cert_bias_not_absorbable``), or
+``m < n`` (``cert_bias_not_absorbable_below``).
+
+"Not absorbable" at ``k < m`` rests on the exhaustive search (no Coq checker
+refutes a rank condition yet) and is not certified.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from ..decision.genericity import check_generic
+from ..decision.subset_search import search_subset
+from ..decision.width_route import library_has
+from ..model import Decision, Instance
+from ..modular import IntMatrix, identity_int, scale_matrix
+from ..ridge_form import RidgeForm
+from ..width import WidthData
+from ..width_evidence import WidthInfo
+from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _Writer
+
+#: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
+PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
+    "gelu": ("gelu", "gelu_odd_part", "gelu_zero", "gelu_even_part_unique", ()),
+    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part", "gelu_tanh_zero", "gelu_tanh_ridge_unique",
+                  ("GeluTanhRidge",)),
+    "silu": ("silu", "silu_odd_part", "(proj2 silu_vanishing)", "silu_ridge_unique", ("SiluRidge",)),
+    "quick_gelu": ("quick_gelu", "quick_gelu_odd_part", "quick_gelu_zero", "quick_gelu_ridge_unique",
+                   ("MoreActivationDefs", "MoreActivations", "QuickGeluRidge")),
+    "gelu_fast": ("gelu_fast", "gelu_fast_odd_part", "gelu_fast_zero", "gelu_fast_ridge_unique",
+                  ("MoreActivationDefs", "MoreActivations", "GeluFastRidge")),
+}
+R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
+              "CertifyWidth")
+
+
+@dataclass(frozen=True)
+class WidthCertificate:
+    """A generated Coq file, as :class:`pybridge.coq.certificates.Certificate` (``kind`` a string)."""
+
+    stem: str
+    source: str
+    kind: str
+    activation: str
+
+    @property
+    def summary(self) -> str:
+        return f"{self.activation}: {self.kind}"
+
+
+def _bools(sel: Sequence[int], k: int) -> str:
+    s = set(sel)
+    return "[" + "; ".join("true" if t in s else "false" for t in range(k)) + "]"
+
+
+def _cols(rows: Sequence[Sequence[int]], ncols: int) -> list[tuple[int, ...]]:
+    return [tuple(r[j] for r in rows) for j in range(ncols)]
+
+
+class _Grouping:
+    """The integer data of a canonical grouping, written once into a writer."""
+
+    def __init__(self, w: _Writer, inst: Instance, form: RidgeForm) -> None:
+        d, n, k = inst.d, inst.n, form.k
+        K = k + len(form.flat)
+        self.k, self.K = k, K
+        A = scale_matrix(inst.W_up)
+        Bc = scale_matrix(inst.W_down)
+        self.U = scale_matrix(list(form.U) + list(form.flat)) if K else IntMatrix((), 1)
+        Gfull = [list(form.G[p]) + [Fraction(0)] * len(form.flat) for p in range(d)]
+        self.G = scale_matrix(Gfull) if K else IntMatrix(tuple(() for _ in range(d)), 1)
+        self.L = scale_matrix(form.L)
+        lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
+        w.nat("d", d)
+        w.nat("n", n)
+        w.nat("k", k)
+        w.nat("K", K)
+        w.z("dA", A.den)
+        w.z("dB", Bc.den)
+        w.rows("RA", A.rows)
+        w.rows("CB", _cols(Bc.rows, n))
+        w.z("dU", self.U.den)
+        w.rows("RU", self.U.rows if K else [])
+        w.z("dG", self.G.den)
+        w.rows("CG", _cols(self.G.rows, K))
+        w.z("dL", self.L.den)
+        w.rows("RL", self.L.rows)
+        w.z("dl", lam.den)
+        w.int_list("LNi", lam.rows[0])
+        w.add("Definition LN : list Z := map zval LNi.")
+        w.add(f"Definition cls : list nat := {_nat_list([c if c >= 0 else K for c in form.cls])}.")
+        self.args = "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
+        w.check("g_ok", "check_grouping_drop d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
+                "(zrows CG) dL (zrows RL)")
+
+
+def _header(inst: Instance) -> tuple[_Writer, str, Optional[tuple[str, str, str, str, tuple[str, ...]]]]:
+    name = inst.activation.name
+    pm = PM_FACTS.get(name)
+    extra = (pm[4] if pm else ()) + R8_MODULES
+    return _Writer(extra=extra), ("relu" if pm is None else pm[0]), pm
+
+
+def _width_data(w: _Writer, data: WidthData, k: int, d: int, m: int, tag: str) -> str:
+    E = scale_matrix([[data.E[p][t] for t in range(k)] for p in range(d)]) if k else IntMatrix((), 1)
+    P = scale_matrix(data.P) if data.r else IntMatrix((), 1)
+    Q = scale_matrix(data.Q) if data.r else IntMatrix((), 1)
+    w.z(f"dE{tag}", E.den)
+    w.rows(f"CE{tag}", _cols(E.rows, k) if k else [])
+    w.z(f"dP{tag}", P.den)
+    w.rows(f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
+    w.z(f"dQ{tag}", Q.den)
+    w.rows(f"RQ{tag}", Q.rows if data.r else [])
+    tail = (f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} (zrows CE{tag}) dP{tag} "
+            f"(zrows CP{tag}) dQ{tag} (zrows RQ{tag})")
+    w.check(f"w_ok{tag}", f"check_width_data d k {m} dL (zrows RL) dG (zrows CG) dU (zrows RU) {tail}")
+    return tail
+
+
+def _absorbable_term(w: _Writer, g: _Grouping, inst: Instance, info: WidthInfo, m: int, sigma: str, pm) -> str:
+    if info.data is None:
+        raise CannotCertify("absorbable width decision without width data")
+    tail = _width_data(w, info.data, g.k, inst.d, m, "a")
+    args = g.args.format(m=f"{m}%nat") + " " + tail
+    if pm is None:
+        return f"(cert_r8_absorbable_relu {args} g_ok w_oka)"
+    return f"(cert_r8_absorbable_pm {sigma} {args} {pm[1]} {pm[2]} g_ok pm_ok w_oka)"
+
+
+def _canonical_checks(w: _Writer, pm) -> None:
+    if pm is None:
+        w.check("l_ok", "check_lines_distinct d k dU (zrows RU)")
+    else:
+        w.check("s_ok", "check_signs_distinct d k dU (zrows RU)")
+    w.check("nz_ok", "check_nonzero_cols d k dG (zrows CG)")
+
+
+def _below_term(g: _Grouping, m: int, sigma: str, pm) -> str:
+    args = g.args.format(m=f"{m}%nat")
+    if pm is None:
+        return f"(cert_r8_below_classes_relu {args} g_ok l_ok nz_ok eq_refl)"
+    return f"(cert_r8_below_classes_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok eq_refl)"
+
+
+def _nosub_term(w: _Writer, g: _Grouping, sigma: str, pm) -> str:
+    k = g.k
+    U = IntMatrix(g.U.rows[:k], g.U.den)
+    G = IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den)
+    out = search_subset(U, G, g.L)
+    if out.status != "none" or out.certificate is None:
+        raise CannotCertify(f"no no-subset certificate at width k ({out.reason or out.status})")
+    cert = out.certificate
+    if len(cert.free) > MAX_FREE_CERT:
+        raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
+    w.add(f"Definition p : int := {cert.p}%uint63.")
+    w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
+    _functionals(w, cert)
+    w.check("ns_ok", "check_nosub d k dU dG dL RU CG RL p F FS")
+    args = "d n k K dA (zrows RA) dB (zrows CB) dU RU dl LN cls dG CG dL RL p F FS"
+    if pm is None:
+        return f"(cert_r8_nosub_relu {args} g_ok l_ok nz_ok ns_ok)"
+    return f"(cert_r8_nosub_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok ns_ok)"
+
+
+def _statement(sigma: str, m: int, negated: bool) -> str:
+    s = f"absorbable_ungated {sigma} d n {m} identity (zmat_rows dA (zrows RA)) (zmat_cols dB (zrows CB))"
+    return f"~ {s}" if negated else s
+
+
+def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
+    if inst.skip is not None:
+        raise CannotCertify("R1 + R8 certificates (non-identity skip) are not written yet")
+    if inst.has_bias:
+        raise CannotCertify("no Coq checker for groupings with biases yet (R8 with biases is proved: "
+                            "ReluBiasNecessity.relu_bias_grouped_iff)")
+    if not library_has("certify/R8Certify.v"):
+        raise CannotCertify("the R8 checkers (certify/R8Certify.v) are not in the library yet")
+    w, sigma, pm = _header(inst)
+    g = _Grouping(w, inst, info.form)
+    if pm is not None:
+        w.check("pm_ok", "check_pm_scales n K dl LN cls")
+    m = info.width
+    if decision.verdict == "absorbable":
+        term = _absorbable_term(w, g, inst, info, m, sigma, pm)
+        stmt = _statement(sigma, m, False)
+        kind = f"absorbable at width {m} (R8 <=, explicit width data)"
+        low = info.lower_reason if info.min_exact else None
+        if low in ("below_classes", "no_subset_at_k") and m >= 1:
+            _canonical_checks(w, pm)
+            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else _nosub_term(w, g, sigma, pm)
+            stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
+            term = f"(conj {term} {lterm})"
+            kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
+    elif info.reason == "below_classes":
+        _canonical_checks(w, pm)
+        term, stmt = _below_term(g, m, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width {m} < k = {g.k} (R8 =>)"
+    elif info.reason == "no_subset_at_k":
+        _canonical_checks(w, pm)
+        term, stmt = _nosub_term(w, g, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
+    else:
+        raise CannotCertify(f"not absorbable at width {m} > k = {g.k} rests on the exhaustive search over (T, S): "
+                            "no Coq checker refutes the rank condition yet")
+    w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
+    return WidthCertificate("CertWidth", w.text(), kind, inst.activation.label)
+
+
+def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
+    """Generic with biases, no S (width n) or width below n: ``CertifyBias.v``."""
+    name = inst.activation.name
+    if inst.skip is not None:
+        raise CannotCertify("biases with a non-identity skip")
+    if name == "gelu":
+        if not library_has("bias/GeluBias.v"):
+            raise CannotCertify("R9 for GELU with biases (bias/GeluBias.v) is not in the library yet")
+        prop, modules = "(lines_of_signs_property gelu gelu_bias_absorbable_generic_submatrix)", ("GeluBias",)
+    elif name == "relu":
+        prop, modules = "relu_bias_lines_property", ()
+    else:
+        raise CannotCertify(f"no R9 certificate for {inst.activation.label}")
+    d, n = inst.d, inst.n
+    c = inst.b_up or (Fraction(0),) * n
+    aug = scale_matrix([list(inst.W_up[i]) + [c[i]] for i in range(n)])
+    A = IntMatrix(tuple(r[:d] for r in aug.rows), aug.den)
+    B = scale_matrix(inst.W_down)
+    gen = check_generic(aug, B)
+    if not gen.generic or gen.certificate is None:
+        raise CannotCertify("the augmented rows (a_i, c_i) have no pairwise-independence projection certificate"
+                            f" ({gen.reason})")
+    b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
+    w = _Writer(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias"))
+    w.nat("d", d)
+    w.nat("n", n)
+    w.z("dA", aug.den)
+    w.z("dB", B.den)
+    w.rows("RA", aug.rows)
+    w.rows("CB", _cols(B.rows, n))
+    w.z("db0", b0.den)
+    w.int_list("Lb0", b0.rows[0])
+    g = gen.certificate
+    w.add(f"Definition pg : int := {g.p}%uint63.")
+    w.int_list("U", g.u)
+    w.int_list("V", g.v)
+    w.check("nz_ok", "check_bias_nonzero d n RA CB")
+    w.check("gen_ok", "check_generic (S d) n RA CB pg U V")
+    sigma = "relu" if name == "relu" else "gelu"
+    m = decision.width if decision.width is not None else n
+    block = (f"absorbable_ungated_bias {sigma} d n {m} identity (mat_of_rows dA RA) (aug_bias d dA RA) "
+             "(mat_of_cols dB CB) (vec_of db0 Lb0)")
+    if m < n:
+        if name != "relu":
+            raise CannotCertify("below width n with biases: certified for ReLU only")
+        term = (f"(cert_bias_not_absorbable_below relu relu_bias_below_property d n {m}%nat dA dB RA CB "
+                "(vec_of db0 Lb0) pg U V eq_refl eq_refl nz_ok gen_ok eq_refl)")
+        kind = f"not absorbable at width {m} < n (R9, generic with biases)"
+    else:
+        out = search_subset(A, B, identity_int(d))
+        if out.status != "none" or out.certificate is None:
+            raise CannotCertify("no no-subset certificate for the biased block")
+        cert = out.certificate
+        if len(cert.free) > MAX_FREE_CERT:
+            raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
+        w.add(f"Definition p : int := {cert.p}%uint63.")
+        w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
+        _functionals(w, cert)
+        w.check("nosub_ok", "check_nosub d n dA dB 1 RA CB (id_rows d) p F FS")
+        term = (f"(cert_bias_not_absorbable {sigma} {prop} d n dA dB RA CB (vec_of db0 Lb0) pg U V p F FS "
+                "nz_ok gen_ok nosub_ok)")
+        kind = "not absorbable at width n (R9 =>, generic with biases, no S)"
+    w.add(f"Theorem verdict : ~ {block}.\nProof. exact {term}. Qed.")
+    return WidthCertificate("CertBias", w.text(), kind, inst.activation.label)
+
+
+def handles(decision: Decision) -> bool:
+    """This module writes the certificate of ``decision`` (width route or R9)."""
+    return decision.width_info is not None or (decision.result == "R9" and decision.verdict == "not_absorbable")
+
+
+def build_width_certificate(instance: Instance, decision: Decision) -> Optional[WidthCertificate]:
+    """The certificate of a width-route / R9 decision (None: nothing to certify)."""
+    if decision.verdict in ("outside_hypotheses", "undecided"):
+        return None
+    if decision.width_info is not None:
+        return _build_r8(instance, decision, decision.width_info)
+    return _build_bias(instance, decision)

@@ -1,0 +1,281 @@
+"""Deciding absorbability at any width with R8, R8' and R9 (paper.md "Beyond the paper").
+
+The block is first rewritten exactly in its canonical ridge form
+(:func:`pybridge.ridge_form.canonical_form`: classes of rows by line for ReLU, by
+sign for the GELU family; kink vectors ``G``, linear part ``L``), then R8's
+width condition is searched (:mod:`pybridge.width`):
+
+- ``m < k`` (fewer rows than ridges): never (R8 =>), certified;
+- ``m = k``: exactly when some ``S`` has ``L + sum_S gamma_t u_t^T = 0``, found or
+  refuted by :func:`.subset_search.search_subset` with ``A := U``, ``B := G``,
+  ``T := L``; both certified;
+- ``m > k``: the least width over all ``(T, S)`` (exhaustive for
+  ``k <= EXHAUSTIVE_MAX_K``); absorbable verdicts are certified by the explicit
+  width data, "not absorbable" there rests on the exhaustive search and R8 (no
+  Coq checker refutes a rank condition yet), and a large ``k`` with no cheap
+  witness is ``undecided``.
+
+Biases (R9): ReLU with biases uses the classes of augmented rows ``(a_i, c_i)``;
+generic-with-biases blocks at width ``n`` use ``relu_bias_*`` (GELU: ``gelu_bias_*``
+once that file is in the library); otherwise R8 with biases for ReLU
+(``ReluBiasNecessity.relu_bias_grouped_iff``). What no theorem covers stays
+``outside_hypotheses`` with the missing theorem named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Optional
+
+from ..activations import qualified
+from ..exact_linalg import invert, matmul
+from ..model import Decision, Instance
+from ..modular import IntMatrix, identity_int, scale_matrix
+from ..ridge_form import ClassKind, RidgeForm, canonical_form
+from ..width import EXHAUSTIVE_MAX_K, best_data_exhaustive, condition_for, explicit_block, heuristic_data
+from ..width_evidence import NoSubsetAtK, WidthInfo
+from .subset_search import search_subset
+
+METHOD = "canonical ridge form and R8 width search, exact"
+
+#: R8 / R8' per activation: the class kind and the Coq theorem (``Module.lemma``).
+R8_THEOREMS: dict[str, tuple[ClassKind, str]] = {
+    "relu": ("lines", "GroupingDrop.relu_absorbable_iff_width_drop"),
+    "gelu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
+    "gelu_tanh": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
+    "silu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
+    "quick_gelu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
+    "gelu_fast": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
+}
+BELOW_THEOREM = {"lines": "R8.relu_not_absorbable_below_classes", "signs": "R8.pm_not_absorbable_below_classes"}
+
+#: R9 (generic with biases) per activation: (class kind, library file, theorem at n, theorem below n).
+R9_THEOREMS: dict[str, tuple[ClassKind, str, str, str]] = {
+    "relu": ("lines", "bias/ReluBias.v", "ReluBias.relu_bias_absorbable_generic_submatrix",
+             "ReluBias.relu_bias_generic_not_absorbable_below"),
+    "gelu": ("signs", "bias/GeluBias.v", "GeluBias.gelu_bias_absorbable_generic_submatrix",
+             "GeluBias.gelu_bias_generic_not_absorbable_below"),
+}
+RELU_BIAS_GROUPED = "ReluBiasNecessity.relu_bias_grouped_iff"
+
+
+def library_has(relpath: str) -> bool:
+    """The Coq library of this checkout has ``theories/<relpath>`` (a theorem file merged in)."""
+    from ..coq.backend import CoqBackend
+
+    try:
+        theories = Path(CoqBackend().theories)
+    except Exception:  # no library found: nothing is proved here
+        return False
+    return (theories / relpath).is_file()
+
+
+def covered(inst: Instance) -> bool:
+    """The width route has a theorem for this (ungated, odd-part-identity) activation."""
+    return inst.activation.name in R8_THEOREMS and not inst.activation.gated
+
+
+# ---------------------------------------------------------------- the search at one width
+
+
+def _ints(rows) -> IntMatrix:
+    return scale_matrix(rows)
+
+
+def _nosub_at_k(form: RidgeForm):
+    """Search ``S`` with ``L + sum_S G U^T = 0``: ``(status, subset, NoSubsetAtK or None, reason)``."""
+    d = form.d
+    if form.k == 0:
+        zero = all(v == 0 for r in form.L for v in r)
+        return ("found" if zero else "none_trivial"), (), None, "no ridges"
+    U = _ints(form.U)
+    G = _ints(form.G)
+    L = _ints(form.L)
+    out = search_subset(U, G, L)
+    nos = NoSubsetAtK(U, G, L, out.certificate) if out.status == "none" and out.certificate else None
+    del d
+    return out.status, out.subset, nos, out.reason
+
+
+def _absorbable_info(form: RidgeForm, m: int, data) -> WidthInfo:
+    return WidthInfo(width=m, form=form, reason="width_data", data=data, block=explicit_block(form, data, m))
+
+
+def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
+    """``(verdict, info, reason)`` for the ridge form at width ``m`` (exact)."""
+    k = form.k
+    if m < k:
+        return "not_absorbable", WidthInfo(width=m, form=form, reason="below_classes"), \
+            f"{k} ridges need at least {k} rows; width {m} < {k} (R8 =>)"
+    status, subset, nos, why = _nosub_at_k(form)
+    if status == "found" and subset is not None:
+        data = condition_for(form, (), subset)
+        return "absorbable", _absorbable_info(form, m, data), \
+            f"S = {list(subset)} among the {k} ridges gives L + sum_S gamma_t u_t^T = 0: width {k} suffices (R8 <=)"
+    if m == k:
+        if status == "unknown":
+            return "undecided", WidthInfo(width=m, form=form, reason="no_subset_at_k"), \
+                f"subset search over the {k} ridges inconclusive: {why}"
+        if status == "none_trivial":
+            # k = 0 and L != 0: the width condition needs r >= 1 > 0 rows.
+            return "not_absorbable", WidthInfo(width=m, form=form, reason="exhaustive"), \
+                "no ridges and a nonzero linear part: width 0 is impossible"
+        return "not_absorbable", WidthInfo(width=m, form=form, reason="no_subset_at_k", nosub=nos), \
+            f"no S among the {k} ridges cancels the linear part L: not absorbable at width k = {k} (R8 =>)"
+    if k <= EXHAUSTIVE_MAX_K:
+        best = best_data_exhaustive(form)
+        w = best.width(k)
+        if w <= m:
+            return "absorbable", _absorbable_info(form, m, best), \
+                f"T = {list(best.T)}, S = {list(best.S)}, r = {best.r}: width {w} <= {m} suffices (R8 <=)"
+        return "not_absorbable", WidthInfo(width=m, form=form, reason="exhaustive", min_lower=w, min_upper=w), \
+            f"exhaustive search over all (T, S) for k = {k} ridges: the least width is {w} > {m} (R8 =>)"
+    data = heuristic_data(form)
+    if data.width(k) <= m:
+        return "absorbable", _absorbable_info(form, m, data), \
+            f"T = {list(data.T)}, S = {list(data.S)}, r = {data.r}: width {data.width(k)} <= {m} suffices (R8 <=)"
+    return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
+        f"{k} ridges: the search over 3^{k} choices of (T, S) is too large and the cheap witnesses need " \
+        f"width {data.width(k)} > {m}"
+
+
+def min_width_info(form: RidgeForm) -> WidthInfo:
+    """The least absorbing width with its data; how ``min - 1`` is refuted when it can be."""
+    k = form.k
+    status, subset, nos, why = _nosub_at_k(form)
+    if status == "found" and subset is not None:
+        data = condition_for(form, (), subset)
+        lower, upper, reason = k, k, f"a subset S of the ridges cancels L: width k = {k}"
+    elif k <= EXHAUSTIVE_MAX_K:
+        data = best_data_exhaustive(form)
+        w = data.width(k)
+        lower, upper, reason = w, w, f"exhaustive search over all (T, S) for k = {k}"
+    else:
+        data = heuristic_data(form)
+        lower = k + 1 if status in ("none", "none_trivial") else k
+        upper = max(lower, data.width(k))
+        reason = f"{k} ridges: bounds only (3^{k} choices of (T, S))"
+    m = upper
+    info = _absorbable_info(form, m, data)
+    lower_reason = None
+    lower_nosub = None
+    if lower == upper and m >= 1:
+        if m - 1 < k:
+            lower_reason = "below_classes"
+        elif m - 1 == k and nos is not None:
+            lower_reason, lower_nosub = "no_subset_at_k", nos
+        else:
+            lower_reason = "exhaustive"
+    return replace(info, min_lower=lower, min_upper=upper, min_reason=reason,
+                   lower_reason=lower_reason, lower_nosub=lower_nosub)
+
+
+# ---------------------------------------------------------------- blocks
+
+
+def _reduced_down(inst: Instance, skip_inverse) -> tuple:
+    if inst.skip is None:
+        return inst.W_down
+    inv = skip_inverse if skip_inverse is not None else invert(inst.skip)
+    return matmul(inv, inst.W_down)
+
+
+def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=None,
+                 base: Optional[dict] = None) -> Decision:
+    """Bias-free blocks of a covered activation at width ``m`` (R1 first for a skip)."""
+    act = inst.activation
+    kind, iff = R8_THEOREMS[act.name]
+    base = dict(base or {})
+    base.setdefault("method", METHOD)
+    down = _reduced_down(inst, skip_inverse)
+    form = canonical_form(inst.W_up, down, kind)
+    result = "R8" if kind == "lines" else "R8'"
+    via = " after skip reduction (R1)" if inst.skip is not None else ""
+    head = (f"{form.k} ridge(s) from {inst.n} rows (classes by {'line' if kind == 'lines' else 'sign'}"
+            f"{', ' + str(len(form.flat)) + ' flat' if form.flat else ''}){via}; ")
+    if min_width:
+        info = min_width_info(form)
+        mm = info.width
+        exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
+        return Decision("absorbable", result, qualified(iff),
+                        head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
+                        generic=None, width=mm, width_info=info, **base)
+    verdict, info, why = decide_form(form, m)
+    theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
+    if verdict == "undecided":
+        theorem = None
+    return Decision(verdict, result, theorem, head + why, generic=None, width=m, width_info=info, **base)  # type: ignore[arg-type]
+
+
+def _aug_rows(inst: Instance) -> list[list[Fraction]]:
+    c = inst.b_up or (Fraction(0),) * inst.n
+    return [list(inst.W_up[i]) + [c[i]] for i in range(inst.n)]
+
+
+def generic_with_biases(inst: Instance, kind: ClassKind) -> tuple[bool, str]:
+    """Paper.md R9's genericity: every ``a_i != 0``, ``b_i != 0``, augmented rows in distinct classes."""
+    d, n = inst.d, inst.n
+    for i in range(n):
+        if not any(inst.W_up[i]):
+            return False, f"row {i} of W_up is zero (a constant)"
+        if not any(inst.W_down[p][i] for p in range(d)):
+            return False, f"column {i} of W_down is zero"
+    aug = _aug_rows(inst)
+    seen: dict[tuple, int] = {}
+    for i, r in enumerate(aug):
+        first = next(v for v in r if v != 0)
+        key = tuple(v / first for v in r) if kind == "lines" else tuple(r if first > 0 else [-v for v in r])
+        if key in seen:
+            rel = "parallel" if kind == "lines" else "equal up to sign"
+            return False, f"augmented rows {seen[key]} and {i} ((a_i, c_i)) are {rel}"
+        seen[key] = i
+    return True, "augmented rows (a_i, c_i) pairwise in distinct classes, a_i and b_i nonzero"
+
+
+def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[Decision],
+                base: dict) -> Decision:
+    """Biased blocks (identity skip) of ReLU (and GELU once R9 for it is in the library)."""
+    act = inst.activation
+    name = act.name
+    if name not in R9_THEOREMS or not library_has(R9_THEOREMS[name][1]):
+        missing = {"gelu": "R9 for GELU with biases (GeluBias.v) is not in the library yet"}.get(
+            name, f"R9 (the => direction with biases) is not proved for {act.label}")
+        if r5_decision is not None and r5_decision.verdict == "absorbable" and m == inst.n and not min_width:
+            return r5_decision
+        return Decision("outside_hypotheses", "R9", None,
+                        f"nonzero biases and no subset S at width n: {missing}", **base)
+    kind, _, thm_n, thm_below = R9_THEOREMS[name]
+    gen, greason = generic_with_biases(inst, kind)
+    n = inst.n
+    if gen and not min_width and m <= n:
+        if m < n:
+            return Decision("not_absorbable", "R9", qualified(thm_below),
+                            f"generic with biases ({greason}): never absorbable below width n = {n}",
+                            generic=True, width=m, **base)
+        if r5_decision is not None and r5_decision.verdict in ("absorbable", "undecided"):
+            return replace(r5_decision, width=m)
+        ev = r5_decision.evidence if r5_decision is not None else None
+        return Decision("not_absorbable", "R9", qualified(thm_n),
+                        f"generic with biases ({greason}) and no S with B[:,S] A[S,:] = -I: not absorbable "
+                        f"at width n (R9 =>, {act.label})", generic=True, width=m, evidence=ev, **base)
+    if kind != "lines":
+        return Decision("outside_hypotheses", "R9", None,
+                        f"{act.label} with biases, not generic with biases ({greason}) or width {m} != n: "
+                        "R8 with biases is proved for ReLU only", generic=gen, **base)
+    form = canonical_form(inst.W_up, inst.W_down, "lines", inst.b_up, inst.b_down)
+    head = f"{form.k} ridge(s) from {n} rows (classes of augmented rows (a_i, c_i)); "
+    if min_width:
+        info = min_width_info(form)
+        exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
+        return Decision("absorbable", "R9", qualified(RELU_BIAS_GROUPED),
+                        head + f"least absorbing width {info.width} ({exact}: {info.min_reason})",
+                        generic=gen, width=info.width, width_info=info, **base)
+    verdict, info, why = decide_form(form, m)
+    theorem = qualified(RELU_BIAS_GROUPED) if verdict != "undecided" else None
+    return Decision(verdict, "R9", theorem, head + why, generic=gen, width=m, width_info=info, **base)  # type: ignore[arg-type]
+
+
+def identity_target(d: int) -> IntMatrix:
+    return identity_int(d)
