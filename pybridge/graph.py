@@ -148,6 +148,23 @@ def _qualified_dpd_paths(modules: list[str]) -> Iterator[None]:
         graph_coq.parse_dpd = original
 
 
+class _GatherBackend:
+    """The backend as :func:`pybridge.graph_coq.gather` calls it (``_coqc_args``).
+
+    A shim while the dpdgraph extraction moves into :mod:`pybridge.coq`: the
+    backend now spells it ``coqc_args``; everything else is delegated.
+    """
+
+    def __init__(self, backend: CoqBackend) -> None:
+        self._backend = backend
+
+    def _coqc_args(self) -> list[str]:
+        return self._backend.coqc_args()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._backend, name)
+
+
 def theorem_node(g: nx.DiGraph, name: str) -> str:
     """A results.toml name as a node: exact, else the unique node ending in its last two parts.
 
@@ -218,7 +235,8 @@ def extract(
     toml = backend.coq_dir / "results.toml"
     results = load_results(toml) if toml.is_file() else []
     with _qualified_dpd_paths(modules):
-        facts = gather(backend, modules, default_cache_dir() if cache else None)
+        runner = backend if hasattr(backend, "_coqc_args") else _GatherBackend(backend)
+        facts = gather(runner, modules, default_cache_dir() if cache else None)  # type: ignore[arg-type]
     files = {m: _module_file(backend, m) for m in modules}
     sources = {m: files[m].read_bytes() for m in modules if files[m].is_file()}
     globs = {}
