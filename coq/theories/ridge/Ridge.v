@@ -9,7 +9,16 @@
       with [p.x0 = 0] and [v_j.x0 <> 0] unless [v_j] is a multiple of [p];
     - [ridge_unique] (headline): a ridge sum over nonzero pairwise linearly
       independent directions vanishes identically only if all its
-      coefficients are 0. *)
+      coefficients are 0.
+    For an even [e] that is not homogeneous (the even parts of GELU, SiLU,
+    GELU_tanh): [ridge_unique_even e], the same uniqueness for directions
+    pairwise not equal up to sign (the hypothesis the even-part route of R5
+    uses, proved in [ridge/]); [ridge_even_grouped]: from it, any vanishing
+    [e]-ridge sum has zero total weight on each class of directions equal
+    up to sign (one [grouped_merge_step] per merged row);
+    [not_ridge_unique_even_abs]: [|z|/2] (ReLU) does not have it; the tent
+    [|z - 1| + |z + 1| - 2] does ([ridge_unique_even_tent], via
+    [tent_base_point] and [tent_small_step]). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks Geometry.
@@ -341,6 +350,30 @@ Qed.
 
 (** *** Regrouping *)
 
+(** One regrouping step: when row [j] contributes to both sums exactly as
+    row [i] does ([i = j]: not at all), the statement for the [N] rows left
+    after moving [beta_j] onto [i] gives it for all [N + 1] rows. *)
+Lemma grouped_merge_step (e : R -> R) d N (V : mat) (beta : nat -> R) u j i :
+  (j <= N)%nat -> (i < S N)%nat ->
+  (forall x, beta j * e (dot d (row V j) x) =
+             if Nat.eq_dec i j then 0 else beta j * e (dot d (row V i) x)) ->
+  beta j * sim_ind d (row V j) u = (if Nat.eq_dec i j then 0 else beta j * sim_ind d (row V i) u) ->
+  (forall x, sumn (S N) (fun t => beta t * e (dot d (row V t) x)) = 0) ->
+  ((forall x, sumn N (fun t => merge_coef beta j i t * e (dot d (row (skip_rows V j) t) x)) = 0) ->
+   sumn N (fun t => merge_coef beta j i t * sim_ind d (row (skip_rows V j) t) u) = 0) ->
+  sumn (S N) (fun t => beta t * sim_ind d (row V t) u) = 0.
+Proof.
+  intros Hj Hi Hf Hg Hsum IH.
+  assert (Hs' : forall x, sumn N (fun t => merge_coef beta j i t
+                                     * e (dot d (row (skip_rows V j) t) x)) = 0).
+  { intros x.
+    refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x)) j i Hj Hi) _).
+    cbv beta. rewrite Hsum, (Hf x). destruct (Nat.eq_dec i j); ring. }
+  pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind d (row V t) u) j i Hj Hi))
+                (IH Hs')) as E.
+  cbv beta in E. rewrite Hg in E. destruct (Nat.eq_dec i j); lra.
+Qed.
+
 Theorem ridge_even_grouped (e : R -> R) :
   (forall z, e (- z) = e z) -> e 0 = 0 -> ridge_unique_even e ->
   forall d N (V : mat) (beta : nat -> R),
@@ -353,19 +386,11 @@ Proof.
               (fun j => match forall_lt_sumbool _ (fun k => Req_EM_T (row V j k) 0) d with
                         | left h => or_introl h | right h => or_intror h end) (S N))
     as [[j [Hj Hz]]|Hnz'].
-  { pose proof (IH (skip_rows V j) (merge_coef beta j j)) as IH'.
-    assert (Hs' : forall x, sumn N (fun t => merge_coef beta j j t
-                                       * e (dot d (row (skip_rows V j) t) x)) = 0).
-    { intros x.
-      refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x)) j j
-                          ltac:(lia) ltac:(lia)) _). cbv beta. rewrite Hsum, dot_zero_l by exact Hz.
-      rewrite He0. destruct (Nat.eq_dec j j); [ring | congruence]. }
-    specialize (IH' Hs' u Hnz).
-    pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind d (row V t) u) j j
-                                    ltac:(lia) ltac:(lia))) IH') as IH''. cbv beta in IH''.
-    clear IH'. rename IH'' into IH'.
-    rewrite sim_ind_zero in IH' by assumption.
-    destruct (Nat.eq_dec j j); [|congruence]. lra. }
+  { apply (grouped_merge_step e d N V beta u j j ltac:(lia) Hj); [| |exact Hsum|].
+    - intros x. rewrite dot_zero_l by exact Hz. rewrite He0.
+      destruct (Nat.eq_dec j j); [ring | congruence].
+    - rewrite sim_ind_zero by assumption. destruct (Nat.eq_dec j j); [ring | congruence].
+    - intros Hs'. exact (IH _ _ Hs' u Hnz). }
   (* case B: two directions agree up to sign: merge them *)
   assert (Hdec : forall j, (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))
                    \/ ~ (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))).
@@ -376,29 +401,17 @@ Proof.
     - left. exact E.
     - right. intros [i [Hi Hi']]. exact (E i Hi Hi').  }
   destruct (exists_lt_or _ Hdec (S N)) as [[j [Hj [i [Hi [Hij Hsim]]]]]|Hnone].
-  { pose proof (IH (skip_rows V j) (merge_coef beta j i)) as IH'.
-    assert (Hs' : forall x, sumn N (fun t => merge_coef beta j i t
-                                       * e (dot d (row (skip_rows V j) t) x)) = 0).
-    { intros x.
-      refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x)) j i
-                          ltac:(lia) ltac:(lia)) _). cbv beta. rewrite Hsum.
-      rewrite (even_sim_eq e d (row V i) (row V j) x He Hsim).
-      destruct (Nat.eq_dec i j); [contradiction | ring]. }
-    specialize (IH' Hs' u Hnz).
-    pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind d (row V t) u) j i
-                                    ltac:(lia) ltac:(lia))) IH') as IH''. cbv beta in IH''.
-    clear IH'. rename IH'' into IH'.
-    rewrite (sim_ind_trans d (row V i) (row V j) u Hsim) in IH'.
-    destruct (Nat.eq_dec i j); [contradiction | lra]. }
+  { apply (grouped_merge_step e d N V beta u j i ltac:(lia) Hi); [| |exact Hsum|].
+    - intros x. rewrite (even_sim_eq e d (row V i) (row V j) x He Hsim).
+      destruct (Nat.eq_dec i j); [contradiction | reflexivity].
+    - rewrite (sim_ind_trans d (row V i) (row V j) u Hsim).
+      destruct (Nat.eq_dec i j); [contradiction | reflexivity].
+    - intros Hs'. exact (IH _ _ Hs' u Hnz). }
   (* case C: nonzero, pairwise distinct up to sign: all coefficients vanish *)
   apply sumn_zero. intros t Ht.
   rewrite (Hu d (S N) V beta); [ring | | | exact Hsum | exact Ht].
-  - intros j Hj. specialize (Hnz' j Hj).
-    destruct (exists_lt_or (fun k => row V j k <> 0)) with (N := d) as [[k [Hk Hk']]|Hall].
-    + intros k. destruct (Req_EM_T (row V j k) 0); [right; tauto | left; assumption].
-    + exists k. split; assumption.
-    + exfalso. apply Hnz'. intros k Hk.
-      destruct (Req_EM_T (row V j k) 0) as [E|E]; [exact E|]. exfalso. exact (Hall k Hk E).
+  - intros j Hj. destruct (nonzero_vec_or_zero d (row V j)) as [H|H]; [exact H|].
+    exfalso. exact (Hnz' j Hj H).
   - intros i j Hi Hj Hne Hs. apply (Hnone j Hj). exists i. split; [exact Hi|]. split; assumption.
 Qed.
 
@@ -506,36 +519,48 @@ Proof.
     replace (- 1 + - a) with (- 1 - a) in Tr by ring. lra.
 Qed.
 
-Theorem ridge_unique_even_tent : ridge_unique_even tent.
+(** A point [x0] on the hyperplane [v_j0.x = 1] off every other
+    [v_j.x = +-1] (rows nonzero, pairwise not equal up to sign). *)
+Lemma tent_base_point d N (V : mat) j0 :
+  (forall j, (j < N)%nat -> nonzero_vec d (row V j)) ->
+  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ same_up_to_sign d (row V i) (row V j)) ->
+  (j0 < N)%nat ->
+  exists x0, dot d (row V j0) x0 = 1 /\
+    forall j, (j < N)%nat -> j <> j0 -> dot d (row V j) x0 <> 1 /\ dot d (row V j) x0 <> -1.
 Proof.
-  intros d N V beta Hnz Hind Hs j0 Hj0.
+  intros Hnz Hind Hj0.
   pose (p := row V j0). pose proof (dot_self_pos d p (Hnz j0 Hj0)) as Hpp.
   pose (xp := vscale (/ dot d p p) p).
   assert (Hpxp : dot d p xp = 1) by (unfold xp; rewrite dot_scal_r; field; lra).
   destruct (ridge_avoid d p (row V) N (Hnz j0 Hj0)) as [y [Hpy Hy]].
-  (* a point [x0] on [p.x = 1] off every other hyperplane [v_j.x = +-1] *)
   pose (r := fun j => if Req_EM_T (dot d (row V j) y) 0 then 0
                       else (Rabs (dot d (row V j) xp) + 1) / Rabs (dot d (row V j) y)).
   assert (Hr : forall j, (j < N)%nat -> 0 <= r j).
   { intros j _. unfold r. destruct (Req_EM_T (dot d (row V j) y) 0); [lra|].
     unfold Rdiv. apply Rmult_le_pos; [pose proof (Rabs_pos (dot d (row V j) xp)); lra|].
     left. apply Rinv_0_lt_compat, Rabs_pos_lt. assumption. }
-  pose (x0 := vlin 1 xp (1 + sumn N r) y).
-  pose (al := fun j => dot d (row V j) x0).
-  assert (Hal0 : al j0 = 1).
-  { unfold al, x0. rewrite dot_vlin_r. fold p. rewrite Hpxp, Hpy. ring. }
-  assert (Hal : forall j, (j < N)%nat -> j <> j0 -> al j <> 1 /\ al j <> -1).
-  { intros j Hj Hne. unfold al, x0. rewrite dot_vlin_r, Rmult_1_l.
-    destruct (Hy j Hj) as [Hvy|[c Hc]].
-    - apply far_from_pm1; [exact Hvy|].
-      pose proof (sumn_term_le N r j Hr Hj) as Hle. unfold r in Hle at 1.
-      destruct (Req_EM_T (dot d (row V j) y) 0); [contradiction | lra].
-    - rewrite (parallel_dot_r d _ _ c xp Hc), (parallel_dot_r d _ _ c y Hc).
-      fold p. rewrite Hpxp, Hpy, Rmult_0_r, Rmult_0_r, Rplus_0_r, Rmult_1_r.
-      split; intros Ec; subst c; apply (Hind j j0 Hj Hj0 Hne);
-        [left | right]; intros k Hk; rewrite (Hc k Hk); unfold p; ring. }
-  (* second difference along [p] with a small step [t] *)
-  pose (be := fun j => dot d (row V j) p).
+  exists (vlin 1 xp (1 + sumn N r) y). split.
+  { rewrite dot_vlin_r. fold p. rewrite Hpxp, Hpy. ring. }
+  intros j Hj Hne. rewrite dot_vlin_r, Rmult_1_l.
+  destruct (Hy j Hj) as [Hvy|[c Hc]].
+  - apply far_from_pm1; [exact Hvy|].
+    pose proof (sumn_term_le N r j Hr Hj) as Hle. unfold r in Hle at 1.
+    destruct (Req_EM_T (dot d (row V j) y) 0); [contradiction | lra].
+  - rewrite (parallel_dot_r d _ _ c xp Hc), (parallel_dot_r d _ _ c y Hc).
+    fold p. rewrite Hpxp, Hpy, Rmult_0_r, Rmult_0_r, Rplus_0_r, Rmult_1_r.
+    split; intros Ec; subst c; apply (Hind j j0 Hj Hj0 Hne);
+      [left | right]; intros k Hk; rewrite (Hc k Hk); unfold p; ring.
+Qed.
+
+(** A step [t > 0] small enough that the second difference of [tent] at
+    each [a_j] with step [t b_j] sees only the kinks at [+-1] exactly at
+    [a_j]. *)
+Lemma tent_small_step N (al be : nat -> R) :
+  exists t, 0 < t /\ forall j, (j < N)%nat ->
+    tent (al j + t * be j) + tent (al j - t * be j) - 2 * tent (al j) =
+    (if Req_EM_T (al j - 1) 0 then 2 * (t * Rabs (be j)) else 0)
+    + (if Req_EM_T (al j + 1) 0 then 2 * (t * Rabs (be j)) else 0).
+Proof.
   pose (T := sumn N (fun j => qratio (al j - 1) (be j) + qratio (al j + 1) (be j))).
   assert (HT : forall j, (j < N)%nat -> qratio (al j - 1) (be j) <= T /\ qratio (al j + 1) (be j) <= T).
   { intros j Hj.
@@ -547,7 +572,20 @@ Proof.
   assert (HT0 : 0 <= T).
   { unfold T. apply sumn_nonneg. intros i _.
     pose proof (qratio_nonneg (al i - 1) (be i)). pose proof (qratio_nonneg (al i + 1) (be i)). lra. }
-  pose (t := / (1 + T)). assert (Ht : 0 < t) by (unfold t; apply Rinv_0_lt_compat; lra).
+  exists (/ (1 + T)). split; [apply Rinv_0_lt_compat; lra|].
+  intros j Hj. destruct (HT j Hj) as [H1 H2].
+  apply tent_second_diff; [apply Rinv_0_lt_compat; lra | intros G; exact (step_le _ _ T G H1)
+                          | intros G; exact (step_le _ _ T G H2)].
+Qed.
+
+Theorem ridge_unique_even_tent : ridge_unique_even tent.
+Proof.
+  intros d N V beta Hnz Hind Hs j0 Hj0.
+  pose (p := row V j0). pose proof (dot_self_pos d p (Hnz j0 Hj0)) as Hpp.
+  destruct (tent_base_point d N V j0 Hnz Hind Hj0) as [x0 [Hal0 Hal]].
+  pose (al := fun j => dot d (row V j) x0). pose (be := fun j => dot d (row V j) p).
+  destruct (tent_small_step N al be) as [t [Ht Hstep]].
+  (* second difference along [p]: only the kink of [v_j0.x = 1] at [x0] counts *)
   assert (E : sumn N (fun j => beta j * tent (dot d (row V j) (vlin 1 x0 t p)))
             + sumn N (fun j => beta j * tent (dot d (row V j) (vlin 1 x0 (- t) p)))
             - 2 * sumn N (fun j => beta j * tent (dot d (row V j) x0)) = 0)
@@ -566,14 +604,12 @@ Proof.
              - 2 * (beta j * tent (al j)))
       with (beta j * (tent (al j + t * be j) + tent (al j - t * be j) - 2 * tent (al j)))
       by ring.
-    destruct (HT j Hj) as [H1 H2].
-    rewrite tent_second_diff; [| exact Ht | intros G; exact (step_le _ _ T G H1)
-                               | intros G; exact (step_le _ _ T G H2)].
+    rewrite (Hstep j Hj).
     destruct (Nat.eq_dec j0 j) as [<-|Hne].
-    + rewrite Hal0. replace (1 - 1) with 0 by ring.
+    + unfold al. rewrite Hal0. replace (1 - 1) with 0 by ring.
       destruct (Req_EM_T 0 0) as [_|C]; [|congruence].
       destruct (Req_EM_T (1 + 1) 0) as [C|_]; [lra|]. ring.
-    + destruct (Hal j Hj ltac:(lia)) as [Hn1 Hn2].
+    + destruct (Hal j Hj ltac:(lia)) as [Hn1 Hn2]. fold (al j) in Hn1, Hn2.
       destruct (Req_EM_T (al j - 1) 0) as [C|_]; [exfalso; apply Hn1; lra|].
       destruct (Req_EM_T (al j + 1) 0) as [C|_]; [exfalso; apply Hn2; lra|]. ring.
 Qed.
