@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: the status of every paper result (building the Coq library),
-# the lemma graph, and Coq-checked verdicts on the shipped example instances.
+# the lemma-graph site (graph, paper view, coqdoc source pages: out/graph/), and
+# Coq-checked verdicts on the shipped example instances.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PB=.venv/bin/pybridge
