@@ -89,6 +89,8 @@ def check(
     z3_timeout: float = 10.0,
     use_z3: bool = True,
     decision: Optional[Decision] = None,
+    width: Optional[int] = None,
+    min_width: bool = False,
 ) -> Report:
     """Decide ``instance`` exactly, have the prover check a certificate, cross-check.
 
@@ -100,7 +102,7 @@ def check(
     timings: dict[str, float] = {}
     start = time.monotonic()
     if decision is None:
-        decision = decide(instance)
+        decision = decide(instance, width=width, min_width=min_width)
     timings["decide"] = round(time.monotonic() - start, 4)
     report = Report(
         instance_source=instance.source,
@@ -175,6 +177,31 @@ def witness_to_json(w: Optional[Witness]) -> Optional[dict]:
     return doc
 
 
+def width_to_json(report: Report) -> dict:
+    """``width``, ``min_width``, ``min_width_exact``, bounds and the explicit witness block (width route)."""
+    d = report.decision
+    info = d.width_info
+    doc: dict = {"width": d.width if d.width is not None else report.n}
+    if info is None:
+        return doc
+    doc.update({
+        "ridges": info.k,
+        "min_width": info.min_width,
+        "min_width_exact": info.min_exact if info.min_lower is not None else None,
+        "min_width_lower": info.min_lower,
+        "min_width_upper": info.min_upper,
+    })
+    if info.block is not None:
+        b = info.block
+        doc["witness_block"] = {
+            "W_up": _matrix_json(b.W_up), "b_up": [fraction_to_text(x) for x in b.b_up],
+            "W_down": _matrix_json(b.W_down), "b_down": [fraction_to_text(x) for x in b.b_down],
+        }
+    if info.data is not None:
+        doc["width_data"] = {"T": list(info.data.T), "S": list(info.data.S), "r": info.data.r}
+    return doc
+
+
 def report_to_json(report: Report) -> dict:
     """The JSON document ``pybridge check --json`` prints."""
     _need_report(report)
@@ -206,6 +233,7 @@ def report_to_json(report: Report) -> dict:
         "prover": prover,
         "certificate": report.certificate_path,
         "witness": witness_to_json(d.witness),
+        **width_to_json(report),
         "crosscheck": report.crosscheck,
         "timings": report.timings,
     }

@@ -119,6 +119,7 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"certificate: {escape(str(report.certificate_path))}", highlight=False)
     if d.witness is not None:
         console.print(f"witness: S = {list(d.witness.subset)} (rows of W_up in S negated)", highlight=False)
+    _print_width(report, console)
     cc = report.crosscheck
     if cc:
         parts = [cc.get("method", "")]
@@ -135,6 +136,24 @@ def print_report(report: Report, console: Console) -> None:
     console.print(
         "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
     )
+
+
+def _print_width(report: Report, console: Console) -> None:
+    """Width, least width and the explicit residual-free block of a width-route verdict."""
+    from .api import width_to_json
+
+    info = report.decision.width_info
+    if info is None:
+        return
+    doc = width_to_json(report)
+    mw = "unknown" if doc["min_width_lower"] is None else (
+        str(doc["min_width"]) if doc["min_width_exact"] else f"{doc['min_width_lower']}..{doc['min_width_upper']}")
+    console.print(f"width: {doc['width']}   ridges k: {doc['ridges']}   least absorbing width: {mw}", highlight=False)
+    block = doc.get("witness_block")
+    if block is not None:
+        console.print("residual-free block (exact): W_up = " + escape(str(block["W_up"])) + ", b_up = "
+                      + escape(str(block["b_up"])) + ", W_down = " + escape(str(block["W_down"]))
+                      + ", b_down = " + escape(str(block["b_down"])), highlight=False)
 
 
 @click.command("check")
@@ -154,9 +173,13 @@ def print_report(report: Report, console: Console) -> None:
     "--max-entries", type=click.IntRange(min=1), default=None,
     help="Largest matrix accepted, in entries (default 4000000; checked before reading).",
 )
+@click.option("--width", "width", type=click.IntRange(min=0), default=None,
+              help="Decide absorbability at this width m (default: n).")
+@click.option("--min-width", "min_width", is_flag=True,
+              help="Report the least absorbing width (certified: absorbable there, and not one below when it can).")
 def check_cmd(
     file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float,
-    max_entries: Optional[int],
+    max_entries: Optional[int], width: Optional[int] = None, min_width: bool = False,
 ) -> None:
     """Decide whether the block in FILE can absorb its skip connection, with a Coq certificate.
 
@@ -168,7 +191,8 @@ def check_cmd(
     instance = load(file, _activation_option(activation), max_entries=max_entries)
     if keep_dir is not None and not no_prove:
         ensure_writable_dir(keep_dir, "--keep-certificate")
-    report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir)
+    report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir, width=width,
+                   min_width=min_width)
     if as_json:
         click.echo(json.dumps(report_to_json(report), indent=2))
     else:
