@@ -553,3 +553,20 @@ Proof.
       apply Hne. apply INR_eq. lra.
   - intros x. unfold dot. simpl. ring.
 Qed.
+
+(** The one-variable statement is not automatic: it fails for ReLU's even
+    part [|z|/2], since [|2t|/2 - 2 |t|/2 = 0] for the pairs [(2, 0)], [(1, 0)]. *)
+Lemma not_affine_independent_abs : ~ affine_independent_1d (fun z => Rabs z / 2).
+Proof.
+  intros H.
+  assert (E : (1 : R) = 0).
+  { apply (H 2%nat (fun j => if Nat.eq_dec j 0 then 1 else -2)
+             (fun j => if Nat.eq_dec j 0 then 2 else 1) (fun _ => 0) 0 0) with (j := 0%nat);
+      [| | | lia].
+    - intros j _. destruct (Nat.eq_dec j 0); lra.
+    - intros i j Hi Hj Hne [[C _]|[C _]];
+        destruct (Nat.eq_dec i 0), (Nat.eq_dec j 0); subst; try lia; lra.
+    - intros t. simpl. rewrite !Rplus_0_r, Rabs_mult, (Rabs_right 2) by lra.
+      replace (1 * t) with t by ring. lra. }
+  lra.
+Qed.

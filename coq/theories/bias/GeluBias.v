@@ -434,6 +434,26 @@ End AffineMatching.
     holds for its even part gets the results below through
     [affine_ridge_unique_of_1d]. *)
 
+(** ** Any [sigma] with the one-variable statement for its even part *)
+
+Theorem bias_absorbable_iff_of_1d : forall sigma,
+  odd_part_identity sigma -> affine_independent_1d (even_part sigma) ->
+  forall d n A c B b0, generic_bias_signs d n A c B ->
+  (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
+Proof.
+  intros sigma Hodd H1 d n A c B b0 Hg. split.
+  - exact (even_bias_absorbable_submatrix sigma Hodd (affine_ridge_unique_of_1d _ H1) d n A c B b0 Hg).
+  - intros [S HS]. exact (odd_part_absorbable_bias sigma d n S A c B b0 Hodd HS).
+Qed.
+
+Theorem bias_not_absorbable_below_of_1d : forall sigma,
+  odd_part_identity sigma -> affine_independent_1d (even_part sigma) ->
+  forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
+  ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+Proof.
+  intros sigma Hodd H1. exact (even_bias_not_absorbable_below sigma Hodd (affine_ridge_unique_of_1d _ H1)).
+Qed.
+
 (** ** GELU, unconditionally *)
 
 Lemma gelu_even_part_affine_unique : affine_ridge_unique_even (even_part gelu).
