@@ -20,7 +20,9 @@
       ([affine_ridge_unique_even e]): restrict to a line [t u] with [u]
       avoiding the hyperplanes [v_j^perp], [(v_i -+ v_j)^perp].
     - [gelu_affine_ridge_unique : affine_ridge_unique_even gelu_even]
-      (headline, no hypotheses). *)
+      (headline, no hypotheses).
+    - [not_affine_independent_abs]: the one-variable statement fails for
+      ReLU's even part [|z|/2], so it is a real property of [e]. *)
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.

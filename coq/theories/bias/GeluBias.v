@@ -19,6 +19,10 @@
     - [even_bias_absorbable_submatrix]: for [m = n], [b'_{j(i)} = b_i], the
       even parts cancel, the linear parts give [B[:,S] A[S,:] = -I] for
       [S = {i | s_i = -1}].
+    Any [sigma] with [odd_part_identity sigma] and the one-variable
+    statement [affine_independent_1d (even_part sigma)]:
+    [bias_absorbable_iff_of_1d], [bias_not_absorbable_below_of_1d] (used for
+    SiLU and GELU_tanh in [SiluAffineRidge.v], [GeluTanhAffineRidge.v]).
     GELU (no hypotheses): [gelu_bias_absorbable_generic_submatrix],
     [gelu_bias_absorbable_iff_submatrix] (with [Biases.odd_part_absorbable_bias]),
     [gelu_bias_generic_not_absorbable_below]; non-vacuity examples for
@@ -228,7 +232,7 @@ Proof.
   pose (Vc := (fun j => if lt_dec j m then A' j else A (j - m)%nat) : mat).
   pose (cc := (fun j => if lt_dec j m then c' j else c (j - m)%nat) : vec).
   pose (bc := fun j => if lt_dec j m then B' k j else - B k (j - m)%nat).
-  assert (Hsplit2 : forall h : vec -> R -> R,
+  assert (Hsplit : forall h : vec -> R -> R,
     sumn (m + n) (fun j => bc j * h (row Vc j) (cc j)) =
     sumn m (fun j => B' k j * h (row A' j) (c' j)) - sumn n (fun i => B k i * h (row A i) (c i))).
   { intros h. rewrite sumn_add. unfold Rminus. rewrite <- sumn_opp. f_equal.
@@ -239,11 +243,11 @@ Proof.
   assert (Hs : forall x, sumn (m + n) (fun j => bc j * even_part sigma (dot d (row Vc j) x + cc j))
                          = dot d w x + w0).
   { intros x. rewrite <- (Hw x).
-    exact (Hsplit2 (fun v b => even_part sigma (dot d v x + b))). }
+    exact (Hsplit (fun v b => even_part sigma (dot d v x + b))). }
   pose proof (affine_ridge_grouped (even_part sigma) (even_part_even sigma Hodd) Hu
                 d (m + n) Vc cc bc w w0 Hs (aug_row d A c i0)
                 (nonzero_aug_row d A c i0 (Hnz i0 Hi0))) as G.
-  pose proof (eq_trans (eq_sym (Hsplit2 (fun v b => sim_ind (S d)
+  pose proof (eq_trans (eq_sym (Hsplit (fun v b => sim_ind (S d)
                  (fun l => if Nat.ltb l d then v l else b) (aug_row d A c i0)))) G) as G'.
   clear G. rename G' into G. cbv beta in G.
   rewrite (sumn_ext n (fun i => B k i * sim_ind (S d) (fun l => if Nat.ltb l d then row A i l else c i)
