@@ -168,7 +168,7 @@ def test_rich_markup_in_file_names_is_shown_verbatim(capsys, tmp_path: Path) -> 
 
 
 def test_internal_error_exit_3_one_line(capsys, monkeypatch) -> None:
-    def boom(instance):
+    def boom(*args, **kwargs):
         raise RuntimeError("invariant broken\nsecond line")
 
     monkeypatch.setattr(api, "decide", boom)
