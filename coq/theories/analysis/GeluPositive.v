@@ -1,7 +1,7 @@
 (** * Positivity and monotonicity facts on [Phi] and GELU's even part
 
-    Toward the ridge uniqueness of [gelu_even z = z (Phi z - 1/2)] (R5 for
-    GELU, not proved here).  Main results:
+    Facts on [gelu_even z = z (Phi z - 1/2)]; its ridge uniqueness (R5 for
+    GELU) is proved in [ridge/GeluRidge.v].  Main results:
     - [gauss_density_pos], [gauss_density_le_0] ([0 < density <= density 0]);
     - [Phi_diff] ([Phi y - Phi x = RInt density x y]), [Phi_strict_incr],
       [Phi_gt_half], [Phi_lt_half], [Phi_half_bound]

@@ -11,6 +11,9 @@
     - [cert_generic_not_absorbable], [cert_generic_not_absorbable_skip]: R5 (=>)
       for generic weights without any subset [S], given the activation's R5 (=>)
       theorem as [generic_submatrix_property] ([relu_generic_submatrix], ...);
+    - [cert_generic_not_absorbable_partial]: R5 (=>) from a certificate that
+      carries only a block of the weights (columns [R] of [W_up], rows [R] of
+      [W_down]), stated for EVERY pair of matrices agreeing with it there;
     - [cert_gated_not_absorbable]: R3 for every weight of a shape;
     - [cert_relu_pow_not_absorbable]: R2 for [relu^k], [k <> 1].
     Skips are [None] (identity) or [Some (dP, RP)] ([skip_mat]). *)
@@ -154,6 +157,99 @@ Qed.
 
 End Generic.
 
+(** ** Partial certificates: only the entries the argument reads
+
+    The data are columns [R] of [W_up] ([RA]: row [i] holds [A i (R_j)]) and
+    rows [R] of [W_down] ([CB]: column [i] holds [B (R_k) i]), [R] a list of
+    distinct indices below [d].  Genericity of the block gives genericity of
+    every pair of matrices that agrees with it ([generic_restrict]); a subset
+    [S] for the full matrices gives one for the block, whose target is the
+    identity again because [R] has no repeats ([submatrix_restrict]). *)
+
+Fixpoint nodupb (R : list nat) : bool :=
+  match R with [] => true | k :: R' => negb (existsb (Nat.eqb k) R') && nodupb R' end.
+
+Definition index_ok (d : nat) (R : list nat) : bool := forallb (fun k => Nat.ltb k d) R && nodupb R.
+
+(** [A] agrees with the data on columns [R]; [B] on rows [R]. *)
+Definition agrees_up (n : nat) (R : list nat) (dA : Z) (RA : list (list int)) (A : mat) : Prop :=
+  forall i j, (i < n)%nat -> (j < length R)%nat -> A i (nth j R O) = mat_of_rows dA RA i j.
+
+Definition agrees_down (n : nat) (R : list nat) (dB : Z) (CB : list (list int)) (B : mat) : Prop :=
+  forall k i, (k < length R)%nat -> (i < n)%nat -> B (nth k R O) i = mat_of_cols dB CB k i.
+
+Lemma nodupb_nth R : nodupb R = true ->
+  forall j k, (j < length R)%nat -> (k < length R)%nat -> nth j R O = nth k R O -> j = k.
+Proof.
+  intros H. apply NoDup_nth. induction R as [|x R IH]; [constructor|].
+  simpl in H. apply andb_prop in H as [H1 H2]. constructor; [|exact (IH H2)].
+  intros Hin. apply Bool.negb_true_iff in H1. rewrite <- Bool.not_true_iff_false in H1.
+  apply H1. apply existsb_exists. exists x. split; [exact Hin | apply Nat.eqb_refl].
+Qed.
+
+Lemma index_ok_lt d R : index_ok d R = true -> forall j, (j < length R)%nat -> (nth j R O < d)%nat.
+Proof.
+  unfold index_ok. intros H j Hj. apply andb_prop in H as [H _]. rewrite forallb_forall in H.
+  apply Nat.ltb_lt. apply H. apply nth_In. exact Hj.
+Qed.
+
+Lemma generic_restrict d n R (A B A' B' : mat) :
+  (forall j, (j < length R)%nat -> (nth j R O < d)%nat) ->
+  (forall i j, (i < n)%nat -> (j < length R)%nat -> A i (nth j R O) = A' i j) ->
+  (forall k i, (k < length R)%nat -> (i < n)%nat -> B (nth k R O) i = B' k i) ->
+  generic (length R) n A' B' -> generic d n A B.
+Proof.
+  intros HR HA HB [G1 [G2 G3]]. split; [|split].
+  - intros i Hi. destruct (G1 i Hi) as [k [Hk Hnz]]. exists (nth k R O).
+    split; [exact (HR k Hk)|]. unfold row in *. rewrite (HA i k Hi Hk). exact Hnz.
+  - intros i j Hi Hj Hij a b Hab. apply (G2 i j Hi Hj Hij a b). intros k Hk. unfold row.
+    rewrite <- (HA i k Hi Hk), <- (HA j k Hj Hk). exact (Hab _ (HR k Hk)).
+  - intros i Hi. destruct (G3 i Hi) as [k [Hk Hnz]]. exists (nth k R O).
+    split; [exact (HR k Hk)|]. unfold col in *. rewrite (HB k i Hk Hi). exact Hnz.
+Qed.
+
+Lemma submatrix_restrict d n R S (A B A' B' : mat) :
+  index_ok d R = true ->
+  (forall i j, (i < n)%nat -> (j < length R)%nat -> A i (nth j R O) = A' i j) ->
+  (forall k i, (k < length R)%nat -> (i < n)%nat -> B (nth k R O) i = B' k i) ->
+  submatrix_cond d n S A B -> submatrix_cond (length R) n S A' B'.
+Proof.
+  intros Hok HA HB Hs k l Hk Hl.
+  pose proof (index_ok_lt d R Hok) as HR.
+  assert (E : subset_sum n S A' B' k l = subset_sum n S A B (nth k R O) (nth l R O)).
+  { unfold subset_sum. apply sumn_ext. intros i Hi. destruct (S i); [|reflexivity].
+    rewrite (HA i l Hi Hl), (HB k i Hk Hi). reflexivity. }
+  rewrite E, (Hs _ _ (HR k Hk) (HR l Hl)). f_equal. unfold identity.
+  destruct (Nat.eq_dec (nth k R O) (nth l R O)) as [Q|Q], (Nat.eq_dec k l) as [Q'|Q']; try reflexivity.
+  - exfalso. apply Q'. unfold index_ok in Hok. apply andb_prop in Hok as [_ Hnd].
+    exact (nodupb_nth R Hnd k l Hk Hl Q).
+  - subst. contradiction.
+Qed.
+
+Section Partial.
+
+Variable sigma : R -> R.
+Hypothesis r5 : generic_submatrix_property sigma.
+Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int) (U V : list int)
+  (p : int) (F : list nat) (FS : list (option nat * functional)).
+
+(** Not absorbable, for every [(W_up, W_down)] agreeing with the block. *)
+Lemma cert_generic_not_absorbable_partial :
+  index_ok d R = true ->
+  check_generic_sorted (length R) n RA CB pg U V = true ->
+  check_nosub (length R) n dA dB 1 RA CB (id_rows (length R)) p F FS = true ->
+  forall A B : mat, agrees_up n R dA RA A -> agrees_down n R dB CB B ->
+  ~ absorbable_ungated sigma d n n identity A B.
+Proof.
+  intros Hok Hg Hn A B HA HB Habs.
+  destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
+  pose proof (check_generic_sorted_sound _ n dA dB RA CB pg U V Hg HdA HdB) as Hgen.
+  destruct (r5 d n A B (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB Hgen) Habs) as [S HS].
+  exact (check_nosub_identity _ n dA dB RA CB p F FS Hn S (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
+Qed.
+
+End Partial.
+
 (** ** Not absorbable for every weight of a shape: R3 (gated), R2 (relu^k) *)
 
 Lemma cert_gated_not_absorbable (gate : R -> R)
@@ -193,3 +289,14 @@ Qed.
 
 Example cert_gated_example : forall C A B, ~ absorbable_gated silu 2 3 3 identity C A B.
 Proof. exact (cert_gated_not_absorbable silu swiglu_not_absorbable 2 3 None 0 0 eq_refl). Qed.
+
+(** A partial certificate: [d = 2], [n = 1], block [R = [1]] (column 1 of [W_up],
+    row 1 of [W_down], both 1); every pair agreeing there is not absorbable. *)
+Example cert_partial_example : forall A B : mat,
+  agrees_up 1 [1%nat] 1 [[1]]%uint63 A -> agrees_down 1 [1%nat] 1 [[1]]%uint63 B ->
+  ~ absorbable_ungated relu 2 1 1 identity A B.
+Proof.
+  exact (cert_generic_not_absorbable_partial relu relu_generic_submatrix 2 1 [1%nat] 1 1 [[1]]%uint63
+           [[1]]%uint63 7%uint63 [1]%uint63 [1]%uint63 7%uint63 [0]%nat [(None, [(0%nat, [1%uint63])])]
+           eq_refl eq_refl eq_refl).
+Qed.

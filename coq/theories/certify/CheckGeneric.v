@@ -2,9 +2,11 @@
 
     [check_generic_sound]: rows [a_i] and columns [b_i] nonzero and the [a_i]
     pairwise independent, shown through a projection mod [p]; [generic_skip]:
-    genericity passes from [B] to [Q B] for an invertible skip. *)
+    genericity passes from [B] to [Q B] for an invertible skip;
+    [check_generic_sorted_sound]: the same from the ratios [(u . a_i) / (v . a_i)]
+    mod [p], sorted and strictly increasing (n log n work instead of n^2 pairs). *)
 
-From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
+From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation Orders Mergesort.
 From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets.
 Import ListNotations.
 Open Scope bool_scope.
@@ -207,4 +209,152 @@ Proof.
       rewrite (sumn_ext d _ (fun j => P k m * (Q m j * B j i)))%R by (intros; ring).
       rewrite sumn_scal_l. fold (mm d Q B m i) || unfold mm in Z0. rewrite (Z0 m Hm). ring.
     + intros j Hj. destruct (HPQ k j Hk Hj) as [E _]. unfold mm in E. rewrite E. reflexivity.
+Qed.
+
+(** ** Genericity through sorted ratios
+
+    For each row the projections [U_i = u . a_i], [V_i = v . a_i] mod [p];
+    [V_i] must be invertible mod [p] (the checker computes [w_i = V_i^(p-2)]
+    and checks [V_i w_i = 1]; [p] need not be prime), and the ratios
+    [q_i = U_i w_i] mod [p], sorted, must be strictly increasing.  Distinct
+    ratios make every 2 x 2 determinant [U_i V_j - V_i U_j] nonzero mod [p]. *)
+
+Module IntLeb <: Orders.TotalLeBool.
+  Definition t := int.
+  Definition leb (x y : int) : bool := (x <=? y)%uint63.
+  Theorem leb_total : forall x y, leb x y = true \/ leb y x = true.
+  Proof.
+    intros x y. unfold leb. rewrite !Uint63.leb_spec. lia.
+  Qed.
+End IntLeb.
+
+Module IntSort := Mergesort.Sort IntLeb.
+
+Fixpoint powm (p b e : int) (k : nat) : int :=
+  match k with
+  | O => 1%uint63
+  | S k' => let r := powm p (mulm p b b) (e >> 1)%uint63 k' in
+            if (e land 1 =? 1)%uint63 then mulm p b r else r
+  end.
+
+Definition inv_m (p x : int) : int := powm p x (p - 2)%uint63 32.
+Definition ratio (p : int) (x : int * int) : int := mulm p (fst x) (inv_m p (snd x)).
+Definition invertible_m (p v : int) : bool := (mulm p v (inv_m p v) =? 1)%uint63.
+
+Fixpoint strict_inc (l : list int) : bool :=
+  match l with
+  | x :: ((y :: _) as l') => (x <? y)%uint63 && strict_inc l'
+  | _ => true
+  end.
+
+Definition check_generic_sorted (d n : nat) (RA CB : list (list int)) (p : int) (u v : list int) : bool :=
+  p_ok p && Nat.eqb (length u) d && Nat.eqb (length v) d &&
+  forallb (fun i => nonzero_row d (nth i CB [])) (seq 0 n) &&
+  let uv := map (fun i => (mdot p u (nth i RA []), mdot p v (nth i RA []))) (seq 0 n) in
+  forallb (fun x => invertible_m p (snd x)) uv &&
+  strict_inc (IntSort.sort (map (ratio p) uv)).
+
+Lemma strict_inc_head x l : strict_inc (x :: l) = true -> Forall (fun y => (phi x < phi y)%Z) l.
+Proof.
+  revert x. induction l as [|y l IH]; intros x H; [constructor|].
+  simpl in H. apply andb_prop in H as [Hxy H]. apply Uint63.ltb_spec in Hxy.
+  constructor; [exact Hxy|]. specialize (IH y H).
+  eapply Forall_impl; [|exact IH]. simpl. intros z Hz. lia.
+Qed.
+
+Lemma strict_inc_nodup l : strict_inc l = true -> NoDup l.
+Proof.
+  induction l as [|x l IH]; intros H; [constructor|].
+  pose proof (strict_inc_head x l H) as Hall. constructor.
+  - intros Hin. rewrite Forall_forall in Hall. specialize (Hall x Hin). lia.
+  - apply IH. destruct l as [|y l]; [reflexivity|]. simpl in H. apply andb_prop in H as [_ H]. exact H.
+Qed.
+
+(** Equal ratios from a vanishing determinant (all mod [P], [V]s invertible). *)
+Lemma ratio_congruent (P Ui Vi Uj Vj wi wj : Z) : (0 < P)%Z ->
+  ((Vi * wi) mod P = 1)%Z -> ((Vj * wj) mod P = 1)%Z -> ((Ui * Vj - Vi * Uj) mod P = 0)%Z ->
+  ((Ui * wi) mod P = (Uj * wj) mod P)%Z.
+Proof.
+  intros HP H1 H2 H3.
+  assert (D1 : (P | 1 - Vi * wi)%Z).
+  { exists (- ((Vi * wi) / P))%Z. pose proof (Z.div_mod (Vi * wi) P ltac:(lia)). lia. }
+  assert (D2 : (P | 1 - Vj * wj)%Z).
+  { exists (- ((Vj * wj) / P))%Z. pose proof (Z.div_mod (Vj * wj) P ltac:(lia)). lia. }
+  apply Z.mod_divide in H3; [|lia].
+  assert (D : (P | Ui * wi - Uj * wj)%Z).
+  { replace (Ui * wi - Uj * wj)%Z with
+      (Ui * wi * (1 - Vj * wj) - Uj * wj * (1 - Vi * wi) + wi * wj * (Ui * Vj - Vi * Uj))%Z by ring.
+    apply Z.divide_add_r; [apply Z.divide_sub_r|]; apply Z.divide_mul_r; assumption. }
+  destruct D as [k Hk]. replace (Ui * wi)%Z with (Uj * wj + k * P)%Z by lia.
+  apply Z_mod_plus_full.
+Qed.
+
+Lemma ratio_value p (Hp : (1 < phi p < 2 ^ 31)%Z) (x : int * int) :
+  phi (ratio p x) = ((phi (fst x) * phi (inv_m p (snd x))) mod phi p)%Z.
+Proof. unfold ratio. apply mulm_spec. exact Hp. Qed.
+
+Lemma invertible_value p (Hp : (1 < phi p < 2 ^ 31)%Z) v :
+  invertible_m p v = true -> ((phi v * phi (inv_m p v)) mod phi p = 1)%Z.
+Proof.
+  unfold invertible_m. intros H. apply Uint63.eqb_spec in H.
+  rewrite <- (mulm_spec p Hp), H. reflexivity.
+Qed.
+
+(** A projection that is nonzero mod [p] comes from a nonzero row. *)
+Lemma zdotrow_nonzero d u r : zdotrow d u r <> 0%Z -> exists k, (k < d)%nat /\ zval (nth k r 0%uint63) <> 0%Z.
+Proof.
+  intros H. destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ zval (nth k r 0%uint63) <> 0%Z))
+    as [Y|N]; [exact Y|].
+  exfalso. apply H. unfold zdotrow. rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
+  intros l Hl. destruct (Z.eq_dec (zval (nth l r 0%uint63)) 0) as [E|E].
+  - rewrite E. ring.
+  - exfalso. apply N. exists l. split; assumption.
+Qed.
+
+Lemma nonzero_entry_mat d dA RA i : (0 < dA)%Z ->
+  (exists k, (k < d)%nat /\ zval (nth k (nth i RA []) 0%uint63) <> 0%Z) ->
+  nonzero_vec d (row (mat_of_rows dA RA) i).
+Proof.
+  intros HA [k [Hk Hz]]. apply IZR_lt in HA. exists k. split; [exact Hk|].
+  unfold row, mat_of_rows, zentry. intros E. apply Hz. apply eq_IZR.
+  apply (f_equal (fun x => x * IZR dA)%R) in E. field_simplify in E; lra.
+Qed.
+
+Theorem check_generic_sorted_sound d n dA dB RA CB p u v :
+  check_generic_sorted d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
+  generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
+Proof.
+  unfold check_generic_sorted. intros H HA HB. cbv zeta in H.
+  apply andb_prop in H as [H Hrest]. apply andb_prop in Hrest as [Hinv Hsort].
+  apply andb_prop in H as [H HBc]. apply andb_prop in H as [H Hv].
+  apply andb_prop in H as [Hp Hu]. apply p_ok_spec in Hp.
+  apply Nat.eqb_eq in Hu, Hv. rewrite forallb_forall in HBc, Hinv.
+  set (uv := map (fun i => (mdot p u (nth i RA []), mdot p v (nth i RA []))) (seq 0 n)) in *.
+  assert (Huv : forall i, (i < n)%nat -> nth i uv (0%uint63, 0%uint63) =
+                 (mdot p u (nth i RA []), mdot p v (nth i RA [])))
+    by (intros i Hi; unfold uv; rewrite (nth_map_seq _ n i _ Hi); reflexivity).
+  assert (Hinv' : forall i, (i < n)%nat ->
+            ((phi (mdot p v (nth i RA [])) * phi (inv_m p (mdot p v (nth i RA [])))) mod phi p = 1)%Z).
+  { intros i Hi. apply (invertible_value p Hp).
+    replace (mdot p v (nth i RA [])) with (snd (nth i uv (0%uint63, 0%uint63))) by (rewrite (Huv i Hi); reflexivity).
+    apply (Hinv (nth i uv (0%uint63, 0%uint63))). apply nth_In. unfold uv. rewrite map_length, seq_length. exact Hi. }
+  assert (Hnd : NoDup (map (ratio p) uv)).
+  { apply (Permutation_NoDup (Permutation_sym (IntSort.Permuted_sort _))). apply strict_inc_nodup. exact Hsort. }
+  rewrite NoDup_nth in Hnd. rewrite map_length in Hnd.
+  assert (Hlen : length uv = n) by (unfold uv; rewrite map_length, seq_length; reflexivity).
+  split; [|split].
+  - intros i Hi. apply (nonzero_entry_mat d dA RA i HA). apply (zdotrow_nonzero d v).
+    intros E. specialize (Hinv' i Hi). rewrite (mdot_zdot p Hp d v _ Hv), E in Hinv'.
+    rewrite Zmod_0_l in Hinv'. simpl in Hinv'. discriminate.
+  - intros i j Hi Hj Hij. apply (independent_of_projections d dA RA i j u v (IZR_lt _ _ HA)).
+    intros E. apply Hij. apply (Hnd i j ltac:(lia) ltac:(lia)).
+    rewrite !(map_nth (ratio p) uv (0%uint63, 0%uint63)).
+    apply to_Z_inj. rewrite !(ratio_value p Hp), (Huv i Hi), (Huv j Hj). simpl fst; simpl snd.
+    rewrite !(mdot_zdot p Hp d u _ Hu).
+    rewrite !(Zmult_mod_idemp_l).
+    apply (ratio_congruent (phi p) _ (phi (mdot p v (nth i RA []))) _ (phi (mdot p v (nth j RA []))));
+      [lia | apply Hinv'; exact Hi | apply Hinv'; exact Hj|].
+    rewrite !(mdot_zdot p Hp d v _ Hv).
+    rewrite Zminus_mod, !Zmult_mod_idemp_l, !Zmult_mod_idemp_r, <- Zminus_mod, E. reflexivity.
+  - intros i Hi. exact (nonzero_col_mat d dB CB i HB (HBc i ltac:(apply in_seq; lia))).
 Qed.

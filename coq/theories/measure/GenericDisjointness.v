@@ -5,8 +5,10 @@
     the residual ReLU block [x |-> x + B ReLU(A x)] is not absorbable at
     width [n] (by R5 (=>), [relu_absorbable_generic_submatrix] of
     [ReluSubmatrix.v]).  So on an open dense set of parameters skip-connected
-    and residual-free ReLU MLPs of the same width are disjoint.  (The paper's
-    "almost every" -- Lebesgue measure zero of [bad] -- is not formalized.)
+    and residual-free ReLU MLPs of the same width are disjoint.  The bad set
+    is also Lebesgue-null ([NullDisjointness.bad_null]), which gives the
+    paper's "almost every"; for GELU, GELU_tanh and SiLU the same holds
+    ([PaperProofs.disjoint_of_R5], statements [Paper.R6_disjoint_*]).
 
     Main result: [generic_disjointness]; [disjointness_example] is a concrete
     point outside [bad]. *)

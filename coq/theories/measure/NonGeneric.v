@@ -6,7 +6,8 @@
     [T : mat -> mat -> Prop] is [closed_set] when it contains every point all
     of whose neighbourhoods meet it, [open_set] when each of its points has a
     neighbourhood inside it, and has [empty_interior] when every
-    neighbourhood of every point leaves it.
+    neighbourhood of every point leaves it (definitions in
+    [spec/ParamSets.v]).
 
     Main results, for [Z = in_Z d n] (some [S] with [B[:,S] A[S,:] = -I]):
     - [Z_closed], [Z_empty_interior] ([1 <= d]),
@@ -17,7 +18,8 @@
       [d = 1 <= 2 <= n] every block is non-generic: [nongeneric_d1]),
     - [nongeneric_scalar_finite]: for generic [(A, B)], [(A, t B)] is
       non-generic only for [t = 0].
-    Lebesgue measure zero is not formalized. *)
+    That both sets are moreover Lebesgue-null is [NullSet.v] ([Z_null],
+    [nongeneric_null]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ParamSets.

@@ -6,7 +6,7 @@
     read the matrices off [p].  These [2 n d] keys are distinct
     ([param_coords_NoDup]), so this is [R^(n*d) x R^(d*n)].
 
-    Lebesgue null sets (definition).  A box is given by [lo c <= hi c] for
+    Lebesgue null sets (defined in [spec/ParamSets.v]).  A box is given by [lo c <= hi c] for
     every coordinate [c]; its [volume] is [prod_c (hi c - lo c)].  A set [E]
     is [lebesgue_null] when for every [eps > 0] it is covered by countably
     many boxes (here a sequence of finite lists of boxes) whose total volume
@@ -25,7 +25,8 @@
       [ER R] ([R = 1, 2, ...]), each bounded and lying on finitely many
       graphs [y_j = F_j(other coordinates)] of locally Lipschitz functions,
       is null (grid of step [1/K] on the other coordinates, a slab of
-      width [O(1/K)] in [y_j] per cell).
+      width [O(1/K)] in [y_j] per cell; [grid_size_spec] chooses [K] per
+      stage, [stage_covers] and [stage_volume] bound each stage).
     Proof for [Z]: a point of [Z] with subset [S] has [sum_{i in S}
     B 0 i * A i 0 = -1], so some [A i 0 <> 0] ([i in S]) and
     [B 0 i = (-1 - sum_{j in S, j <> i} B 0 j A j 0) / A i 0].  For the

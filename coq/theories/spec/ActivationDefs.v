@@ -1,7 +1,7 @@
 (** * The activations of paper.md (definitions only)
 
     Their properties ([odd_part_identity], [pos_homogeneous],
-    [vanishing_at_0] of [Blocks.v]) are proved in [Activations.v]. *)
+    [vanishing_at_0] of [BlockDefs.v]) are proved in [analysis/Activations.v]. *)
 
 From Coq Require Import Reals.
 From Coquelicot Require Import Coquelicot.
