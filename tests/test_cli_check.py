@@ -114,6 +114,8 @@ def test_scan_bad_input(capsys, tmp_path: Path) -> None:
 # ---------------------------------------------------- check, real verdicts
 
 
+from pybridge.decision.width_route import library_has  # noqa: E402
+
 EXPECTED = {
     "relu_absorbable.json": ("absorbable", True),
     "relu_decimal.json": ("absorbable", True),
@@ -122,7 +124,10 @@ EXPECTED = {
     "relu_generic.json": ("not_absorbable", True),
     "relu2.json": ("not_absorbable", True),
     "swiglu.json": ("not_absorbable", True),
-    "relu_counterexample.json": ("outside_hypotheses", False),
+    # R8 / R8' (width route): certified once certify/R8Certify.v is in the library
+    "relu_counterexample.json": ("absorbable", library_has("certify/R8Certify.v")),
+    "gelu_parallel_rows.json": ("not_absorbable", library_has("certify/R8Certify.v")),
+    "relu_bias_generic.json": ("not_absorbable", True),
 }
 
 

@@ -63,6 +63,8 @@ class WidthCertificate:
     source: str
     kind: str
     activation: str
+    #: Width certificates hold the whole weights (no partial extract).
+    extract: None = None
 
     @property
     def summary(self) -> str:
