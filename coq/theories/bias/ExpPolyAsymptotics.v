@@ -9,6 +9,7 @@
       rate with a nonzero group dominates, with explicit [1/t] bounds. *)
 
 From Coq Require Import Reals Lra Lia List.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks Ridge SiluRidge GeluAffineRidge.
 Open Scope R_scope.
 

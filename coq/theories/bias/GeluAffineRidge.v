@@ -26,6 +26,7 @@
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge GeluRidge.
 From Absorb Require Import RidgeForm BiasSpec SiluRidge.
 Open Scope R_scope.

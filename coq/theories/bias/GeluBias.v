@@ -29,6 +29,7 @@
     both sides of the equivalence and below the width. *)
 
 From Coq Require Import Reals Lra Lia List.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import Biases SubmatrixIff GeluRidge RidgeForm BiasSpec GeluAffineRidge.
 Open Scope R_scope.

@@ -20,6 +20,7 @@
       [gelu_tanh_bias_generic_not_absorbable_below], with examples. *)
 
 From Coq Require Import Reals Lra Lia List.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge GeluTanhRidge Biases RidgeForm BiasSpec.
 From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics.

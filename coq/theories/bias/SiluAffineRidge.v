@@ -20,6 +20,7 @@
       [silu_bias_generic_not_absorbable_below]. *)
 
 From Coq Require Import Reals Lra Lia Arith List.
+From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Vandermonde.
 From Absorb Require Import SiluRidge GeluRidge Biases RidgeForm BiasSpec GeluAffineRidge GeluBias.
 From Absorb Require Import ExpPolyAsymptotics.
