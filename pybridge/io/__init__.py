@@ -45,6 +45,8 @@ def load_instance(
     path = Path(path)
     source = path.name
     if not path.is_file():
+        if path.is_dir():
+            raise InputError(f"{path}: is a directory (pybridge scan reads checkpoint directories)")
         raise InputError(f"{path}: {'not a file' if path.exists() else 'no such file'}")
     try:
         suffix = path.suffix.lower()
