@@ -30,6 +30,7 @@ import networkx as nx
 
 from .errors import ProverUnavailable
 from .coq import CoqBackend
+from .graph_html import to_html
 
 SRC_DIR = "src"
 VENDOR_DIR = "vendor"
@@ -229,8 +230,6 @@ def write_site(
     title: str = "Lemma graph of the Absorb library",
 ) -> SiteReport:
     """Write the page, the vendored libraries and (``docs``) the coqdoc pages into ``out``."""
-    from .graph_html import to_html  # graph_html imports paper_view, which imports graph
-
     start = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     source_docs = run_coqdoc(backend, out / SRC_DIR) if docs else None

@@ -17,7 +17,7 @@ else ``proved``.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Literal, Optional
@@ -56,7 +56,6 @@ class PaperResult:
     instances: tuple[str, ...] = ()
     absent: tuple[str, ...] = ()
     listed: bool = True
-    extra: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {
