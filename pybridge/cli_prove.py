@@ -10,14 +10,14 @@ from rich.table import Table
 
 from .errors import ProverUnavailable
 from .coq import CoqBackend
-from .results import assess, load_results, markdown_table
+from .results import assess, load_results, markdown_table, short_name
 
 
 @click.command("prove")
 @click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
 @click.option("--markdown", is_flag=True, help="The README's results table, in Markdown.")
 def prove_cmd(as_json: bool, markdown: bool) -> None:
-    """Build the Coq library and report, for R1..R7, the theorems and their status."""
+    """Build the Coq library and report, for each paper result, its statement, theorems and status."""
     backend = CoqBackend()
     build = backend.build_library()
     if not build.ok:
@@ -37,13 +37,16 @@ def prove_cmd(as_json: bool, markdown: bool) -> None:
         return
     console = Console()
     table = Table(title="Paper results and their formal proofs")
-    for col in ("id", "status", "Coq theorems", "note"):
+    for col in ("id", "statement", "status", "Coq theorems", "note"):
         table.add_column(col)
     for s in statuses:
-        names = "\n".join(t.name.removeprefix("Absorb.") for t in s.theorems) or "-"
-        table.add_row(s.entry.id, s.status, names, s.note)
+        stmts = "\n".join(short_name(n) for n in s.entry.statements) or "-"
+        names = "\n".join(short_name(t.name) for t in s.theorems) or "-"
+        table.add_row(s.entry.id, stmts, s.status, names, s.note)
     console.print(table)
     for s in statuses:
+        for st in s.statements:
+            console.print(f"[bold]{st.name}[/bold] := {st.statement or '(not in the library)'}", highlight=False)
         for t in s.theorems:
             console.print(f"[bold]{t.name}[/bold] : {t.statement}", highlight=False)
             console.print(f"  assumptions: {', '.join(t.assumptions) or 'none'}", highlight=False)

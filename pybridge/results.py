@@ -1,8 +1,10 @@
 """The paper's results and the status of their formal proofs.
 
-The map from result ids to Coq theorem names is ``coq/results.toml`` (the only
-place it lives); this module reads it and asks the prover for each theorem's
-statement and assumptions.
+The map from result ids to Coq names is ``coq/results.toml`` (the only place it
+lives): per result its statements (definitions in the statements file, ``Paper.v``;
+the key may be absent), the theorems proving them and concrete instances. This
+module reads it and asks the prover for each theorem's statement and
+assumptions, and for each statement's definition.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ class ResultEntry:
     missing: str
     instances: tuple[str, ...] = ()
     remark: str = ""
+    #: the result's statements in the statements file (``Paper.v`` definitions); may be empty
+    statements: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,8 @@ class ResultStatus:
     status: Status
     note: str
     theorems: tuple[TheoremInfo, ...]
+    #: the statements' definitions as Coq prints them (``statement``: the unfolded Prop)
+    statements: tuple[TheoremInfo, ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -41,6 +47,9 @@ class ResultStatus:
             "status": self.status,
             "note": self.note,
             "instances": list(self.entry.instances),
+            "statements": [
+                {"name": t.name, "exists": t.exists, "text": t.statement} for t in self.statements
+            ],
             "theorems": [
                 {
                     "name": t.name,
@@ -65,6 +74,7 @@ def load_results(path: Path) -> list[ResultEntry]:
             r.get("missing", "").strip(),
             tuple(r.get("instances", ())),
             r.get("remark", "").strip(),
+            tuple(r.get("statements", ())),
         )
         for r in data["result"]
     ]
@@ -77,12 +87,32 @@ def all_theorem_names(entries: list[ResultEntry]) -> list[str]:
     return names
 
 
+def all_statement_names(entries: list[ResultEntry]) -> list[str]:
+    names: list[str] = []
+    for e in entries:
+        names += [t for t in e.statements if t not in names]
+    return names
+
+
+def _definitions(backend: ProverBackend, names: list[str]) -> dict[str, TheoremInfo]:
+    """Bodies of the statements, when the backend can print definitions."""
+    ask = getattr(backend, "definitions", None)
+    if not names:
+        return {}
+    if ask is None:
+        return {n: TheoremInfo(n, None, ()) for n in names}
+    return ask(names)
+
+
 def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultStatus]:
     """Status of each result against the compiled library."""
     infos = backend.describe(all_theorem_names(entries)) if entries else {}
+    stmt_names = all_statement_names(entries)
+    defs = _definitions(backend, stmt_names)
     out = []
     for e in entries:
         ts = tuple(infos[t] for t in e.theorems)
+        ss = tuple(defs[t] for t in e.statements)
         absent = [t.name for t in ts if not t.exists]
         bad = sorted({a for t in ts for a in t.disallowed})
         if not ts:
@@ -97,15 +127,22 @@ def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultSta
             status, note = "partial", e.missing
         else:
             status, note = "proved", e.remark
-        out.append(ResultStatus(e, status, note, ts))
+        out.append(ResultStatus(e, status, note, ts, ss))
     return out
+
+
+def short_name(name: str) -> str:
+    """``Absorb.results.FlipSigns.odd_part_absorbable`` -> ``FlipSigns.odd_part_absorbable``."""
+    parts = name.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 2 else name
 
 
 def markdown_table(statuses: list[ResultStatus]) -> str:
     """The README's table of results (kept in sync with ``prove`` by the tests)."""
-    lines = ["| id | result | status | Coq theorems | notes |", "|---|---|---|---|---|"]
+    lines = ["| id | result | statement | status | Coq theorems | notes |", "|---|---|---|---|---|---|"]
     for s in statuses:
-        names = ", ".join(f"`{t.name.removeprefix('Absorb.')}`" for t in s.theorems) or "-"
+        stmts = ", ".join(f"`{short_name(t)}`" for t in s.entry.statements) or "-"
+        names = ", ".join(f"`{short_name(t.name)}`" for t in s.theorems) or "-"
         note = s.note.replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {s.entry.id} | {s.entry.title} | {s.status} | {names} | {note} |")
+        lines.append(f"| {s.entry.id} | {s.entry.title} | {stmts} | {s.status} | {names} | {note} |")
     return "\n".join(lines) + "\n"

@@ -2,7 +2,7 @@
 
 Two libraries: a small one written here (every node, edge, line and axiom known
 exactly) and the project's own library (headline theorems present, uses that
-must exist do, axioms and statements equal to what ``CoqBackend.describe``
+must exist do, axioms and statements equal to ``Print Assumptions`` name by name (``describe(closure=False)``)
 reports).
 """
 
@@ -29,6 +29,7 @@ from pybridge.graph_cache import library_key, load, load_graph
 from pybridge.graph_coq import parse_dpd, parse_glob
 from pybridge.graph_html import layout_of, to_dot, to_html
 from pybridge.coq import CoqBackend
+from pybridge.coq.query import describe
 from pybridge.results import load_results
 
 from helpers import REPO, make_mini_library
@@ -124,7 +125,7 @@ def test_mini_statements_and_axioms_match_coq(mini) -> None:
     backend, g = mini
     assert g.nodes[T("top_thm")]["statement"] == "forall n : nat, (Base.double n + 0)%nat = (n + n)%nat"
     assert g.nodes[B("double")]["statement"] == "nat -> nat"
-    info = backend.describe(sorted(g))
+    info = describe(backend, sorted(g), closure=False, cache=False)
     for name in g:
         assert g.nodes[name]["statement"] == info[name].statement, name
         assert tuple(g.nodes[name]["axioms"]) == tuple(sorted(info[name].assumptions)), name
@@ -267,7 +268,7 @@ def test_library_axioms_and_statements_match_describe(library, backend) -> None:
     sample = sorted(result_theorems(library))[:6] + [
         "Absorb.tools.Sums.sumn_S", "Absorb.tools.Blocks.mv_mm", "Absorb.spec.ActivationDefs.gelu",
     ]
-    info = backend.describe(sample)
+    info = describe(backend, sample, closure=False, cache=False)
     for name in sample:
         assert library.nodes[name]["statement"] == info[name].statement, name
         assert tuple(library.nodes[name]["axioms"]) == tuple(sorted(info[name].assumptions)), name
@@ -406,7 +407,7 @@ def test_assumption_cache_of_standard_library_constants(tmp_path, monkeypatch) -
     cache_dir = tmp_path / "cache"
     monkeypatch.setenv("PYBRIDGE_CACHE_DIR", str(cache_dir))
     name = "Absorb.Real.r_zero"
-    truth = tuple(sorted(backend.describe([name])[name].assumptions))
+    truth = tuple(sorted(describe(backend, [name], closure=False, cache=False)[name].assumptions))
     assert truth  # Coq's reals rest on axioms
 
     g = extract(backend, build=False)

@@ -151,3 +151,9 @@ class CoqBackend:
         from .query import describe
 
         return describe(self, names)
+
+    def definitions(self, names: list[str]) -> dict[str, TheoremInfo]:
+        """The body of each named definition (see :func:`.query.definitions`)."""
+        from .query import definitions
+
+        return definitions(self, names)

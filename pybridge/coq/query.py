@@ -131,26 +131,56 @@ def run_groups(backend: CoqBackend, requires: list[str], groups: list[list[str]]
 # ---------------------------------------------------------------- describe
 
 
-def _existing(backend: CoqBackend, requires: list[str], names: list[str]) -> set[str]:
-    """The names Coq can locate (one cheap run)."""
+def _locate(backend: CoqBackend, requires: list[str], names: list[str]) -> dict[str, Optional[str]]:
+    """The full name of each constant Coq can locate (None: unknown), in one cheap run."""
     chunks = run_groups(backend, requires, [[f"Locate {n}."] for n in names], jobs=1, stem="Locate")
     if chunks is None:
         raise ProverUnavailable("coqc cannot load the compiled library (run make -C coq)")
-    return {n for n, c in zip(names, chunks) if not c.lstrip().startswith("No object")}
+    out: dict[str, Optional[str]] = {}
+    for n, c in zip(names, chunks):
+        words = c.split()
+        full = words[1] if len(words) >= 2 and words[0] == "Constant" else None
+        out[n] = full if full and _NAME_RE.fullmatch(full) else None
+    return out
 
 
-def _ask(backend: CoqBackend, names: list[str]) -> dict[str, TheoremInfo]:
-    requires = library_requires(backend)
+def _existing(backend: CoqBackend, requires: list[str], names: list[str]) -> set[str]:
+    return {n for n, f in _locate(backend, requires, names).items() if f is not None}
+
+
+def _ask_each(backend: CoqBackend, requires: list[str], names: list[str]) -> dict[str, TheoremInfo]:
+    """``Check`` and ``Print Assumptions`` per name, over parallel ``coqc`` runs (the slow way)."""
     groups = [[f"Check {n}.", f"Print Assumptions {n}."] for n in names]
     chunks = run_groups(backend, requires, groups)
-    if chunks is None:  # some name does not exist: find which, ask about the others
-        present = _existing(backend, requires, names)
-        if present == set(names):
-            raise ProverUnavailable("coqc failed while describing theorems")
-        found = _ask(backend, [n for n in names if n in present]) if present else {}
-        return {n: found.get(n, TheoremInfo(n, None, ())) for n in names}
+    if chunks is None:
+        raise ProverUnavailable("coqc failed while describing theorems")
     return {n: TheoremInfo(n, parse_check(c), parse_assumptions(c[c.find("Axioms:"):] if "Axioms:" in c else c))
             for n, c in zip(names, chunks)}
+
+
+def _ask(backend: CoqBackend, names: list[str], closure: bool = True) -> dict[str, TheoremInfo]:
+    """Locate every name, then statements and axioms of the existing ones: through their
+    coq-dpdgraph closure (one run, the lemma graph's method), else one by one."""
+    requires = library_requires(backend)
+    full = _locate(backend, requires, names)
+    present = [n for n in names if full[n] is not None]
+    out = {n: TheoremInfo(n, None, ()) for n in names if full[n] is None}
+    if not present:
+        return out
+    if closure:
+        from .dpdgraph import closure_facts
+
+        try:
+            types, axioms = closure_facts(backend, [full[n] or n for n in present], default_cache_dir())
+        except ProverUnavailable:
+            pass
+        else:
+            for n in present:
+                f = full[n] or n
+                out[n] = TheoremInfo(n, types[f], axioms[f])
+            return out
+    out.update(_ask_each(backend, requires, present))
+    return out
 
 
 def default_cache_dir() -> Path:
@@ -191,18 +221,53 @@ def _save_cache(path: Path, infos: dict[str, TheoremInfo]) -> None:
         pass  # a cache that cannot be written is skipped
 
 
-def describe(backend: CoqBackend, names: list[str], *, cache: bool = True) -> dict[str, TheoremInfo]:
-    """Statement (as ``Check`` prints it) and ``Print Assumptions`` of each name.
+def parse_print(chunk: str) -> Optional[str]:
+    """The body of a definition as ``Print`` shows it (``name = body : type``), on one line."""
+    head, eq, rest = chunk.partition(" =")
+    if not eq:
+        return None
+    body = rest.split("\n     : ", 1)[0]
+    return " ".join(body.split()) or None
 
-    Names Coq does not know get ``statement=None``. Answers are cached per
-    compiled library (``cache=False``: ask Coq afresh)."""
+
+def _ask_definitions(backend: CoqBackend, names: list[str]) -> dict[str, TheoremInfo]:
+    requires = library_requires(backend)
+    chunks = run_groups(backend, requires, [[f"Print {n}."] for n in names], jobs=1, stem="Print")
+    if chunks is None:
+        present = _existing(backend, requires, names)
+        if present == set(names):
+            raise ProverUnavailable("coqc failed while printing definitions")
+        found = _ask_definitions(backend, [n for n in names if n in present]) if present else {}
+        return {n: found.get(n, TheoremInfo(n, None, ())) for n in names}
+    return {n: TheoremInfo(n, parse_print(c), ()) for n, c in zip(names, chunks)}
+
+
+def _cached(backend: CoqBackend, names: list[str], key: str, ask, cache: bool) -> dict[str, TheoremInfo]:
     for n in names:
         check_name(n)
     path = _cache_path(backend, default_cache_dir()) if cache else None
     known = _load_cache(path) if path is not None else {}
-    todo = [n for n in dict.fromkeys(names) if n not in known]
+    todo = [n for n in dict.fromkeys(names) if key + n not in known]
     if todo:
-        known.update(_ask(backend, todo))
+        for n, info in ask(backend, todo).items():
+            known[key + n] = info
         if path is not None:
             _save_cache(path, known)
-    return {n: known[n] for n in names}
+    return {n: TheoremInfo(n, known[key + n].statement, known[key + n].assumptions) for n in names}
+
+
+def definitions(backend: CoqBackend, names: list[str], *, cache: bool = True) -> dict[str, TheoremInfo]:
+    """The body of each named definition (the statements file's Props), as ``Print`` shows it;
+    ``statement=None`` for names Coq does not know. Cached like :func:`describe`."""
+    return _cached(backend, names, "print:", _ask_definitions, cache)
+
+
+def describe(backend: CoqBackend, names: list[str], *, cache: bool = True,
+             closure: bool = True) -> dict[str, TheoremInfo]:
+    """Statement (as ``Check`` prints it) and assumptions (as ``Print Assumptions``) of each name.
+
+    Names Coq does not know get ``statement=None``. ``closure``: axioms through the
+    names' coq-dpdgraph closure in one run (False: ``Print Assumptions`` name by
+    name). Answers are cached per compiled library (``cache=False``: ask Coq afresh)."""
+    key = "check:" if closure else "check-each:"
+    return _cached(backend, names, key, lambda b, ns: _ask(b, ns, closure), cache)
