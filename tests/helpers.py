@@ -5,12 +5,14 @@ from __future__ import annotations
 import random
 import shutil
 from fractions import Fraction as F
+from fractions import Fraction
 from pathlib import Path
 
 from pybridge.coq import CoqBackend
 from pybridge.errors import InputError
 from pybridge.exact_linalg import invert
 from pybridge.model import Activation, Instance
+from pybridge.width import rank
 
 REPO = Path(__file__).resolve().parent.parent
 RELU = Activation("relu")
@@ -157,3 +159,83 @@ def make_mini_library(root: Path) -> CoqBackend:
     build = backend.build_library()
     assert build.ok, build.log[-2000:]
     return backend
+
+# ---------------------------------------------------------------- R8 oracles (no ridge-form theory)
+# Used by tests/test_width.py and tests/test_width_route.py. Two bias-free ReLU blocks on R^2
+# are positively homogeneous and linear on every sector cut out by the lines a . x = 0 of
+# both: equal values at two independent points inside every sector prove equality.
+
+
+def _rays(rows):
+    """Rational rays on the lines a . x = 0 (both signs), plus the axes, sorted by angle."""
+    import math
+
+    rays = {(1, 0), (-1, 0), (0, 1), (0, -1)}
+    for a in rows:
+        if a[0] or a[1]:
+            rays.add((-a[1], a[0]))
+            rays.add((a[1], -a[0]))
+    norm = []
+    for x, y in rays:
+        g = math.gcd(int(x.numerator * y.denominator) if isinstance(x, F) else int(x), 1)
+        norm.append((F(x), F(y)))
+    uniq = {}
+    for x, y in norm:
+        ang = math.atan2(float(y), float(x))
+        key = round(ang, 12)
+        uniq.setdefault(key, (x, y))
+    return [uniq[k] for k in sorted(uniq)]
+
+
+def sector_points(rows):
+    """Two independent points strictly inside each sector of the arrangement (d = 2)."""
+    rays = _rays(rows)
+    pts = []
+    for i in range(len(rays)):
+        r1, r2 = rays[i], rays[(i + 1) % len(rays)]
+        pts.append((r1[0] + r2[0], r1[1] + r2[1]))
+        pts.append((2 * r1[0] + r2[0], 2 * r1[1] + r2[1]))
+    return pts
+
+
+def block_value(W_up, W_down, x, b_up=None, b_down=None, residual=False):
+    d = len(W_down)
+    n = len(W_up)
+    h = [relu(sum((W_up[i][q] * x[q] for q in range(d)), F(0)) + (b_up[i] if b_up else 0)) for i in range(n)]
+    out = [sum((W_down[p][i] * h[i] for i in range(n)), F(0)) + (b_down[p] if b_down else 0) for p in range(d)]
+    if residual:
+        out = [o + x[p] for p, o in enumerate(out)]
+    return out
+
+
+def random_block(rng: random.Random, d: int, n: int):
+    """Small integer weights with planted structure: parallel, opposite, duplicate and zero rows."""
+    A, cols = [], []
+    for _ in range(n):
+        kind = rng.random()
+        if A and kind < 0.35:
+            base = rng.choice(A)
+            lam = rng.choice([-2, -1, 1, 2, 3])
+            A.append([lam * v for v in base])
+        elif kind < 0.42:
+            A.append([0] * d)
+        else:
+            A.append([rng.randint(-2, 2) for _ in range(d)])
+        cols.append([rng.randint(-2, 2) for _ in range(d)])
+    B = [[cols[i][p] for i in range(n)] for p in range(d)]
+    return A, B
+
+
+def solvable(rows, A, B, pts):
+    """Is there W_down with W_down relu(rows x) == x + B relu(A x) on every point?"""
+    m = len(rows)
+    d = len(B)
+    phi = [[relu(sum((r[q] * x[q] for q in range(d)), F(0))) for r in rows] for x in pts]
+    target = [block_value(A, B, x, residual=True) for x in pts]
+    for p in range(d):
+        aug = [phi[s] + [target[s][p]] for s in range(len(pts))]
+        if rank(aug) != rank([row[:m] for row in aug]):
+            return False
+    return True
+
+

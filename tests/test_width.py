@@ -28,69 +28,11 @@ from pybridge.width import (
 
 F = Fraction
 
+from helpers import block_value, random_block, sector_points, solvable  # noqa: E402
+
 
 def relu(z: Fraction) -> Fraction:
     return z if z > 0 else F(0)
-
-
-def _rays(rows):
-    """Rational rays on the lines a . x = 0 (both signs), plus the axes, sorted by angle."""
-    import math
-
-    rays = {(1, 0), (-1, 0), (0, 1), (0, -1)}
-    for a in rows:
-        if a[0] or a[1]:
-            rays.add((-a[1], a[0]))
-            rays.add((a[1], -a[0]))
-    norm = []
-    for x, y in rays:
-        g = math.gcd(int(x.numerator * y.denominator) if isinstance(x, F) else int(x), 1)
-        norm.append((F(x), F(y)))
-    uniq = {}
-    for x, y in norm:
-        ang = math.atan2(float(y), float(x))
-        key = round(ang, 12)
-        uniq.setdefault(key, (x, y))
-    return [uniq[k] for k in sorted(uniq)]
-
-
-def sector_points(rows):
-    """Two independent points strictly inside each sector of the arrangement (d = 2)."""
-    rays = _rays(rows)
-    pts = []
-    for i in range(len(rays)):
-        r1, r2 = rays[i], rays[(i + 1) % len(rays)]
-        pts.append((r1[0] + r2[0], r1[1] + r2[1]))
-        pts.append((2 * r1[0] + r2[0], 2 * r1[1] + r2[1]))
-    return pts
-
-
-def block_value(W_up, W_down, x, b_up=None, b_down=None, residual=False):
-    d = len(W_down)
-    n = len(W_up)
-    h = [relu(sum((W_up[i][q] * x[q] for q in range(d)), F(0)) + (b_up[i] if b_up else 0)) for i in range(n)]
-    out = [sum((W_down[p][i] * h[i] for i in range(n)), F(0)) + (b_down[p] if b_down else 0) for p in range(d)]
-    if residual:
-        out = [o + x[p] for p, o in enumerate(out)]
-    return out
-
-
-def random_block(rng: random.Random, d: int, n: int):
-    """Small integer weights with planted structure: parallel, opposite, duplicate and zero rows."""
-    A, cols = [], []
-    for _ in range(n):
-        kind = rng.random()
-        if A and kind < 0.35:
-            base = rng.choice(A)
-            lam = rng.choice([-2, -1, 1, 2, 3])
-            A.append([lam * v for v in base])
-        elif kind < 0.42:
-            A.append([0] * d)
-        else:
-            A.append([rng.randint(-2, 2) for _ in range(d)])
-        cols.append([rng.randint(-2, 2) for _ in range(d)])
-    B = [[cols[i][p] for i in range(n)] for p in range(d)]
-    return A, B
 
 
 def test_paper_counterexample_min_width_two():
@@ -165,19 +107,6 @@ def test_least_width_witness_equals_block_d2(seed):
             A, B, x, residual=True), (A, B, x)
 
 
-def _solvable(rows, A, B, pts):
-    """Is there W_down with W_down relu(rows x) == x + B relu(A x) on every point?"""
-    m = len(rows)
-    d = len(B)
-    phi = [[relu(sum((r[q] * x[q] for q in range(d)), F(0))) for r in rows] for x in pts]
-    target = [block_value(A, B, x, residual=True) for x in pts]
-    for p in range(d):
-        aug = [phi[s] + [target[s][p]] for s in range(len(pts))]
-        if rank(aug) != rank([row[:m] for row in aug]):
-            return False
-    return True
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_nothing_narrower_than_least_width_d2(seed):
     """No block of width least - 1 from the candidate rows equals the residual block."""
@@ -195,10 +124,10 @@ def test_nothing_narrower_than_least_width_d2(seed):
     cands_l = sorted(cands)
     pts = sector_points([[F(v) for v in r] for r in A] + cands_l)
     for rows in combinations_with_replacement(cands_l, m):
-        assert not _solvable(list(rows), A, B, pts), (A, B, rows)
+        assert not solvable(list(rows), A, B, pts), (A, B, rows)
     # And the least width itself is reached by some candidate block (the explicit one).
     blk = explicit_block(form, mw.data, mw.upper)
-    assert _solvable(list(blk.W_up), A, B, pts) or any(blk.b_up)
+    assert solvable(list(blk.W_up), A, B, pts) or any(blk.b_up)
 
 
 def test_d1_every_block_width_two():

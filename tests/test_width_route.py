@@ -16,7 +16,10 @@ from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance
 
-from helpers import block, mat, relu
+import random
+from itertools import combinations_with_replacement
+
+from helpers import block, block_value, mat, random_block, relu, sector_points, solvable
 
 RELU = Activation("relu")
 needs_r8 = pytest.mark.skipif(not library_has("certify/R8Certify.v"),
@@ -124,6 +127,37 @@ def test_min_width_witness_is_exact_d1(rows):
     assert witness_equal(i, dec, POINTS_1D)
     if dec.width >= 1:
         assert decide(i, width=dec.width - 1).verdict in ("not_absorbable", "undecided")
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 3))
+def test_decision_against_sector_oracles_d2(seed, n):
+    """The decision against the independent oracles of tests/helpers.py (no ridge-form theory):
+    at the least width the explicit block equals the residual block on two points of every
+    sector (hence everywhere); at the least width - 1 the decision says not absorbable and no
+    block from the candidate rows (both signs of the block's rows and small vectors) solves."""
+    A, B = random_block(random.Random(seed), 2, n)
+    i = inst("relu", A, B)
+    dec = decide(i, min_width=True)
+    blk = dec.width_info.block
+    Af = [[F(v) for v in r] for r in A]
+    pts = sector_points(Af + [list(r) for r in blk.W_up])
+    for x in pts:
+        assert block_value(blk.W_up, blk.W_down, x, blk.b_up, blk.b_down) == block_value(A, B, x, residual=True)
+    assert decide(i, width=dec.width).verdict == "absorbable"
+    m = dec.width - 1
+    if m < 0 or not dec.width_info.min_exact:
+        return
+    assert decide(i, width=m).verdict == "not_absorbable"
+    if not 1 <= m <= 3:
+        return
+    cands = {(F(1), F(0)), (F(0), F(1)), (F(1), F(1)), (F(1), F(-1)), (F(2), F(1)), (F(1), F(2))}
+    cands |= {tuple(F(v) for v in r) for r in A if any(r)}
+    cands |= {tuple(-v for v in c) for c in cands}
+    cl = sorted(cands)
+    pts = sector_points(Af + [list(c) for c in cl])
+    for rows in combinations_with_replacement(cl, m):
+        assert not solvable(list(rows), A, B, pts), (A, B, rows)
 
 
 # ---------------------------------------------------------------- Coq
