@@ -230,7 +230,7 @@ class Activation:
         return self.spec.gated
 
     @property
-    def gate(self) -> Optional["Activation"]:
+    def gate(self) -> Optional[Activation]:
         """The gate activation of a gated block (None when ungated)."""
         g = self.spec.gate
         return None if g is None else Activation(g)

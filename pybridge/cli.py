@@ -10,7 +10,6 @@ from . import __version__
 from .errors import EXIT_INTERNAL, BridgeError, one_line
 from .library_home import use_packaged_library
 
-
 #: Commands that ask Coq: outside a checkout they use the wheel's library (built on first use).
 _NEEDS_LIBRARY = frozenset({"check", "scan", "prove", "graph"})
 
@@ -26,9 +25,9 @@ def main_group(ctx: click.Context) -> None:
 
 
 def _add_commands() -> None:
-    from .cli_prove import prove_cmd
-    from .cli_graph import graph_cmd
     from .cli_check import check_cmd, generate_cmd, scan_cmd
+    from .cli_graph import graph_cmd
+    from .cli_prove import prove_cmd
 
     for cmd in (prove_cmd, graph_cmd, check_cmd, scan_cmd, generate_cmd):
         main_group.add_command(cmd)

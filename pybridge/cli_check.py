@@ -13,8 +13,8 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from .errors import InputError
 from .api import not_certified, rejected, timed_out
+from .errors import InputError
 from .model import Report
 
 VERDICT_STYLE = {

@@ -8,8 +8,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .errors import ProverUnavailable
 from .coq import CoqBackend
+from .errors import ProverUnavailable
 from .results import assess, load_results, markdown_table, short_name
 
 

@@ -19,7 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -91,7 +91,7 @@ def block_value(
     bd = b_down if down is not None else inst.b_down
     conv = (lambda v: v) if exact else (lambda v: None if v is None else [float(t) for t in v])
     pre = _plus(_mv(A, x), conv(bu))
-    if act.gated:
+    if act.gated and inst.W_gate is not None:
         gate = _plus(_mv(inst.W_gate, x), conv(inst.b_gate))
         hidden = [sig(g) * p for g, p in zip(gate, pre)]
     else:
@@ -234,6 +234,8 @@ def z3_subset(inst: Instance, timeout: float) -> str:
 def homogeneity_defect(inst: Instance, seed: int) -> str:
     """For a k-homogeneous block: ``r(2x) - 2^k r(x) = (2 - 2^k) P x`` is nonzero (exact)."""
     k = inst.activation.homogeneous_degree
+    if k is None:
+        return "not homogeneous"
     rng = random.Random(seed)
     x = [Fraction(rng.randint(1, 9)) for _ in range(inst.d)]
     r1 = block_value(inst, x)

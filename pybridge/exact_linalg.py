@@ -18,7 +18,16 @@ N = TypeVar("N", int, Fraction)
 def matmul(x: Sequence[Sequence[N]], y: Sequence[Sequence[N]]) -> tuple[tuple[N, ...], ...]:
     """``x @ y`` exactly (ints stay ints, Fractions stay Fractions)."""
     cols = list(zip(*y))
-    return tuple(tuple(sum((a * b for a, b in zip(r, c)), 0 * r[0] if r else 0) for c in cols) for r in x)
+    out = []
+    for r in x:
+        row = []
+        for c in cols:
+            acc = 0 * r[0]
+            for a, b in zip(r, c):
+                acc = acc + a * b
+            row.append(acc)
+        out.append(tuple(row))
+    return tuple(out)
 
 
 def invert(m: Sequence[Sequence[Number]]) -> tuple[tuple[Fraction, ...], ...]:

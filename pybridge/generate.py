@@ -149,9 +149,11 @@ def generate(
         seen.add(_direction(a))
         B_cols[i] = _rand_vec(rng, d, bound)
     F = Fraction
+    rows = [r for r in A if r is not None]
+    cols = [c for c in B_cols if c is not None]
     tensors: dict[str, object] = {
-        "W_up": [[F(x) for x in row] for row in A],
-        "W_down": [[F(B_cols[i][r]) for i in range(n)] for r in range(d)],
+        "W_up": [[F(x) for x in row] for row in rows],
+        "W_down": [[F(cols[i][r]) for i in range(n)] for r in range(d)],
     }
     if activation.gated:
         tensors["W_gate"] = [[F(x) for x in _rand_vec(rng, d, bound)] for _ in range(n)]

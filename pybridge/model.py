@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, Optional
+from typing import Any, Literal, Optional, Sequence, cast
 
 from .activations import Activation
 from .evidence import Evidence
@@ -68,7 +68,7 @@ def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
     if isinstance(m, (str, bytes)) or not hasattr(m, "__len__") or not hasattr(m, "__getitem__") or len(m) == 0:
         raise InputError(f"{name}: expected a non-empty matrix (sequence of rows)")
     width = None
-    for i, row in enumerate(m):
+    for i, row in enumerate(cast(Sequence[Any], m)):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
             raise InputError(f"{name}: row {i} is not a sequence")
         if width is None:
@@ -82,7 +82,7 @@ def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
     return len(m), width  # type: ignore[return-value]
 
 
-def _validate_instance(inst: "Instance") -> None:
+def _validate_instance(inst: Instance) -> None:
     """Shapes, gating, biases and entry types of an instance; :class:`InputError` otherwise.
 
     Lazy matrices (``pybridge.io.lazy.ArrayMatrix``) are checked for shape only: their

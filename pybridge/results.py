@@ -115,6 +115,7 @@ def assess(entries: list[ResultEntry], backend: ProverBackend) -> list[ResultSta
         ss = tuple(defs[t] for t in e.statements)
         absent = [t.name for t in ts if not t.exists]
         bad = sorted({a for t in ts for a in t.disallowed})
+        status: Status
         if not ts:
             status, note = "missing", e.missing or "no Coq theorem yet"
         elif absent:

@@ -35,8 +35,7 @@ import networkx as nx
 from ..errors import InputError, ProverUnavailable
 from ..files import atomic_write_text
 from .backend import PREFIX, CoqBackend
-from .query import MARKER as _MARKER
-from .query import default_cache_dir, marked, parse_assumptions, split_marked
+from .query import marked, parse_assumptions, split_marked
 
 _MODULE_RE = re.compile(r"Absorb(\.[A-Za-z_][A-Za-z0-9_']*)+")
 _QUALID_RE = re.compile(r"[^\W\d][\w']*(\.[^\W\d][\w']*)*")

@@ -15,17 +15,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
-from typing import Optional
+from typing import Any, Optional
 
 from ..activations import qualified
 from ..errors import InputError
 from ..evidence import Evidence
 from ..model import Decision, Instance, Witness
 from ..modular import identity_int, scale_matrix
+from . import width_route
 from .genericity import check_generic
 from .skips import SkipReduction, reduce_skip
 from .subset_search import search_subset
-from . import width_route
 
 METHOD = "subset search mod p, exact verification"
 
@@ -52,7 +52,8 @@ def flip_witness(inst: Instance, subset: tuple[int, ...]) -> Witness:
 def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
     """Verdicts that do not look at the weights (None: the weights decide)."""
     act = inst.activation
-    base = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down, method="classification")
+    base: dict[str, Any] = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down,
+                                method="classification")
     if not act.certifiable and not (width_route.covered(inst) and not inst.has_bias):
         return Decision("undecided", None, None,
                         f"{act.label}: the formal library has no support for this activation yet", **base)
@@ -100,7 +101,7 @@ def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False)
         return fixed if m == inst.n and not min_width else replace(
             fixed, reason=fixed.reason + (" (this verdict holds at every width)"
                                           if fixed.verdict == "not_absorbable" else ""), width=m)
-    wbase = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down)
+    wbase: dict[str, Any] = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down)
     route = width_route.covered(inst)
     if route and not inst.has_bias and (m != inst.n or min_width or not act.certifiable):
         return width_route.decide_width(inst, m, min_width, skip.inverse, wbase)
@@ -124,7 +125,7 @@ def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
     gen = check_generic(A, B)
     out = search_subset(A, B, T)
     ev = Evidence(A, B, T, gen.certificate, out.certificate)
-    common = dict(generic=gen.generic, evidence=ev, method=METHOD, skip_inverse=skip.inverse,
+    common: dict[str, Any] = dict(generic=gen.generic, evidence=ev, method=METHOD, skip_inverse=skip.inverse,
                   reduced_down=skip.reduced_down)
     via = " (after skip reduction R1: B~ = P^-1 B)" if inst.skip is not None else ""
     if out.status == "found" and out.subset is not None:
