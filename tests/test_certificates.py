@@ -104,8 +104,8 @@ def test_bias_absorbable_accepted(coq):
 
 
 def test_nothing_to_certify():
-    # GELU_tanh with biases and no S: R9 is not proved for it
-    inst = Instance(Activation("gelu_tanh"), mat([[1], [1]]), mat([[1, 1]]), b_up=(F(0), F(1)))
+    # GELU with biases, not generic (a zero column of W_down): R8 with biases is proved for ReLU only
+    inst = Instance(Activation("gelu"), mat([[1], [1]]), mat([[1, 0]]), b_up=(F(0), F(1)))
     dec = decide(inst)
     assert dec.verdict == "outside_hypotheses"
     assert certify(inst, dec, CoqBackend()) is None

@@ -176,7 +176,9 @@ def test_bias_without_subset():
     dec = decide(Instance(RELU, A, B, b_down=(F(1), F(0))))
     assert (dec.verdict, dec.result) == ("not_absorbable", "R9")  # ReLU: R9 (generic with biases)
     dec = decide(Instance(Activation("silu"), A, B, b_down=(F(1), F(0))))
-    assert dec.verdict == "outside_hypotheses"  # SiLU: R9 not proved
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")  # SiLU: R9 (SiluAffineRidge.v)
+    dec = decide(Instance(Activation("quick_gelu"), A, B, b_down=(F(1), F(0))))
+    assert dec.verdict in ("outside_hypotheses", "undecided")  # quick_gelu with biases: no R9
 
 
 def test_genericity_exact():

@@ -102,10 +102,21 @@ def test_biased_nongeneric_relu_uses_grouped_r8():
     assert witness_equal(i, dec, POINTS_1D)
 
 
-def test_gelu_tanh_bias_without_subset_stays_outside():
-    i = inst("gelu_tanh", [[1], [1]], [[1, 1]], b_up=(F(0), F(1)))
+@pytest.mark.parametrize("act,thm", [
+    ("gelu", "GeluBias.gelu_bias_absorbable_generic_submatrix"),
+    ("gelu_tanh", "GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix"),
+    ("silu", "SiluAffineRidge.silu_bias_absorbable_iff_submatrix"),
+])
+def test_gelu_family_bias_generic_r9(act, thm):
+    i = inst(act, [[1], [1]], [[1, 1]], b_up=(F(0), F(1)))
     dec = decide(i)
-    assert dec.verdict == "outside_hypotheses" and "not proved" in dec.reason
+    assert (dec.verdict, dec.result, dec.theorem) == ("not_absorbable", "R9", "Absorb." + thm)
+
+
+def test_gelu_bias_not_generic_stays_outside():
+    i = inst("gelu", [[1], [1]], [[1, 0]], b_up=(F(0), F(1)))  # a zero column of W_down
+    dec = decide(i)
+    assert dec.verdict == "outside_hypotheses" and "ReLU only" in dec.reason
 
 
 def test_bad_width_is_input_error():
@@ -183,8 +194,9 @@ def test_width_certificates_accepted(backend, case, kw):
     assert _accepted(certify(i, decide(i, **kw), backend))
 
 
-def test_bias_certificates_accepted(backend):
-    i = inst("relu", [[1], [1]], [[1, 1]], b_up=(F(0), F(1)))
+@pytest.mark.parametrize("act", ["relu", "gelu", "gelu_tanh", "silu"])
+def test_bias_certificates_accepted(backend, act):
+    i = inst(act, [[1], [1]], [[1, 1]], b_up=(F(0), F(1)), b_down=(F(3),))
     assert _accepted(certify(i, decide(i), backend))
     assert _accepted(certify(i, decide(i, width=1), backend))
 

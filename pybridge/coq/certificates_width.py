@@ -51,6 +51,20 @@ PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
     "gelu_fast": ("gelu_fast", "gelu_fast_odd_part", "gelu_fast_zero", "gelu_fast_ridge_unique",
                   ("MoreActivationDefs", "MoreActivations", "GeluFastRidge")),
 }
+#: R9 per activation: (library file, (=>) property on generic_bias_lines, below-n property, modules).
+R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    "relu": ("bias/ReluBias.v", "relu_bias_lines_property", "relu_bias_below_property", ()),
+    "gelu": ("bias/GeluBias.v", "(lines_of_signs_property gelu gelu_bias_absorbable_generic_submatrix)",
+             "(below_of_signs_property gelu gelu_bias_generic_not_absorbable_below)", ("GeluBias",)),
+    "gelu_tanh": ("bias/GeluTanhAffineRidge.v",
+                  "(lines_of_signs_property gelu_tanh (signs_property_of_iff gelu_tanh "
+                  "gelu_tanh_bias_absorbable_iff_submatrix))",
+                  "(below_of_signs_property gelu_tanh gelu_tanh_bias_generic_not_absorbable_below)",
+                  ("GeluTanhAffineRidge",)),
+    "silu": ("bias/SiluAffineRidge.v",
+             "(lines_of_signs_property silu (signs_property_of_iff silu silu_bias_absorbable_iff_submatrix))",
+             "(below_of_signs_property silu silu_bias_generic_not_absorbable_below)", ("SiluAffineRidge",)),
+}
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
               "CertifyWidth")
 
@@ -234,14 +248,11 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
     name = inst.activation.name
     if inst.skip is not None:
         raise CannotCertify("biases with a non-identity skip")
-    if name == "gelu":
-        if not library_has("bias/GeluBias.v"):
-            raise CannotCertify("R9 for GELU with biases (bias/GeluBias.v) is not in the library yet")
-        prop, modules = "(lines_of_signs_property gelu gelu_bias_absorbable_generic_submatrix)", ("GeluBias",)
-    elif name == "relu":
-        prop, modules = "relu_bias_lines_property", ()
-    else:
+    if name not in R9_FACTS:
         raise CannotCertify(f"no R9 certificate for {inst.activation.label}")
+    path, prop, below, modules = R9_FACTS[name]
+    if not library_has(path):
+        raise CannotCertify(f"R9 for {inst.activation.label} with biases ({path}) is not in the library yet")
     d, n = inst.d, inst.n
     c = inst.b_up or (Fraction(0),) * n
     aug = scale_matrix([list(inst.W_up[i]) + [c[i]] for i in range(n)])
@@ -267,14 +278,12 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
     w.int_list("V", g.v)
     w.check("nz_ok", "check_bias_nonzero d n RA CB")
     w.check("gen_ok", "check_generic (S d) n RA CB pg U V")
-    sigma = "relu" if name == "relu" else "gelu"
+    sigma = inst.activation.coq_function
     m = decision.width if decision.width is not None else n
     block = (f"absorbable_ungated_bias {sigma} d n {m} identity (mat_of_rows dA RA) (aug_bias d dA RA) "
              "(mat_of_cols dB CB) (vec_of db0 Lb0)")
     if m < n:
-        if name != "relu":
-            raise CannotCertify("below width n with biases: certified for ReLU only")
-        term = (f"(cert_bias_not_absorbable_below relu relu_bias_below_property d n {m}%nat dA dB RA CB "
+        term = (f"(cert_bias_not_absorbable_below {sigma} {below} d n {m}%nat dA dB RA CB "
                 "(vec_of db0 Lb0) pg U V eq_refl eq_refl nz_ok gen_ok eq_refl)")
         kind = f"not absorbable at width {m} < n (R9, generic with biases)"
     else:

@@ -16,8 +16,8 @@ width condition is searched (:mod:`pybridge.width`):
   witness is ``undecided``.
 
 Biases (R9): ReLU with biases uses the classes of augmented rows ``(a_i, c_i)``;
-generic-with-biases blocks at width ``n`` use ``relu_bias_*`` (GELU: ``gelu_bias_*``
-once that file is in the library); otherwise R8 with biases for ReLU
+generic-with-biases blocks use ``relu_bias_*``, ``gelu_bias_*``, ``gelu_tanh_bias_*``,
+``silu_bias_*`` (each once its file is in the library); otherwise R8 with biases for ReLU
 (``ReluBiasNecessity.relu_bias_grouped_iff``). What no theorem covers stays
 ``outside_hypotheses`` with the missing theorem named.
 """
@@ -57,6 +57,10 @@ R9_THEOREMS: dict[str, tuple[ClassKind, str, str, str]] = {
              "ReluBias.relu_bias_generic_not_absorbable_below"),
     "gelu": ("signs", "bias/GeluBias.v", "GeluBias.gelu_bias_absorbable_generic_submatrix",
              "GeluBias.gelu_bias_generic_not_absorbable_below"),
+    "gelu_tanh": ("signs", "bias/GeluTanhAffineRidge.v", "GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
+                  "GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
+    "silu": ("signs", "bias/SiluAffineRidge.v", "SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
+             "SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
 }
 RELU_BIAS_GROUPED = "ReluBiasNecessity.relu_bias_grouped_iff"
 

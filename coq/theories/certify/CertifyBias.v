@@ -14,8 +14,10 @@
     - [cert_bias_not_absorbable_below]: the same checks and [m < n] refute
       width [m] for any [sigma] with [bias_below_property];
     - instances for ReLU: [relu_bias_lines_property], [relu_bias_below_property];
-      [lines_of_signs_property] turns a statement on [generic_bias_signs]
-      (the GELU family's hypothesis) into one on [generic_bias_lines]. *)
+      [lines_of_signs_property], [below_of_signs_property] and
+      [signs_property_of_iff] turn statements on [generic_bias_signs] (the GELU
+      family's hypothesis: GELU, GELU_tanh, SiLU in [bias/]) into ones on
+      [generic_bias_lines]. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs BiasBlocks RidgeForm BiasSpec ReluBias.
@@ -46,6 +48,11 @@ Definition bias_below_property (sigma : R -> R) : Prop :=
   forall d n m A c B b0, generic_bias_lines d n A c B -> (m < n)%nat ->
     ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 
+(** Below [n], with the GELU family's hypothesis. *)
+Definition bias_below_signs_property (sigma : R -> R) : Prop :=
+  forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
+    ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+
 Lemma generic_bias_lines_signs d n A c B : generic_bias_lines d n A c B -> generic_bias_signs d n A c B.
 Proof.
   intros [H1 [H2 H3]]. split; [exact H1|]. split; [|exact H3].
@@ -56,6 +63,16 @@ Qed.
 
 Lemma lines_of_signs_property sigma : bias_signs_property sigma -> bias_lines_property sigma.
 Proof. intros H d n A c B b0 Hg. exact (H d n A c B b0 (generic_bias_lines_signs d n A c B Hg)). Qed.
+
+Lemma below_of_signs_property sigma : bias_below_signs_property sigma -> bias_below_property sigma.
+Proof. intros H d n m A c B b0 Hg. exact (H d n m A c B b0 (generic_bias_lines_signs d n A c B Hg)). Qed.
+
+(** The (=>) half of an R9 iff on [generic_bias_signs]. *)
+Lemma signs_property_of_iff sigma :
+  (forall d n A c B b0, generic_bias_signs d n A c B ->
+     (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
+  bias_signs_property sigma.
+Proof. intros H d n A c B b0 Hg. exact (proj1 (H d n A c B b0 Hg)). Qed.
 
 Lemma relu_bias_lines_property : bias_lines_property relu.
 Proof. exact relu_bias_absorbable_generic_submatrix. Qed.
