@@ -1,14 +1,22 @@
 """Benchmark: exact decision + Coq certificate vs. the same decision in NumPy floats.
 
 Plain script (not part of pytest). Usage:
-    .venv/bin/python bench/bench_check.py [--stretch] [--quick]
-Prints a Markdown table; copy the figures into bench/RESULTS.md.
+    .venv/bin/python bench/bench_check.py [--stretch] [--quick] [--only NAME]
+Each case runs in its own process under ``/usr/bin/time -v`` (peak memory of the
+process and of coqc), on the same data: the exact decision + Coq-checked certificate,
+then the unverified float decision by LU (``numpy.linalg.solve`` on the same ``n + 1``
+block equations the certificate uses), and their ratio. Prints a Markdown table;
+copy the figures into bench/RESULTS.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import re
+import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -18,10 +26,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pybridge.certificates import build_certificate, certify  # noqa: E402
+from pybridge.coq.certificates import build_certificate, certify  # noqa: E402
 from pybridge.decision import decide  # noqa: E402
 from pybridge.model import Activation, Instance  # noqa: E402
-from pybridge.prover import CoqBackend  # noqa: E402
+from pybridge.coq.backend import CoqBackend  # noqa: E402
+from pybridge.decision.subset_search import block_indices  # noqa: E402
 
 
 def generic_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, np.ndarray]:
@@ -69,16 +78,31 @@ def planted_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, n
 
 
 def float_decision(a: np.ndarray, b: np.ndarray) -> tuple[str, float]:
-    """The unverified float version: least squares for s on rows k < K of the system, round, test."""
+    """The unverified float version, by LU on the same n + 1 block equations the exact
+    certificate uses (rows R of W_down, columns R of W_up): solve the first n of them for s
+    (``numpy.linalg.solve``), round to 0/1, test ``B[:,S] A[S,:] = -I`` in floats."""
     t0 = time.perf_counter()
     n, d = a.shape
-    K = d if d * d * n <= 2 * 10**7 else min(d, -(-(n + 9) // d))
-    m = np.concatenate([(b[k][:, None] * a).T for k in range(K)])  # (K d) x n
-    rhs = np.concatenate([-np.eye(d)[k] for k in range(K)])
-    s, *_ = np.linalg.lstsq(m, rhs, rcond=None)
-    s01 = np.round(s).clip(0, 1)
-    full = (b * s01) @ a
-    verdict = "absorbable" if np.allclose(full, -np.eye(d), atol=1e-8) else "not_absorbable"
+    R = list(block_indices(d, n))
+    r = len(R)
+    pos = [(k, l) for k in range(r) for l in range(r)][: n + 1]
+    ks = np.array([R[k] for k, _ in pos])
+    ls = np.array([R[l] for _, l in pos])
+    verdict = "singular"
+    for ks, ls in ((np.array([R[k] for k, _ in pos]), np.array([R[l] for _, l in pos])),
+                   (np.arange(n) // d, np.arange(n) % d)):  # else the first n equations row by row
+        if len(ks) < n:
+            continue
+        m = b[ks[:n], :] * a[:, ls[:n]].T  # n x n: coefficient of s_i in equation (k, l)
+        rhs = -(ks[:n] == ls[:n]).astype(float)
+        try:
+            s = np.linalg.solve(m, rhs)
+        except np.linalg.LinAlgError:
+            continue
+        s01 = np.round(s).clip(0, 1)
+        full = (b * s01) @ a
+        verdict = "absorbable" if np.allclose(full, -np.eye(d), atol=1e-8) else "not_absorbable"
+        break
     return verdict, time.perf_counter() - t0
 
 
@@ -97,31 +121,66 @@ def run(label: str, inst: Instance, a, b, backend: CoqBackend, keep: Path | None
     return dict(case=label, d=inst.d, n=inst.n, verdict=dec.verdict, decide=t_dec, gen=t_gen,
                 coq=res.seconds if res else 0.0, certify=t_cert, total=t_dec + t_cert,
                 accepted=bool(res and res.accepted), float=t_float, float_verdict=fv,
-                ratio=(t_dec + t_cert) / t_float, kb=size / 1024, msg=(res.message if res and not res.accepted else ""))
+                ratio=(t_dec + t_cert) / t_float, kb=size / 1024, kind=cert.kind.value if cert else "",
+                msg=(res.message if res and not res.accepted else ""))
+
+
+CASES = {
+    "generic-256": ("generic ReLU", lambda: generic_instance(256, 1024, 1)),
+    "planted-64": ("planted S", lambda: planted_instance(64, 256, 2)),
+    "generic-768": ("generic ReLU (GPT-2 layer)", lambda: generic_instance(768, 3072, 3)),
+    "generic-32": ("generic ReLU", lambda: generic_instance(32, 128, 1)),
+    "planted-16": ("planted S", lambda: planted_instance(16, 64, 2)),
+}
+
+
+def one_case(name: str, keep: Path | None) -> None:
+    label, make = CASES[name]
+    inst, a, b = make()
+    print("RESULT " + json.dumps(run(label, inst, a, b, CoqBackend(), keep)))
+
+
+def peak_mb(stderr: str) -> float:
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", stderr)
+    return int(m.group(1)) / 1024 if m else float("nan")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--stretch", action="store_true", help="also d=768, n=3072")
     ap.add_argument("--quick", action="store_true", help="small sizes only")
+    ap.add_argument("--only", choices=sorted(CASES), action="append", help="run these cases only")
     ap.add_argument("--keep", type=Path, default=None, help="keep the certificates here")
+    ap.add_argument("--case", choices=sorted(CASES), help=argparse.SUPPRESS)
     args = ap.parse_args()
-    backend = CoqBackend()
-    cases = []
-    if args.quick:
-        cases += [("generic ReLU", *generic_instance(32, 128, 1)), ("planted S", *planted_instance(16, 64, 2))]
-    else:
-        cases += [("generic ReLU", *generic_instance(256, 1024, 1)), ("planted S", *planted_instance(64, 256, 2))]
+    if args.case:
+        one_case(args.case, args.keep)
+        return
+    names = args.only or (["generic-32", "planted-16"] if args.quick else ["generic-256", "planted-64"])
     if args.stretch:
-        cases.append(("generic ReLU (stretch)", *generic_instance(768, 3072, 3)))
-    rows = [run(label, inst, a, b, backend, args.keep) for label, inst, a, b in cases]
+        names.append("generic-768")
+    rows = []
+    for name in names:
+        cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--case", name]
+        if args.keep:
+            cmd += ["--keep", str(args.keep)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
+        if line is None:
+            print(f"{name}: failed\n{proc.stderr[-2000:]}")
+            continue
+        r = json.loads(line[7:])
+        r["peak"] = peak_mb(proc.stderr)
+        rows.append(r)
+    load = os.getloadavg()
+    print(f"load average before the last case: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("| case | d | n | verdict | decide (s) | certificate gen (s) | coqc (s) | total exact+Coq (s) | "
-          "accepted | cert size (KiB) | NumPy float (s) | float verdict | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "accepted | kind | cert size (KiB) | float LU (s) | float verdict | ratio | peak RSS (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['d']} | {r['n']} | {r['verdict']} | {r['decide']:.2f} | {r['gen']:.2f} | "
-              f"{r['coq']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kb']:.0f} | {r['float']:.3f} | "
-              f"{r['float_verdict']} | {r['ratio']:.0f}x |")
+              f"{r['coq']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kind']} | {r['kb']:.0f} | "
+              f"{r['float']:.3f} | {r['float_verdict']} | {r['ratio']:.1f}x | {r['peak']:.0f} |")
         if r["msg"]:
             print(f"  note: {r['msg'][:300]}")
 

@@ -324,6 +324,7 @@ def scan(
     max_entries: int = 1_000_000,
     crosscheck_entries: int = 1_000_000,
     progress: Optional[Callable[[int, int, str], None]] = None,
+    jobs: int = 1,
 ) -> ScanResult:
     """Check every MLP block of a checkpoint (see :mod:`pybridge.checkpoints`).
 
@@ -331,7 +332,9 @@ def scan(
     ungated layers with more than ``max_entries`` entries per matrix are reported
     ``undecided`` (not analysed) rather than converted. A certificate that only
     depends on (activation, d, n) is checked once and shared by equal layers.
-    ``progress(k, total, name)`` is called before layer k (0-based) is analysed.
+    ``progress(k, total, name)`` is called before layer k (0-based) is analysed; with
+    ``jobs > 1`` the weight-dependent layers are analysed in that many processes and
+    ``progress(k, total, name)`` reports k layers done, ``name`` the last one finished.
     """
     from . import checkpoints as ck
 
@@ -343,6 +346,7 @@ def scan(
             isinstance(k, str) and isinstance(v, str) for k, v in mapping.items())):
         raise InputError("mapping must be a dict of role -> tensor name template")
     _positive_int("max_entries", max_entries)
+    _positive_int("jobs", jobs)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
     ckpt = ck.open_checkpoint(path)
@@ -353,8 +357,10 @@ def scan(
     notes = set()
     shared: dict[tuple, tuple[str, Report]] = {}
     backend = backend or (CoqBackend() if prove else None)
+    pool = _ScanPool(path, mapping, transposed, jobs, dict(prove=prove, timeout=timeout, backend=backend,
+                     crosscheck_entries=crosscheck_entries)) if jobs > 1 else None
     for k, layer in enumerate(layers):
-        if progress is not None:
+        if progress is not None and pool is None:
             progress(k, len(layers), layer.name)
         if layer.status != "ok":
             result.layers.append(LayerReport(layer.name, layer.family, None, layer.problem, layer.status))
@@ -382,6 +388,10 @@ def scan(
             result.layers.append(LayerReport(layer.name, layer.family, rep, "too large", "too_large"))
             continue
         assert instance is not None  # only too-large ungated layers are left unread, above
+        if pool is not None and not act.gated:
+            pool.submit(len(result.layers), k, layer.name, act)
+            result.layers.append(LayerReport(layer.name, layer.family, None, "pending"))
+            continue
         start = time.monotonic()
         decision = decide(instance)
         decide_s = time.monotonic() - start
@@ -406,5 +416,72 @@ def scan(
             if prove and _weight_independent(instance, decision):
                 shared[key] = (layer.name, rep)
         result.layers.append(LayerReport(layer.name, layer.family, rep, lr_note))
+    if pool is not None:
+        pool.collect(result, len(layers), progress)
     result.activation_note = "; ".join(sorted(notes))
     return result
+
+
+def _analyse_layer(instance: Instance, name: str, d: int, n: int, act: Activation, *, prove: bool,
+                   timeout: float, backend: Optional[ProverBackend], crosscheck_entries: int) -> Report:
+    """Decide and certify one weight-dependent layer."""
+    start = time.monotonic()
+    decision = decide(instance)
+    decide_s = time.monotonic() - start
+    rep = check(instance, prove=prove, timeout=timeout, backend=backend, crosscheck=d * n <= crosscheck_entries,
+                use_z3=False, decision=decision)
+    rep.timings["decide"] = round(decide_s, 4)
+    return rep
+
+
+def _scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, k: int, act: Activation,
+                 options: dict) -> Report:
+    """In a worker process: reopen the checkpoint, load layer ``k``, analyse it."""
+    from . import checkpoints as ck
+
+    ckpt = ck.open_checkpoint(path)
+    layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
+    layer = layers[k]
+    d, n = ck.layer_shape(layer)
+    instance = ck.load_layer(layer, act, lazy=False)
+    return _analyse_layer(instance, layer.name, d, n, act, **options)
+
+
+class _ScanPool:
+    """Weight-dependent layers of a scan analysed in worker processes (``scan(jobs=N)``)."""
+
+    def __init__(self, path: Path | str, mapping: Optional[dict[str, str]], transposed: bool, jobs: int,
+                 options: dict) -> None:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+
+        self.args = (str(path), mapping, transposed)
+        self.options = options
+        self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"))
+        self.futures: dict = {}
+
+    def submit(self, slot: int, k: int, name: str, act: Activation) -> None:
+        fut = self.executor.submit(_scan_worker, *self.args, k, act, self.options)
+        self.futures[fut] = (slot, name)
+
+    def collect(self, result: ScanResult, total: int, progress: Optional[Callable[[int, int, str], None]]) -> None:
+        """Wait for the workers; fill the pending layers in order of the checkpoint."""
+        import concurrent.futures as cf
+
+        done = total - len(self.futures)
+        if progress is not None:
+            progress(done, total, "")
+        try:
+            for fut in cf.as_completed(self.futures):
+                slot, name = self.futures[fut]
+                lr = result.layers[slot]
+                try:
+                    lr.report = fut.result()
+                    lr.note = ""
+                except InputError as exc:
+                    lr.note, lr.status = str(exc), "bad_tensor"
+                done += 1
+                if progress is not None:
+                    progress(done, total, name)
+        finally:
+            self.executor.shutdown(wait=True, cancel_futures=True)

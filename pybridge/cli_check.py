@@ -239,12 +239,16 @@ def generate_cmd(
     "--max-entries", type=click.IntRange(min=1), default=1_000_000, show_default=True,
     help="Ungated layers with more entries per matrix are reported undecided (not analysed).",
 )
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Layers analysed in parallel processes (default: the number of cores).")
 def scan_cmd(
     checkpoint: Path, maps: tuple[str, ...], transposed: bool, activation: Optional[str],
-    json_out: Optional[Path], no_prove: bool, timeout: float, max_entries: int,
+    json_out: Optional[Path], no_prove: bool, timeout: float, max_entries: int, jobs: Optional[int],
 ) -> None:
     """Check every MLP block of a checkpoint (.safetensors file or directory with config.json)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    import os
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
     from . import checkpoints as ck
@@ -259,16 +263,17 @@ def scan_cmd(
     err = Console(stderr=True)
     with Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(), console=err, transient=True,
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True,
     ) as bar:
         task = bar.add_task("scanning", total=None)
 
         def step(k: int, total: int, name: str) -> None:
-            bar.update(task, description=f"layer {name}", completed=k, total=total)
+            bar.update(task, description=f"layer {name}" if name else "scanning", completed=k, total=total)
 
         result = scan(
             checkpoint, activation=act, mapping=mapping or None, transposed=transposed,
             prove=not no_prove, timeout=timeout, max_entries=max_entries, progress=step,
+            jobs=jobs or os.cpu_count() or 1,
         )
         bar.update(task, completed=len(result.layers), total=len(result.layers))
     doc = result.to_json()

@@ -13,17 +13,30 @@ accepts only if Coq does and every assumption is allowed
 Weights are written as signed 63-bit numerators (two's complement literals)
 over a common positive denominator per matrix; a numerator outside
 ``[-2**62, 2**62)`` cannot be encoded and the instance is then not certified.
+
+Generic not-absorbable verdicts with the identity skip are written as
+*partial* certificates (:data:`CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL`):
+only columns ``R`` of ``W_up`` and rows ``R`` of ``W_down`` (the entries the
+no-subset functional and the sorted-ratio genericity check read), and the
+theorem is stated for every pair of matrices agreeing with them there. The
+file's header records a digest of the full weights and of the extracted
+entries; :func:`certify` checks exactly that the instance's weights agree with
+the extracted entries before accepting (:func:`agreement`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 from enum import Enum
+from fractions import Fraction
 from math import prod
 from pathlib import Path
 from typing import Optional, Sequence
 
 from ..decision import decide
+from ..decision.genericity import sorted_certificate
+from ..decision.subset_search import restrict_functionals, sub_matrices
 from ..evidence import Evidence, NoSubsetCertificate
 from ..model import Decision, Instance
 from ..modular import PRIMES, IntMatrix, scale_matrix
@@ -46,6 +59,7 @@ class CertificateKind(str, Enum):
     GENERIC_NOT_ABSORBABLE_SKIP = "generic_not_absorbable_skip"  #: R1 + R5 (=>)
     GATED_NOT_ABSORBABLE = "gated_not_absorbable"      #: R3, every weight of the shape
     RELU_POW_NOT_ABSORBABLE = "relu_pow_not_absorbable"  #: R2, every weight of the shape
+    GENERIC_NOT_ABSORBABLE_PARTIAL = "generic_not_absorbable_partial"  #: R5 (=>) from a block of the weights
 
     @property
     def lemma(self) -> str:
@@ -65,11 +79,25 @@ _DESCRIPTIONS = {
     CertificateKind.GENERIC_NOT_ABSORBABLE_SKIP: "not absorbable (generic weights, R1 + R5 =>)",
     CertificateKind.GATED_NOT_ABSORBABLE: "not absorbable (R3), all weights",
     CertificateKind.RELU_POW_NOT_ABSORBABLE: "not absorbable (R2), all weights",
+    CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL:
+        "not absorbable (generic weights, R5 =>), for all weights agreeing with the certificate's block",
 }
 
 
 class CannotCertify(Exception):
     """The decision is exact but no Coq certificate can be written for it."""
+
+
+@dataclass(frozen=True)
+class Extract:
+    """The entries a partial certificate carries: columns ``block`` of ``W_up`` (``A``,
+    n x r) and rows ``block`` of ``W_down`` (``B``, r x n), with digests."""
+
+    block: tuple[int, ...]
+    A: IntMatrix
+    B: IntMatrix
+    weights_sha256: str
+    extract_sha256: str
 
 
 @dataclass(frozen=True)
@@ -80,6 +108,7 @@ class Certificate:
     source: str
     kind: CertificateKind
     activation: str
+    extract: Optional[Extract] = None
 
     @property
     def summary(self) -> str:
@@ -342,8 +371,6 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
 
 
 def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
-    if ev.generic_cert is None:
-        raise CannotCertify("genericity was shown without a single projection certificate")
     if ev.nosub_cert is None:
         raise CannotCertify("no no-subset certificate")
     cert = ev.nosub_cert
@@ -352,6 +379,12 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     act = inst.activation
     if act.spec.generic_cert_lemma is None:
         raise CannotCertify(f"no not-absorbable certificate for {act.label}")
+    if inst.skip is None:
+        partial = _build_partial(inst, ev, cert)
+        if partial is not None:
+            return partial
+    if ev.generic_cert is None:
+        raise CannotCertify("genericity was shown without a single projection certificate")
     sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
     w = _Writer(extra=(act.spec.coq_module,))
     _data(w, ev)
@@ -378,6 +411,95 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
         w.verdict(f"~ absorbable_ungated {sigma} d n n {P_TERM} {A_TERM} {B_TERM}", kind,
                   head + ["dP", "dQ", "RP", "RQ", "_", inv, "gen_ok", "nosub_ok"])
     return Certificate("CertNotAbsorbable", w.text(), kind, act.label)
+
+
+def _digest(*mats: IntMatrix) -> str:
+    """sha256 of integer matrices (shape, denominator, numerators)."""
+    h = hashlib.sha256()
+    for m in mats:
+        h.update(f"{m.shape} {m.den};".encode())
+        try:
+            import numpy as np
+
+            h.update(np.array(m.rows, dtype=np.int64).tobytes())
+        except OverflowError:
+            h.update(repr(m.rows).encode())
+    return h.hexdigest()
+
+
+def agreement(instance: Instance, extract: Extract) -> Optional[str]:
+    """Exactly: do the instance's weights agree with the extracted entries?
+    None when they do, else the first disagreeing entry."""
+    R = extract.block
+    A, B = extract.A, extract.B
+    if len(instance.W_up) != A.shape[0] or any(not 0 <= k < instance.d for k in R):
+        return "the block does not fit the weights' shape"
+    for i, row in enumerate(A.rows):
+        src = instance.W_up[i]
+        for j, num in zip(R, row):
+            v = Fraction(src[j])
+            if v.numerator * A.den != num * v.denominator:
+                return f"W_up[{i}][{j}]"
+    for k, row in zip(R, B.rows):
+        src = instance.W_down[k]
+        if len(src) != len(row):
+            return f"row {k} of W_down"
+        for i, num in enumerate(row):
+            v = Fraction(src[i])
+            if v.numerator * B.den != num * v.denominator:
+                return f"W_down[{k}][{i}]"
+    return None
+
+
+def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> Optional[Certificate]:
+    """R5 (=>) from columns R of W_up and rows R of W_down, for every pair agreeing there
+    (``Certify.cert_generic_not_absorbable_partial``). None: no sorted-ratio genericity
+    certificate on any block (the full certificate is written instead)."""
+    act = inst.activation
+    n, d = ev.A.shape
+    full = tuple(range(d))
+    blocks = [getattr(cert, "block", None) or full]
+    if blocks[0] != full:
+        blocks.append(full)
+    for R in blocks:
+        funcs = restrict_functionals(cert, R)
+        if funcs is None:
+            continue
+        gen = sorted_certificate(ev.A, ev.B, R)
+        if gen is None:
+            continue
+        break
+    else:
+        return None
+    sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
+    Ab, Bb, _ = sub_matrices(ev.A, ev.B, ev.target, R)
+    extract = Extract(R, Ab, Bb, _digest(ev.A, ev.B), _digest(Ab, Bb))
+    w = _Writer(extra=(act.spec.coq_module,))
+    w.add(f"(* Partial certificate: columns R of W_up and rows R of W_down, |R| = {len(R)}.\n"
+          f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
+          f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
+    w.nat("d", d)
+    w.nat("n", n)
+    w.add(f"Definition R : list nat := {_nat_list(R)}.")
+    w.z("dA", Ab.den)
+    w.z("dB", Bb.den)
+    w.rows("RA", Ab.rows)
+    w.rows("CB", _columns(Bb))
+    w.add(f"Definition pg : int := {gen.p}%uint63.")
+    w.int_list("U", gen.u)
+    w.int_list("V", gen.v)
+    w.add(f"Definition p : int := {cert.p}%uint63.")
+    w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
+    _functionals(w, replace(cert, functionals=funcs))
+    w.check("idx_ok", "index_ok d R")
+    w.check("gen_ok", "check_generic_sorted (length R) n RA CB pg U V")
+    w.check("nosub_ok", "check_nosub (length R) n dA dB 1 RA CB (id_rows (length R)) p F FS")
+    kind = CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
+    w.verdict(f"forall A B : mat, agrees_up n R dA RA A -> agrees_down n R dB CB B ->\n"
+              f"  ~ absorbable_ungated {sigma} d n n identity A B", kind,
+              [sigma, r5, "d", "n", "R", "dA", "dB", "RA", "CB", "pg", "U", "V", "p", "F", "FS",
+               "idx_ok", "gen_ok", "nosub_ok"])
+    return Certificate("CertNotAbsorbable", w.text(), kind, act.label, extract)
 
 
 def build_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
@@ -424,6 +546,15 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
         return ProverResult(ProverOutcome.NOT_CERTIFIED, 0.0, f"not certified: {exc}", prover=backend.name)
     if cert is None:
         return None
+    agree_note = ""
+    if cert.extract is not None:
+        bad = agreement(instance, cert.extract)
+        if bad is not None:
+            return ProverResult(ProverOutcome.REJECTED, 0.0, "the certificate's extracted entries disagree with "
+                                f"the weights ({bad})", prover=backend.name)
+        agree_note = (f"; the weights agree exactly with the certificate's {len(cert.extract.block)}-index block "
+                      f"(weights sha256 {cert.extract.weights_sha256[:16]}, "
+                      f"entries sha256 {cert.extract.extract_sha256[:16]})")
     res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout, keep_dir=keep_dir)
     if not res.accepted:
         return res
@@ -436,4 +567,4 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     note = f" + {prim} primitive-integer axioms" if prim else ""
-    return replace(res, message=f"{cert.summary}; axioms: {', '.join(named) or 'none'}{note}")
+    return replace(res, message=f"{cert.summary}; axioms: {', '.join(named) or 'none'}{note}{agree_note}")

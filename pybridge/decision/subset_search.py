@@ -4,6 +4,16 @@ Candidates are found modulo primes and verified exactly over the integers;
 "no S" is concluded only from a :class:`~pybridge.evidence.NoSubsetCertificate`
 that rules out every 0/1 vector modulo a prime (sound over the integers) and
 that :func:`verify_nosub` re-checks with the logic of Coq's ``check_nosub``.
+
+Generic weights are settled first on a block (:func:`block_indices`): rows
+``R`` of ``W_down`` and columns ``R`` of ``W_up`` with ``|R|^2 >= n + 1`` give
+``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS,
+:func:`~pybridge.modular.solve_square_blas`) yields a functional supported on
+``R x R`` (a :class:`BlockNoSubsetCertificate`, written in full coordinates,
+so that it is also a certificate for the whole system). Primes are drawn per
+run from a large pool (:func:`~pybridge.modular.random_primes`). The meet in
+the middle is bounded (:data:`MAX_MATCHES`): too many candidate matches mod
+``p`` mean another functional or prime, then ``unknown``.
 """
 
 from __future__ import annotations
@@ -11,15 +21,44 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import islice
+from math import isqrt
 from typing import Iterator, Literal, Optional
 
 import numpy as np
 
 from ..evidence import Functional, NoSubsetCertificate
-from ..modular import PRIMES, IntMatrix, matvec_mod, reduce_mod, rref_mod, solve_left_mod
+from ..modular import (BLAS_MAX_INNER, BLAS_PRIME_BOUND, IntMatrix, matvec_mod, random_primes, reduce_mod,
+                       rref_mod, solve_left_mod, solve_mod, solve_square_blas)
 
 MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments)
 MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
+MAX_MATCHES = 256  #: meet in the middle: most candidate matches mod p verified exactly per functional
+PRIME_TRIES = 3  #: primes tried by the general search
+
+
+@dataclass(frozen=True)
+class BlockNoSubsetCertificate(NoSubsetCertificate):
+    """A no-subset certificate whose functionals read only rows ``block`` of ``W_down``
+    and columns ``block`` of ``W_up`` (entries outside are 0 in every functional row)."""
+
+    block: tuple[int, ...] = ()
+
+
+def block_indices(d: int, n: int) -> tuple[int, ...]:
+    """The block ``R``: the first ``r`` indices, ``r`` the least with ``r^2 >= n + 1``
+    (all ``d`` indices when ``d^2 < n + 1``)."""
+    r = isqrt(n + 1)
+    if r * r < n + 1:
+        r += 1
+    return tuple(range(min(r, d)))
+
+
+def sub_matrices(A: IntMatrix, B: IntMatrix, T: IntMatrix, R: tuple[int, ...]) -> tuple[IntMatrix, IntMatrix, IntMatrix]:
+    """Columns ``R`` of ``A``, rows ``R`` of ``B``, the block ``T[R, R]``."""
+    Ab = IntMatrix(tuple(tuple(row[j] for j in R) for row in A.rows), A.den)
+    Bb = IntMatrix(tuple(B.rows[k] for k in R), B.den)
+    Tb = IntMatrix(tuple(tuple(T.rows[k][l] for l in R) for k in R), T.den)
+    return Ab, Bb, Tb
 
 
 @dataclass(frozen=True)
@@ -158,6 +197,9 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     """Find S with ``sum_{i in S} b_i a_i^T = -T`` exactly, or a certificate that none exists.
 
     Every "none" outcome carries a certificate that :func:`verify_nosub` accepted."""
+    out = _block_search(A, B, T)
+    if out is not None:
+        return out
     out = _search_subset(A, B, T)
     if out.status == "none":
         system = _System(A, B, T, out.certificate.p)
@@ -166,10 +208,62 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     return out
 
 
+def _block_search(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOutcome]:
+    """The generic case on the block ``R x R``: ``n + 1`` equations, one square solve.
+    None when the block system is not inconsistent mod p (the general search decides)."""
+    n, d = A.shape
+    R = block_indices(d, n)
+    r = len(R)
+    if n < 2 or r * r < n + 1:
+        return None
+    Ab, Bb, Tb = sub_matrices(A, B, T, R)
+    small = n + 1 <= BLAS_MAX_INNER
+    p = random_primes(1, BLAS_PRIME_BOUND // 2, BLAS_PRIME_BOUND)[0] if small else random_primes(1)[0]
+    system = _System(Ab, Bb, Tb, p)
+    positions = _positions(r, n + 1)
+    m, rhs = system.rows(positions)
+    g_t = np.concatenate([m, rhs[:, None]], axis=1).T  # (n + 1) x (n + 1): y^T g = e_last
+    e_last = np.zeros(n + 1, dtype=np.int64)
+    e_last[n] = 1
+    y = solve_square_blas(g_t, e_last, p) if small else solve_mod(g_t, e_last, p)
+    if y is None:
+        return None
+    f = system.functional(positions, y, None)
+    cert = BlockNoSubsetCertificate(p, (), (f,), block=R)
+    if not verify_nosub(system, cert):
+        return None
+    full = Functional(None, tuple((R[k], _embed(row, R, d)) for k, row in f.rows))
+    return SearchOutcome("none", certificate=BlockNoSubsetCertificate(p, (), (full,), block=R),
+                         reason=f"the system is inconsistent mod p on a {r} x {r} block")
+
+
+def _embed(row: tuple[int, ...], R: tuple[int, ...], d: int) -> tuple[int, ...]:
+    out = [0] * d
+    for j, v in zip(R, row):
+        out[j] = v
+    return tuple(out)
+
+
+def restrict_functionals(cert: NoSubsetCertificate, R: tuple[int, ...]) -> Optional[tuple[Functional, ...]]:
+    """The functionals of ``cert`` in block coordinates (row ``k`` of the block is row
+    ``R[k]``; columns ``R``), or None when some functional reads outside the block."""
+    pos = {k: i for i, k in enumerate(R)}
+    cols = set(R)
+    out = []
+    for f in cert.functionals:
+        rows = []
+        for k, row in f.rows:
+            if k not in pos or any(v for j, v in enumerate(row) if j not in cols and v % cert.p):
+                return None
+            rows.append((pos[k], tuple(row[j] for j in R)))
+        out.append(Functional(f.pivot, tuple(rows)))
+    return tuple(out)
+
+
 def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     n, d = A.shape
     reasons = []
-    for p in PRIMES[:3]:
+    for p in random_primes(PRIME_TRIES):
         system = _System(A, B, T, p)
         positions = _positions(d, n + 1 + 8)
         first = True
@@ -238,33 +332,40 @@ def _subset_sums(vals: list[int], p: int) -> np.ndarray:
 
 def _meet_in_the_middle(system: "_System", A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     """n <= 24: one random functional R; subset sums of its values y_i meet its target t
-    (mod p) in two halves. No meeting point: no S (certificate: R, all indices free)."""
+    (mod p) in two halves. No meeting point: no S (certificate: R, all indices free).
+    More than :data:`MAX_MATCHES` meeting points: another functional; ``unknown`` after
+    a few (the caller then tries another prime)."""
     n, d, p = system.n, system.d, system.p
     rng = random.Random(2024)
-    spurious = 0
-    for _attempt in range(4):
+    crowded = 0
+    for _attempt in range(3):
         R = Functional(None, tuple((k, tuple(rng.randrange(p) for _ in range(d))) for k in range(d)))
         y, t = system.values(R)
         h = n // 2
         left = _subset_sums([int(v) for v in y[:h]], p)
         right = _subset_sums([int(v) for v in y[h:]], p)
-        index: dict[int, list[int]] = {}
-        for mask, val in enumerate(right.tolist()):
-            index.setdefault(val, []).append(mask)
-        matches = []
-        for lmask, val in enumerate(left.tolist()):
-            for rmask in index.get((t - val) % p, ()):
-                matches.append((lmask, rmask))
-        for lmask, rmask in matches:
-            s = tuple(i for i in range(h) if lmask >> i & 1) + tuple(h + i for i in range(n - h) if rmask >> i & 1)
-            if subset_residual_zero(A, B, T, s):
-                return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)} (meet in the middle)")
-        if not matches:
+        order = np.argsort(right, kind="stable")
+        rs = right[order]
+        need = (t - left) % p
+        lo = np.searchsorted(rs, need, side="left")
+        hi = np.searchsorted(rs, need, side="right")
+        count = int(np.sum(hi - lo))
+        if count == 0:
             cert = NoSubsetCertificate(p, tuple(range(n)), (R,))
             return SearchOutcome("none", certificate=cert, reason="no subset sum meets the target mod p "
                                  "(meet in the middle)")
-        spurious += len(matches)
-    return SearchOutcome("unknown", reason=f"{spurious} spurious meet-in-the-middle matches")
+        if count > MAX_MATCHES:
+            crowded = max(crowded, count)
+            continue
+        for lmask in np.flatnonzero(hi > lo):
+            for rmask in order[lo[lmask]:hi[lmask]]:
+                s = tuple(i for i in range(h) if int(lmask) >> i & 1) + \
+                    tuple(h + i for i in range(n - h) if int(rmask) >> i & 1)
+                if subset_residual_zero(A, B, T, s):
+                    return SearchOutcome("found", subset=s, reason=f"|S| = {len(s)} (meet in the middle)")
+    return SearchOutcome("unknown", reason=f"meet in the middle mod p: {crowded} candidate subsets "
+                         f"(more than {MAX_MATCHES} to verify)" if crowded else
+                         "meet in the middle: only spurious matches mod p")
 
 
 def _pivot_certificate(system: _System, positions: list[tuple[int, int]], m: np.ndarray, red: np.ndarray,

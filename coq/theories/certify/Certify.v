@@ -62,7 +62,7 @@ Qed.
 Section Absorbable.
 
 Variable sigma : R -> R.
-Hypothesis odd : odd_part_identity sigma.
+Variable odd : odd_part_identity sigma.
 Variables (d n : nat) (dA dB : Z) (RA CB : list (list int)) (Sl : list bool) (ps : list int).
 
 Lemma cert_absorbable :
@@ -127,7 +127,7 @@ Proof. exact silu_absorbable_generic_submatrix. Qed.
 Section Generic.
 
 Variable sigma : R -> R.
-Hypothesis r5 : generic_submatrix_property sigma.
+Variable r5 : generic_submatrix_property sigma.
 Variables (d n : nat) (dA dB : Z) (RA CB : list (list int)) (pg : int) (U V : list int)
   (p : int) (F : list nat) (FS : list (option nat * functional)).
 
@@ -229,7 +229,7 @@ Qed.
 Section Partial.
 
 Variable sigma : R -> R.
-Hypothesis r5 : generic_submatrix_property sigma.
+Variable r5 : generic_submatrix_property sigma.
 Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int) (U V : list int)
   (p : int) (F : list nat) (FS : list (option nat * functional)).
 

@@ -1,6 +1,7 @@
 (** * Non-vacuity: each checker accepts some concrete data
 
-    The paper's counterexample has no subset; a generic pair; a submatrix
+    The paper's counterexample has no subset; a generic pair (both genericity
+    checkers, and the sorted one rejecting parallel rows); a submatrix
     instance; an inverse pair; a nonzero skip; an unpacked literal. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
@@ -29,6 +30,22 @@ Proof.
   apply (check_generic_sound 2 2 1 2 _ _ 7%uint63 [1; 0]%uint63 [0; 1]%uint63);
     [vm_compute; reflexivity | reflexivity | reflexivity].
 Qed.
+
+(** The sorted-ratio checker on the same pair: ratios [1/2] and [3] mod 7 differ. *)
+Example generic_sorted_example :
+  generic 2 2 (mat_of_rows 1 [[1; 2]; [3; 1]]%uint63) (mat_of_cols 2 [[1; 0]; [0; 5]]%uint63).
+Proof.
+  apply (check_generic_sorted_sound 2 2 1 2 _ _ 7%uint63 [1; 0]%uint63 [0; 1]%uint63);
+    [vm_compute; reflexivity | reflexivity | reflexivity].
+Qed.
+
+(** It rejects parallel rows [(1, 2)] and [(2, 4)] (equal ratios), and a vanishing [v . a_i]. *)
+Example generic_sorted_rejects :
+  check_generic_sorted 2 2 [[1; 2]; [2; 4]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63 [0; 1]%uint63
+    = false /\
+  check_generic_sorted 2 2 [[1; 0]; [3; 1]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63 [0; 1]%uint63
+    = false.
+Proof. split; vm_compute; reflexivity. Qed.
 
 (** [d = n = 1], [a = 3], [b = -1/3], [S = {0}]. *)
 Example submatrix_example :
