@@ -265,9 +265,11 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
                         f"generic with biases ({greason}) and no S with B[:,S] A[S,:] = -I: not absorbable "
                         f"at width n (R9 =>, {act.label})", generic=True, width=m, evidence=ev, **base)
     if kind != "lines":
+        why = f"not generic with biases ({greason})" if not gen else \
+            ("the least width was asked" if min_width else f"width {m} > n")
         return Decision("outside_hypotheses", "R9", None,
-                        f"{act.label} with biases, not generic with biases ({greason}) or width {m} != n: "
-                        "R8 with biases is proved for ReLU only", generic=gen, **base)
+                        f"{act.label} with biases, {why}: R9 decides generic blocks at widths <= n only, "
+                        "and R8 with biases (any weights, any width) is proved for ReLU only", generic=gen, **base)
     form = canonical_form(inst.W_up, inst.W_down, "lines", inst.b_up, inst.b_down)
     head = f"{form.k} ridge(s) from {n} rows (classes of augmented rows (a_i, c_i)); "
     if min_width:
