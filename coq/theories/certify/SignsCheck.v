@@ -23,7 +23,10 @@ Open Scope bool_scope.
 
 (** Some coordinate [p < d] is nonzero. *)
 Fixpoint nz_upto (d : nat) (v : list Z) : bool :=
-  match d with O => false | S d' => negb (Z.eqb (hdd v 0%Z) 0) || nz_upto d' (tll v) end.
+  match d with O => false | S d' => if Z.eqb (hdd v 0%Z) 0 then nz_upto d' (tll v) else true end.
+
+(** The scans stop at the first witness ([if], not the eager [||] of
+    [vm_compute]). *)
 
 (** The first nonzero coordinate below [d], with its value. *)
 Fixpoint pivot (d : nat) (v : list Z) : option (nat * Z) :=
@@ -38,22 +41,22 @@ Fixpoint pivot (d : nat) (v : list Z) : option (nat * Z) :=
 Fixpoint minor_nz (d : nat) (ua va : Z) (u v : list Z) : bool :=
   match d with
   | O => false
-  | S d' => negb (Z.eqb (ua * hdd v 0 - hdd u 0 * va)%Z 0) || minor_nz d' ua va (tll u) (tll v)
+  | S d' => if Z.eqb (ua * hdd v 0 - hdd u 0 * va)%Z 0 then minor_nz d' ua va (tll u) (tll v) else true
   end.
 
 (** Some [j < d] with [u_j <> s v_j]. *)
 Fixpoint diff_upto (d : nat) (s : Z) (u v : list Z) : bool :=
   match d with
   | O => false
-  | S d' => negb (Z.eqb (hdd u 0%Z) (s * hdd v 0)%Z) || diff_upto d' s (tll u) (tll v)
+  | S d' => if Z.eqb (hdd u 0%Z) (s * hdd v 0)%Z then diff_upto d' s (tll u) (tll v) else true
   end.
 
 Lemma nz_upto_sound d : forall v, nz_upto d v = true -> exists p, (p < d)%nat /\ nth p v 0%Z <> 0%Z.
 Proof.
   induction d as [|d IH]; intros v H; [discriminate|]. simpl in H.
-  apply Bool.orb_prop in H as [H|H].
-  - exists 0%nat. split; [lia|]. rewrite nth_hdd. apply Z.eqb_neq, Bool.negb_true_iff, H.
+  destruct (Z.eqb_spec (hdd v 0%Z) 0) as [_|N].
   - destruct (IH _ H) as [p [Hp Hnz]]. exists (S p). split; [lia|]. rewrite nth_tll. exact Hnz.
+  - exists 0%nat. split; [lia|]. rewrite nth_hdd. exact N.
 Qed.
 
 Lemma pivot_sound d : forall v a x, pivot d v = Some (a, x) ->
@@ -71,18 +74,18 @@ Lemma minor_nz_sound d : forall ua va u v, minor_nz d ua va u v = true ->
   exists b, (b < d)%nat /\ (ua * nth b v 0 - nth b u 0 * va <> 0)%Z.
 Proof.
   induction d as [|d IH]; intros ua va u v H; [discriminate|]. simpl in H.
-  apply Bool.orb_prop in H as [H|H].
-  - exists 0%nat. split; [lia|]. rewrite !nth_hdd. apply Z.eqb_neq, Bool.negb_true_iff, H.
+  destruct (Z.eqb_spec (ua * hdd v 0 - hdd u 0 * va)%Z 0) as [_|N].
   - destruct (IH _ _ _ _ H) as [b [Hb Hnz]]. exists (S b). split; [lia|]. rewrite !nth_tll. exact Hnz.
+  - exists 0%nat. split; [lia|]. rewrite !nth_hdd. exact N.
 Qed.
 
 Lemma diff_upto_sound d : forall s u v, diff_upto d s u v = true ->
   exists j, (j < d)%nat /\ nth j u 0%Z <> (s * nth j v 0)%Z.
 Proof.
   induction d as [|d IH]; intros s u v H; [discriminate|]. simpl in H.
-  apply Bool.orb_prop in H as [H|H].
-  - exists 0%nat. split; [lia|]. rewrite !nth_hdd. apply Z.eqb_neq, Bool.negb_true_iff, H.
+  destruct (Z.eqb_spec (hdd u 0%Z) (s * hdd v 0)%Z) as [_|N].
   - destruct (IH _ _ _ H) as [j [Hj Hnz]]. exists (S j). split; [lia|]. rewrite !nth_tll. exact Hnz.
+  - exists 0%nat. split; [lia|]. rewrite !nth_hdd. exact N.
 Qed.
 
 (** ** The checkers *)
