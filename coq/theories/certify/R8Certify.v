@@ -19,6 +19,10 @@
     - [no_width_condition_at_k]: at [m = k] such a proof follows from the
       absence of a subset [S] with [L + sum_{t in S} G_t U_t^T = 0]
       (via [width_condition_at_k]).
+    Usage for large data: state each check as its own lemma proved by
+    [vm_compute; reflexivity] (or [exact (vm_cast_no_check (eq_refl true))])
+    and pass the lemmas; a bare [eq_refl] makes the kernel use its slow
+    lazy reduction.
     Examples at the end run the checkers on the paper's counterexample
     [x + relu(x) + relu(2x)] (a wrong certificate is rejected) and apply
     every certificate lemma. *)
