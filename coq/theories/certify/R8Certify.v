@@ -246,6 +246,27 @@ Example ex_grouping_wrong_scale :
   check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 [1%Z; 3%Z] ex_cls 1 ex_CG 1 ex_RL = false.
 Proof. vm_compute. reflexivity. Qed.
 
+(** A wrong linear part, a dropped row with [a_i <> 0] and [b_i <> 0], and a
+    non-positive denominator are rejected. *)
+Example ex_grouping_wrong_L :
+  check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 [[2%Z]] = false.
+Proof. vm_compute. reflexivity. Qed.
+
+Example ex_grouping_wrong_drop :
+  check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN [0%nat; 1%nat] 1 [[1%Z]] 1 ex_RL = false.
+Proof. vm_compute. reflexivity. Qed.
+
+Example ex_grouping_wrong_den :
+  check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 0%Z ex_CG 1 ex_RL = false.
+Proof. vm_compute. reflexivity. Qed.
+
+(** Denominators: [A = [[1/2]; [1]]], [B = [[1/3, 1/3]]], scales [1/2, 1],
+    kink [1/2 * 1/3 + 1/3 = 1/2]. *)
+Example ex_grouping_denominators :
+  check_grouping_drop 1 2 1 1 2 ex_RA 3 ex_CB 1 ex_RU 2 ex_LN ex_cls 2 [[1%Z]] 1 ex_RL = true /\
+  check_grouping_drop 1 2 1 1 2 ex_RA 3 ex_CB 1 ex_RU 2 ex_LN ex_cls 1 [[1%Z]] 1 ex_RL = false.
+Proof. vm_compute. split; reflexivity. Qed.
+
 (** Width [2]: [T = {0}], [S = {}], [r = 0], [E = L = 1]. *)
 Example ex_width_ok :
   check_width_data 1 1 2 1 ex_RL 1 ex_CG 1 ex_RU [true] [false] 0 1 [[1%Z]] 1 [] 1 [] = true.
