@@ -13,7 +13,8 @@
     - for [t < K]: [dl dB CG_t = dG sum_{cls_i = t} |LN_i| CB_i] (the members
       of class [t] are found once with a filter), [CG_t = 0] for [k <= t];
     - [dl dB dU RL = dL (dl dB dU I - sum_{cls_i < K, LN_i < 0} |LN_i| CB_i RU_{cls_i}^T)]
-      (only the rows with [LN_i < 0] are visited);
+      (only the rows with [LN_i < 0] are visited; the sum is formed by
+      [d^2] dot products, [outer_sum]);
     - all denominators are positive and [k <= K].
     [check_grouping_drop_sound] proves the [grouping_drop] statement;
     [check_pm_scales n K dl LN cls] (every kept [LN_i] is [+-dl]) with
@@ -73,10 +74,11 @@ Definition col_ok (k : nat) (dl dB dG : Z) (rows : list zrow) (t : nat) (col : l
 
 Definition neg_row (Kz : Z) (r : zrow) : bool := Z.ltb (cz r) Kz && Z.ltb (ln r) 0.
 
-(** [sum_{cls_i < K, LN_i < 0} |LN_i| CB_i RU_{cls_i}^T]. *)
-Definition neg_sum (Kz : Z) (RU : list (list Z)) (rows : list zrow) : list (list Z) :=
-  fold_right (fun r acc => zmadd (zouter (zvscale (Z.abs (ln r)) (cb r)) (nth (Z.to_nat (cz r)) RU [])) acc)
-             [] (filter (neg_row Kz) rows).
+(** [sum_{cls_i < K, LN_i < 0} |LN_i| CB_i RU_{cls_i}^T] (entries below [d]). *)
+Definition neg_sum (d : nat) (Kz : Z) (RU : list (list Z)) (rows : list zrow) : list (list Z) :=
+  let negs := filter (neg_row Kz) rows in
+  outer_sum d (map (fun r => zvscale (Z.abs (ln r)) (cb r)) negs)
+              (map (fun r => nth (Z.to_nat (cz r)) RU []) negs).
 
 Definition check_grouping_drop (d n k K : nat) (dA : Z) (RA : list (list Z)) (dB : Z)
     (CB : list (list Z)) (dU : Z) (RU : list (list Z)) (dl : Z) (LN : list Z) (cls : list nat)
@@ -88,7 +90,7 @@ Definition check_grouping_drop (d n k K : nat) (dA : Z) (RA : list (list Z)) (dB
   Nat.leb k K &&
   forallb (row_ok Kz dA dU dl RU) rows &&
   all_upto (col_ok k dl dB dG rows) [] 0 K CG &&
-  zmeqb (zmscale D RL) (zmscale dL (zmadd (zid d D) (zmscale (-1) (neg_sum Kz RU rows)))).
+  zmeqb (zmscale D RL) (zmscale dL (zmadd (zid d D) (zmscale (-1) (neg_sum d Kz RU rows)))).
 
 (** Every kept [LN_i] is [+-dl] (the GELU family). *)
 Definition check_pm_scales (n K : nat) (dl : Z) (LN : list Z) (cls : list nat) : bool :=
@@ -105,14 +107,14 @@ Proof.
   rewrite nth_zvscale. reflexivity.
 Qed.
 
-Lemma neg_sum_zent Kz RU rows p q :
-  zent (neg_sum Kz RU rows) p q =
+Lemma neg_sum_zent d Kz RU rows p q : (p < d)%nat -> (q < d)%nat ->
+  zent (neg_sum d Kz RU rows) p q =
   zlsum (map (fun r => if neg_row Kz r then
                          (Z.abs (ln r) * nth p (cb r) 0 * nth q (nth (Z.to_nat (cz r)) RU []) 0)%Z
                        else 0%Z) rows).
 Proof.
-  unfold neg_sum. rewrite zent_fold_zmadd, zlsum_filter. f_equal. apply map_ext. intros r.
-  rewrite zent_zouter, nth_zvscale. reflexivity.
+  intros Hp Hq. unfold neg_sum. rewrite zent_outer_sum by assumption. rewrite zlsum_filter.
+  f_equal. apply map_ext. intros r. rewrite nth_zvscale. reflexivity.
 Qed.
 
 (** ** Real facts behind the checker *)
@@ -199,7 +201,7 @@ Lemma check_parts :
   forallb (row_ok (Z.of_nat K) dA dU dl RU) rows = true /\
   all_upto (col_ok k dl dB dG rows) [] 0 K CG = true /\
   zmeqb (zmscale (dl * dB * dU) RL)
-        (zmscale dL (zmadd (zid d (dl * dB * dU)) (zmscale (-1) (neg_sum (Z.of_nat K) RU rows)))) = true.
+        (zmscale dL (zmadd (zid d (dl * dB * dU)) (zmscale (-1) (neg_sum d (Z.of_nat K) RU rows)))) = true.
 Proof.
   unfold check_grouping_drop in Hc. repeat rewrite Bool.andb_true_iff in Hc.
   destruct Hc as [[[[[[[[[H1 H2] H3] H4] H5] H6] H7] H8] H9] H10].

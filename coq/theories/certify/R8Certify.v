@@ -10,6 +10,8 @@
     - [cert_r8_absorbable_pm] (any [sigma] with [sigma z - sigma (-z) = z]
       and [sigma 0 = 0]) and its instances [cert_r8_absorbable_gelu],
       [cert_r8_absorbable_gelu_tanh], [cert_r8_absorbable_silu];
+    - [cert_r8_absorbable_wide_relu] / [cert_r8_absorbable_wide_pm] (+ GELU,
+      GELU_tanh, SiLU instances): at [m >= k + 2d] no width data is needed;
     - [cert_r8_below_classes_relu] / [cert_r8_below_classes_pm] (+ GELU,
       GELU_tanh, SiLU instances): a canonical grouping with [k] classes and
       [m < k] refute absorbability at width [m];
@@ -86,6 +88,49 @@ Corollary cert_r8_absorbable_silu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL
   check_width_data d k m dL RL dG CG dU RU T S r dE CE dP CP dQ RQ = true ->
   absorbable_ungated silu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof. apply cert_r8_absorbable_pm; [exact silu_odd_part | exact (proj2 silu_vanishing)]. Qed.
+
+(** Wide targets [m >= k + 2d] need no width data ([ridge_form_wide]). *)
+Theorem cert_r8_absorbable_wide_relu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+  check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
+  Nat.leb (k + 2 * d) m = true ->
+  absorbable_ungated relu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
+Proof.
+  intros Hg Hm. apply (absorbable_of_ridge relu d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  - exact (grouping_drop_sound_relu d n k K _ _ _ _ _ _ _ (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)).
+  - exact (ridge_absorbable_wide relu d k m _ _ _ relu_odd_part (proj1 (Nat.leb_le _ _) Hm)).
+Qed.
+
+Theorem cert_r8_absorbable_wide_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+  odd_part_identity sigma -> sigma 0 = 0 ->
+  check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
+  check_pm_scales n K dl LN cls = true ->
+  Nat.leb (k + 2 * d) m = true ->
+  absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
+Proof.
+  intros Hodd H0 Hg Hpm Hm.
+  apply (absorbable_of_ridge sigma d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  - exact (grouping_drop_sound_pm sigma d n k K _ _ _ _ _ _ _ Hodd H0
+             (check_grouping_drop_pm_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hpm)).
+  - exact (ridge_absorbable_wide sigma d k m _ _ _ Hodd (proj1 (Nat.leb_le _ _) Hm)).
+Qed.
+
+Corollary cert_r8_absorbable_wide_gelu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+  check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
+  check_pm_scales n K dl LN cls = true -> Nat.leb (k + 2 * d) m = true ->
+  absorbable_ungated gelu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
+Proof. apply cert_r8_absorbable_wide_pm; [exact gelu_odd_part | exact gelu_zero]. Qed.
+
+Corollary cert_r8_absorbable_wide_gelu_tanh d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+  check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
+  check_pm_scales n K dl LN cls = true -> Nat.leb (k + 2 * d) m = true ->
+  absorbable_ungated gelu_tanh d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
+Proof. apply cert_r8_absorbable_wide_pm; [exact gelu_tanh_odd_part | exact gelu_tanh_zero]. Qed.
+
+Corollary cert_r8_absorbable_wide_silu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+  check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
+  check_pm_scales n K dl LN cls = true -> Nat.leb (k + 2 * d) m = true ->
+  absorbable_ungated silu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
+Proof. apply cert_r8_absorbable_wide_pm; [exact silu_odd_part | exact (proj2 silu_vanishing)]. Qed.
 
 (** ** Not absorbable: no width condition *)
 
@@ -424,6 +469,21 @@ Example ex_silu_not_absorbable_0 :
   ~ absorbable_ungated silu 1 2 0 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
   apply (cert_r8_below_classes_silu 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+    vm_compute; reflexivity.
+Qed.
+
+(** Width [k + 2d = 3] without width data. *)
+Example ex_relu_absorbable_wide :
+  absorbable_ungated relu 1 2 3 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
+Proof.
+  apply (cert_r8_absorbable_wide_relu 1 2 1 1 3 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
+    vm_compute; reflexivity.
+Qed.
+
+Example ex_silu_absorbable_wide :
+  absorbable_ungated silu 1 2 3 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
+Proof.
+  apply (cert_r8_absorbable_wide_silu 1 2 1 1 3 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 

@@ -10,7 +10,8 @@
     the denominators are positive, [T] and [S] are disjoint below [k],
     [k + |T| + 2r <= m], and the identity
     [L + sum_{t in S} G_t U_t^T = sum_{t in T} E_t U_t^T + P Q]
-    exactly, after multiplying by the product of all denominators.
+    exactly, after multiplying by the product of all denominators (entries
+    below [d]; each sum of outer products is formed by [d^2] dot products).
     - [check_width_data_sound]: the checker proves [width_condition];
     - [width_condition_at_k]: at [m = k] the width condition forces
       [T = {}] and [r = 0], so it says [L + sum_{t in S} G_t U_t^T = 0] for
@@ -66,11 +67,13 @@ Qed.
 (** ** The checker *)
 
 (** [sum_{sel c} col_c urow_c^T]. *)
-Definition masked_sum (sel : zcls -> bool) (col : zcls -> list Z) (cs : list zcls) : list (list Z) :=
-  fold_right (fun c acc => zmadd (zouter (col c) (urow c)) acc) [] (filter sel cs).
+Definition masked_sum (d : nat) (sel : zcls -> bool) (col : zcls -> list Z) (cs : list zcls) :
+  list (list Z) :=
+  let xs := filter sel cs in outer_sum d (map col xs) (map urow xs).
 
-Definition pq_sum (ps : list (list Z * list Z)) : list (list Z) :=
-  fold_right (fun pq acc => zmadd (zouter (fst pq) (snd pq)) acc) [] ps.
+(** [sum_l P_l Q_l^T]. *)
+Definition pq_sum (d : nat) (ps : list (list Z * list Z)) : list (list Z) :=
+  outer_sum d (map fst ps) (map snd ps).
 
 Definition check_width_data (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z) (CG : list (list Z))
     (dU : Z) (RU : list (list Z)) (T S : list bool) (r : nat) (dE : Z) (CE : list (list Z))
@@ -79,23 +82,22 @@ Definition check_width_data (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
   Z.ltb 0 dL && Z.ltb 0 dG && Z.ltb 0 dU && Z.ltb 0 dE && Z.ltb 0 dP && Z.ltb 0 dQ &&
   forallb (fun c => negb (tt c && ss c)) cs &&
   Nat.leb (k + count k (fun t => nth t T false) + 2 * r) m &&
-  zmeqb (zmadd (zmscale (dG * dU * dE * dP * dQ) RL) (zmscale (dL * dE * dP * dQ) (masked_sum ss gcol cs)))
-        (zmadd (zmscale (dL * dG * dP * dQ) (masked_sum tt ecol cs))
-               (zmscale (dL * dG * dU * dE) (pq_sum (mk_pq r CP RQ)))).
+  zmeqb (zmadd (zmscale (dG * dU * dE * dP * dQ) RL) (zmscale (dL * dE * dP * dQ) (masked_sum d ss gcol cs)))
+        (zmadd (zmscale (dL * dG * dP * dQ) (masked_sum d tt ecol cs))
+               (zmscale (dL * dG * dU * dE) (pq_sum d (mk_pq r CP RQ)))).
 
 (** ** Soundness *)
 
-Lemma masked_sum_zent sel col cs i j :
-  zent (masked_sum sel col cs) i j =
+Lemma masked_sum_zent d sel col cs i j : (i < d)%nat -> (j < d)%nat ->
+  zent (masked_sum d sel col cs) i j =
   zlsum (map (fun c => if sel c then (nth i (col c) 0 * nth j (urow c) 0)%Z else 0%Z) cs).
 Proof.
-  unfold masked_sum. rewrite zent_fold_zmadd, zlsum_filter. f_equal. apply map_ext. intros c.
-  rewrite zent_zouter. reflexivity.
+  intros Hi Hj. unfold masked_sum. rewrite zent_outer_sum by assumption. apply zlsum_filter.
 Qed.
 
-Lemma pq_sum_zent ps i j :
-  zent (pq_sum ps) i j = zlsum (map (fun pq => (nth i (fst pq) 0 * nth j (snd pq) 0)%Z) ps).
-Proof. unfold pq_sum. rewrite zent_fold_zmadd. f_equal. apply map_ext. intros. apply zent_zouter. Qed.
+Lemma pq_sum_zent d ps i j : (i < d)%nat -> (j < d)%nat ->
+  zent (pq_sum d ps) i j = zlsum (map (fun pq => (nth i (fst pq) 0 * nth j (snd pq) 0)%Z) ps).
+Proof. intros Hi Hj. unfold pq_sum. apply zent_outer_sum; assumption. Qed.
 
 Lemma sumn_list_IZR {A} (l : list A) n x0 (g : A -> Z) c : length l = n ->
   sumn n (fun i => IZR (g (nth i l x0)) / c) = IZR (zlsum (map g l)) / c.
@@ -103,26 +105,26 @@ Proof.
   intros <-. rewrite (sumn_nth_list l x0 (fun r => IZR (g r) / c)), rlsum_div, rlsum_IZR. reflexivity.
 Qed.
 
-Lemma masked_outer_zent k T S CG CE RU (sel : zcls -> bool) (col : zcls -> list Z) (Sf : nat -> bool)
-    (C : list (list Z)) dC dU i j : (0 < dC)%Z -> (0 < dU)%Z ->
+Lemma masked_outer_zent d k T S CG CE RU (sel : zcls -> bool) (col : zcls -> list Z) (Sf : nat -> bool)
+    (C : list (list Z)) dC dU i j : (i < d)%nat -> (j < d)%nat -> (0 < dC)%Z -> (0 < dU)%Z ->
   (forall t, (t < k)%nat -> Sf t = sel (nth t (mk_cls k T S CG CE RU) cls_dflt) /\
                            col (nth t (mk_cls k T S CG CE RU) cls_dflt) = nth t C []) ->
   masked_outer k Sf (zmat_cols dC C) (zmat_rows dU RU) i j =
-  IZR (zent (masked_sum sel col (mk_cls k T S CG CE RU)) i j) / (IZR dC * IZR dU).
+  IZR (zent (masked_sum d sel col (mk_cls k T S CG CE RU)) i j) / (IZR dC * IZR dU).
 Proof.
-  intros HC HU Hsel. pose proof (IZR_pos_neq0 _ HC). pose proof (IZR_pos_neq0 _ HU).
-  rewrite masked_sum_zent, <- (sumn_list_IZR _ k cls_dflt) by apply mk_cls_length.
+  intros Hi Hj HC HU Hsel. pose proof (IZR_pos_neq0 _ HC). pose proof (IZR_pos_neq0 _ HU).
+  rewrite masked_sum_zent by assumption. rewrite <- (sumn_list_IZR _ k cls_dflt) by apply mk_cls_length.
   unfold masked_outer. apply sumn_ext. intros t Ht. destruct (Hsel t Ht) as [-> Hc].
   rewrite Hc. rewrite nth_mk_cls by exact Ht. simpl.
   destruct (sel _); [rewrite mult_IZR; unfold zmat_cols, zmat_rows; field; auto | unfold Rdiv; ring].
 Qed.
 
-Lemma low_rank_zent r CP RQ dP dQ i j : (0 < dP)%Z -> (0 < dQ)%Z ->
+Lemma low_rank_zent d r CP RQ dP dQ i j : (i < d)%nat -> (j < d)%nat -> (0 < dP)%Z -> (0 < dQ)%Z ->
   low_rank r (zmat_cols dP CP) (zmat_rows dQ RQ) i j =
-  IZR (zent (pq_sum (mk_pq r CP RQ)) i j) / (IZR dP * IZR dQ).
+  IZR (zent (pq_sum d (mk_pq r CP RQ)) i j) / (IZR dP * IZR dQ).
 Proof.
-  intros HP HQ. pose proof (IZR_pos_neq0 _ HP). pose proof (IZR_pos_neq0 _ HQ).
-  rewrite pq_sum_zent, <- (sumn_list_IZR _ r ([], [])) by apply mk_pq_length.
+  intros Hi Hj HP HQ. pose proof (IZR_pos_neq0 _ HP). pose proof (IZR_pos_neq0 _ HQ).
+  rewrite pq_sum_zent by assumption. rewrite <- (sumn_list_IZR _ r ([], [])) by apply mk_pq_length.
   unfold low_rank. apply sumn_ext. intros l Hl. rewrite nth_mk_pq by exact Hl. simpl.
   rewrite mult_IZR. unfold zmat_cols, zmat_rows. field. auto.
 Qed.
@@ -156,11 +158,11 @@ Proof.
     specialize (HTS _ (nth_In _ cls_dflt ltac:(rewrite mk_cls_length; exact Ht))).
     rewrite nth_mk_cls in HTS by exact Ht. simpl in HTS. rewrite HT in HTS.
     destruct (nth t S false); [discriminate | reflexivity].
-  - intros i j _ _. pose proof (zmeqb_sound _ _ Heq i j) as E.
+  - intros i j Hi Hj. pose proof (zmeqb_sound _ _ Heq i j) as E.
     rewrite !zent_zmadd, !zent_zmscale in E.
-    rewrite (masked_outer_zent k T S CG CE RU ss gcol _ CG dG dU i j HG HU),
-            (masked_outer_zent k T S CG CE RU tt ecol _ CE dE dU i j HE HU),
-            (low_rank_zent r CP RQ dP dQ i j HP HQ)
+    rewrite (masked_outer_zent d k T S CG CE RU ss gcol _ CG dG dU i j Hi Hj HG HU),
+            (masked_outer_zent d k T S CG CE RU tt ecol _ CE dE dU i j Hi Hj HE HU),
+            (low_rank_zent d r CP RQ dP dQ i j Hi Hj HP HQ)
       by (intros t Ht; rewrite nth_mk_cls by exact Ht; split; reflexivity).
     rewrite zmat_rows_zent.
     apply common_denominator; assumption.

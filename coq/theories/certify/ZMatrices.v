@@ -315,3 +315,49 @@ Proof.
   intros Hd E. apply eq_IZR. pose proof (IZR_pos_neq0 den Hd).
   apply (Rmult_eq_reg_r (/ IZR den)); [exact E | apply Rinv_neq_0_compat; assumption].
 Qed.
+
+(** ** Sums of outer products by dot products
+
+    [outer_sum d us vs] has entry [(p, q)] equal to
+    [sum_l us_l[p] vs_l[q]] for [p, q < d]; it transposes [us] and [vs] once
+    and takes [d^2] dot products, without building the outer products. *)
+
+Fixpoint zdot (u v : list Z) : Z :=
+  match u, v with x :: u', y :: v' => (x * y + zdot u' v')%Z | _, _ => 0%Z end.
+
+(** The first [d] columns of a list of rows, as lists. *)
+Fixpoint transp (d : nat) (rows : list (list Z)) : list (list Z) :=
+  match d with O => [] | S d' => map (fun r => hdd r 0%Z) rows :: transp d' (map tll rows) end.
+
+Definition outer_sum (d : nat) (us vs : list (list Z)) : list (list Z) :=
+  let vt := transp d vs in map (fun c => map (zdot c) vt) (transp d us).
+
+Lemma transp_length d : forall rows, length (transp d rows) = d.
+Proof. induction d; intros rows; simpl; [reflexivity | rewrite IHd; reflexivity]. Qed.
+
+Lemma nth_transp d : forall rows p, (p < d)%nat ->
+  nth p (transp d rows) [] = map (fun r => nth p r 0%Z) rows.
+Proof.
+  induction d as [|d IH]; intros rows p Hp; [lia|]. destruct p as [|p]; simpl.
+  - apply map_ext. intros r. rewrite nth_hdd. reflexivity.
+  - rewrite IH by lia. rewrite map_map. apply map_ext. intros r. rewrite nth_tll. reflexivity.
+Qed.
+
+Lemma zdot_map {A} (l : list A) (a b : A -> Z) :
+  zdot (map a l) (map b l) = zlsum (map (fun x => (a x * b x)%Z) l).
+Proof. induction l as [|x l IH]; [reflexivity|]. simpl. rewrite IH. reflexivity. Qed.
+
+Lemma nth_map_lt {A B} (F : A -> B) (l : list A) p a0 b0 : (p < length l)%nat ->
+  nth p (map F l) b0 = F (nth p l a0).
+Proof.
+  intros Hp. rewrite (nth_indep _ b0 (F a0)) by (rewrite map_length; exact Hp). apply map_nth.
+Qed.
+
+Lemma zent_outer_sum {A} d (l : list A) (f g : A -> list Z) p q : (p < d)%nat -> (q < d)%nat ->
+  zent (outer_sum d (map f l) (map g l)) p q = zlsum (map (fun x => (nth p (f x) 0 * nth q (g x) 0)%Z) l).
+Proof.
+  intros Hp Hq. unfold zent, outer_sum.
+  rewrite (nth_map_lt _ _ p []) by (rewrite transp_length; exact Hp).
+  rewrite (nth_map_lt _ _ q []) by (rewrite transp_length; exact Hq).
+  rewrite !nth_transp by assumption. rewrite !map_map. apply zdot_map.
+Qed.
