@@ -22,9 +22,9 @@
       absence of a subset [S] with [L + sum_{t in S} G_t U_t^T = 0]
       (via [width_condition_at_k]).
     Usage for large data: state each check as its own lemma proved by
-    [vm_compute; reflexivity] (or [exact (vm_cast_no_check (eq_refl true))])
-    and pass the lemmas; a bare [eq_refl] makes the kernel use its slow
-    lazy reduction.
+    [vm_compute; reflexivity] (or the tactic
+    [vm_cast_no_check (eq_refl true)]) and pass the lemmas; a bare
+    [eq_refl] makes unification and the kernel use slow lazy reduction.
     Examples at the end run the checkers on the paper's counterexample
     [x + relu(x) + relu(2x)] (a wrong certificate is rejected) and apply
     every certificate lemma. *)
