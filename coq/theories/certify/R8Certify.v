@@ -472,6 +472,15 @@ Proof.
     vm_compute; reflexivity.
 Qed.
 
+(** Classes may be written as integers ([map Z.to_nat]), which keeps large
+    certificates free of unary numerals. *)
+Example ex_relu_absorbable_2_zcls :
+  absorbable_ungated relu 1 2 2 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
+Proof.
+  apply (cert_r8_absorbable_relu 1 2 1 1 2 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN (map Z.to_nat [0%Z; 0%Z])
+           1 ex_CG 1 ex_RL [true] [false] 0 1 [[1%Z]] 1 [] 1 []); vm_compute; reflexivity.
+Qed.
+
 (** Width [k + 2d = 3] without width data. *)
 Example ex_relu_absorbable_wide :
   absorbable_ungated relu 1 2 3 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
