@@ -194,36 +194,36 @@ Let rows := mk_rows n RA CB LN cls K.
 Let clsf := fun i => nth i cls K.
 Let lamf := fun i => IZR (nth i LN 0%Z) / IZR dl.
 
-Hypothesis Hc : check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true.
+Let chk := check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL.
 
-Lemma check_parts :
+Lemma check_parts : chk = true ->
   (0 < dA)%Z /\ (0 < dB)%Z /\ (0 < dU)%Z /\ (0 < dl)%Z /\ (0 < dG)%Z /\ (0 < dL)%Z /\ (k <= K)%nat /\
   forallb (row_ok (Z.of_nat K) dA dU dl RU) rows = true /\
   all_upto (col_ok k dl dB dG rows) [] 0 K CG = true /\
   zmeqb (zmscale (dl * dB * dU) RL)
         (zmscale dL (zmadd (zid d (dl * dB * dU)) (zmscale (-1) (neg_sum d (Z.of_nat K) RU rows)))) = true.
 Proof.
-  unfold check_grouping_drop in Hc. repeat rewrite Bool.andb_true_iff in Hc.
+  intros Hc. unfold chk, check_grouping_drop in Hc. repeat rewrite Bool.andb_true_iff in Hc.
   destruct Hc as [[[[[[[[[H1 H2] H3] H4] H5] H6] H7] H8] H9] H10].
   rewrite Z.ltb_lt in H1, H2, H3, H4, H5, H6. rewrite Nat.leb_le in H7.
   repeat split; assumption.
 Qed.
 
-Lemma row_ok_at i : (i < n)%nat ->
+Lemma row_ok_at i : chk = true -> (i < n)%nat ->
   row_ok (Z.of_nat K) dA dU dl RU
     {| ra := nth i RA []; cb := nth i CB []; ln := nth i LN 0%Z; cz := Z.of_nat (nth i cls K) |} = true.
 Proof.
-  intros Hi. destruct check_parts as (_ & _ & _ & _ & _ & _ & _ & Hr & _).
+  intros Hc Hi. destruct (check_parts Hc) as (_ & _ & _ & _ & _ & _ & _ & Hr & _).
   rewrite forallb_forall in Hr. rewrite <- (nth_mk_rows n RA CB LN cls K i Hi).
   apply Hr, nth_In. unfold rows. rewrite mk_rows_length. exact Hi.
 Qed.
 
-Lemma grouping_kept : forall i, (i < n)%nat -> (clsf i < K)%nat ->
+Lemma grouping_kept : chk = true -> forall i, (i < n)%nat -> (clsf i < K)%nat ->
   lamf i <> 0%R /\
   forall j, (j < d)%nat -> zmat_rows dA RA i j = lamf i * zmat_rows dU RU (clsf i) j.
 Proof.
-  intros i Hi Hk. destruct check_parts as (HA & _ & HU & Hl & _).
-  pose proof (row_ok_at i Hi) as R. unfold row_ok in R. simpl in R.
+  intros Hc i Hi Hk. destruct (check_parts Hc) as (HA & _ & HU & Hl & _).
+  pose proof (row_ok_at i Hc Hi) as R. unfold row_ok in R. simpl in R.
   destruct (Z.ltb_spec (Z.of_nat (nth i cls K)) (Z.of_nat K)) as [_|C]; [|unfold clsf in Hk; lia].
   apply andb_prop in R as [Hnz Heq]. rewrite Bool.negb_true_iff, Z.eqb_neq in Hnz.
   split; [apply IZR_div_neq0; assumption|]. intros j _.
@@ -231,28 +231,28 @@ Proof.
   rewrite Nat2Z.id in Heq. pose proof (zveqb_sound _ _ Heq j) as E. rewrite !nth_zvscale in E. exact E.
 Qed.
 
-Lemma grouping_dropped : forall i, (i < n)%nat -> (K <= clsf i)%nat ->
+Lemma grouping_dropped : chk = true -> forall i, (i < n)%nat -> (K <= clsf i)%nat ->
   (forall j, (j < d)%nat -> zmat_rows dA RA i j = 0%R) \/
   (forall p, (p < d)%nat -> zmat_cols dB CB p i = 0%R).
 Proof.
-  intros i Hi Hk. pose proof (row_ok_at i Hi) as R. unfold row_ok in R. simpl in R.
+  intros Hc i Hi Hk. pose proof (row_ok_at i Hc Hi) as R. unfold row_ok in R. simpl in R.
   destruct (Z.ltb_spec (Z.of_nat (nth i cls K)) (Z.of_nat K)) as [C|_]; [unfold clsf in Hk; lia|].
   apply Bool.orb_prop in R as [Z0|Z0]; [left | right]; intros j _;
     [unfold zmat_rows | unfold zmat_cols]; rewrite (zzero_sound _ Z0 j); unfold Rdiv; ring.
 Qed.
 
-Lemma col_ok_at t : (t < K)%nat -> col_ok k dl dB dG rows t (nth t CG []) = true.
+Lemma col_ok_at t : chk = true -> (t < K)%nat -> col_ok k dl dB dG rows t (nth t CG []) = true.
 Proof.
-  intros Ht. destruct check_parts as (_ & _ & _ & _ & _ & _ & _ & _ & Hg & _).
+  intros Hc Ht. destruct (check_parts Hc) as (_ & _ & _ & _ & _ & _ & _ & _ & Hg & _).
   exact (all_upto_sound0 _ _ _ _ Hg t Ht).
 Qed.
 
-Lemma grouping_G_eq : forall p t, (p < d)%nat -> (t < K)%nat ->
+Lemma grouping_G_eq : chk = true -> forall p t, (p < d)%nat -> (t < K)%nat ->
   zmat_cols dG CG p t =
   sumn n (fun i => if Nat.eq_dec (clsf i) t then Rabs (lamf i) * zmat_cols dB CB p i else 0).
 Proof.
-  intros p t _ Ht. destruct check_parts as (_ & HB & _ & Hl & HG & _).
-  pose proof (col_ok_at t Ht) as C. unfold col_ok in C. apply andb_prop in C as [C _].
+  intros Hc p t _ Ht. destruct (check_parts Hc) as (_ & HB & _ & Hl & HG & _).
+  pose proof (col_ok_at t Hc Ht) as C. unfold col_ok in C. apply andb_prop in C as [C _].
   pose proof (zveqb_sound _ _ C p) as E. rewrite !nth_zvscale, class_sum_nth in E.
   set (g := fun r => if Z.eqb (cz r) (Z.of_nat t) then (Z.abs (ln r) * nth p (cb r) 0)%Z else 0%Z).
   assert (Hs : sumn n (fun i => if Nat.eq_dec (clsf i) t then Rabs (lamf i) * zmat_cols dB CB p i else 0)
@@ -268,7 +268,7 @@ Proof.
   rewrite E. field. auto.
 Qed.
 
-Lemma grouping_L_eq : forall p q, (p < d)%nat -> (q < d)%nat ->
+Lemma grouping_L_eq : chk = true -> forall p q, (p < d)%nat -> (q < d)%nat ->
   zmat_rows dL RL p q = identity p q
     - sumn n (fun i => if Nat.ltb (clsf i) K then
                          if Rlt_dec (lamf i) 0 then
@@ -276,7 +276,7 @@ Lemma grouping_L_eq : forall p q, (p < d)%nat -> (q < d)%nat ->
                          else 0
                        else 0).
 Proof.
-  intros p q Hp Hq. destruct check_parts as (_ & HB & HU & Hl & _ & HL & _ & _ & _ & Hm).
+  intros Hc p q Hp Hq. destruct (check_parts Hc) as (_ & HB & HU & Hl & _ & HL & _ & _ & _ & Hm).
   pose proof (zmeqb_sound _ _ Hm p q) as E.
   rewrite zent_zmscale, zent_zmscale, zent_zmadd, zent_zid, zent_zmscale, neg_sum_zent in E
     by assumption.
@@ -301,22 +301,22 @@ Proof.
   rewrite E. destruct (Nat.eq_dec p q); rewrite ?mult_IZR; field; auto.
 Qed.
 
-Lemma grouping_tail_zero : forall p t, (p < d)%nat -> (k <= t)%nat -> (t < K)%nat ->
+Lemma grouping_tail_zero : chk = true -> forall p t, (p < d)%nat -> (k <= t)%nat -> (t < K)%nat ->
   zmat_cols dG CG p t = 0%R.
 Proof.
-  intros p t _ Hkt Ht. pose proof (col_ok_at t Ht) as C. unfold col_ok in C.
+  intros Hc p t _ Hkt Ht. pose proof (col_ok_at t Hc Ht) as C. unfold col_ok in C.
   apply andb_prop in C as [_ C]. destruct (Nat.ltb_spec t k) as [|_]; [lia|]. simpl in C.
   unfold zmat_cols. rewrite (zzero_sound _ C p). unfold Rdiv. ring.
 Qed.
 
-Theorem check_grouping_drop_sound_sec :
+Theorem check_grouping_drop_sound_sec : chk = true ->
   grouping_drop d n k K (zmat_rows dA RA) (zmat_cols dB CB) (zmat_rows dU RU) (zmat_cols dG CG)
     (zmat_rows dL RL) clsf lamf.
 Proof.
-  destruct check_parts as (_ & _ & _ & _ & _ & _ & Hk & _).
-  split; [exact Hk|]. split; [|exact grouping_tail_zero].
-  split; [exact grouping_kept|]. split; [exact grouping_dropped|].
-  split; [exact grouping_G_eq | exact grouping_L_eq].
+  intros Hc. destruct (check_parts Hc) as (_ & _ & _ & _ & _ & _ & Hk & _).
+  split; [exact Hk|]. split; [|exact (grouping_tail_zero Hc)].
+  split; [exact (grouping_kept Hc)|]. split; [exact (grouping_dropped Hc)|].
+  split; [exact (grouping_G_eq Hc) | exact (grouping_L_eq Hc)].
 Qed.
 
 End Sound.
