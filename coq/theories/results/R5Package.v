@@ -15,7 +15,10 @@
     [package_instances] ([R5_instances]: both sides of the equivalence and
     the width bound at [d = n = 1]) give each activation its uniformly named
     theorems: here for ReLU ([relu_R5], [relu_absorbable_iff_submatrix],
-    ...), in [ridge/] for GELU, SiLU and GELU_tanh. *)
+    [relu_absorbable_null]), in [ridge/] for GELU, SiLU and GELU_tanh
+    ([X_R5], [X_absorbable_iff_submatrix], [X_absorbable_generic_submatrix],
+    [X_generic_not_absorbable_below], [X_absorbable_null]; below width [n]
+    the null statement is [package_below_null X_R5]). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations ParamSets FlipSigns Ridge
@@ -103,11 +106,11 @@ End Projections.
 
 (** ** ReLU *)
 
-Theorem relu_R5 : R5_package relu.
-Proof. exact (R5_of_matching relu relu_odd_part relu_ridge_matching). Qed.
-
+(** The package from ReLU's matching, then the uniform names not already
+    in [ReluSubmatrix.v] ([relu_absorbable_generic_submatrix],
+    [relu_generic_not_absorbable_below]). *)
+Definition relu_R5 : R5_package relu := R5_of_matching relu relu_odd_part relu_ridge_matching.
 Definition relu_absorbable_iff_submatrix := package_iff relu_R5.
 Definition relu_absorbable_null := package_null relu_R5.
-Definition relu_absorbable_below_null := package_below_null relu_R5.
 
 Example relu_R5_instances : R5_instances relu := package_instances relu_R5.

@@ -15,11 +15,10 @@
       independence of dilations gives [ridge_unique_even e] (also used by
       [SiluRidge.v], [GeluTanhRidge.v]);
     - [gelu_ridge_unique : ridge_unique_even gelu_even] (headline).
-    - R5 for GELU: the package [gelu_R5] of
-      [results/R5Package.v] and its uniform names
-      [gelu_absorbable_iff_submatrix], [gelu_absorbable_generic_submatrix],
-      [gelu_generic_not_absorbable_below], [gelu_absorbable_null],
-      [gelu_absorbable_below_null]; non-vacuity [gelu_R5_instances]. *)
+    - R5 for GELU: the package [gelu_R5] of [results/R5Package.v] and its
+      uniform names [gelu_absorbable_iff_submatrix],
+      [gelu_absorbable_generic_submatrix], [gelu_generic_not_absorbable_below],
+      [gelu_absorbable_null]; non-vacuity [gelu_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.
@@ -161,9 +160,12 @@ Qed.
 Theorem gelu_ridge_unique : ridge_unique_even gelu_even.
 Proof. exact (ridge_unique_of_dilations gelu_even gelu_even_dilations_unique). Qed.
 
-(** ** R5 for GELU: the whole package of [results/R5Package.v] *)
+(** ** R5 for GELU
 
-(** [gelu_even] is [gelu]'s even part. *)
+    [gelu_even] is [gelu]'s even part, so [gelu_ridge_unique] gives the
+    package of [results/R5Package.v] ([even_R5]); then the uniform names,
+    each followed by its former [_uncond] name (kept for existing
+    certificates). *)
 
 Lemma even_part_gelu z : gelu_even z = even_part gelu z.
 Proof. unfold even_part. rewrite gelu_split. ring. Qed.
@@ -174,7 +176,6 @@ Proof.
   exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique).
 Qed.
 
-(** Uniform names, with the former ones (kept for existing certificates). *)
 Definition gelu_absorbable_iff_submatrix := package_iff gelu_R5.
 Definition gelu_absorbable_iff_submatrix_uncond := gelu_absorbable_iff_submatrix.
 Definition gelu_absorbable_generic_submatrix := package_forward gelu_R5.
@@ -182,7 +183,6 @@ Definition gelu_absorbable_generic_submatrix_uncond := gelu_absorbable_generic_s
 Definition gelu_generic_not_absorbable_below := package_below gelu_R5.
 Definition gelu_generic_not_absorbable_below_uncond := gelu_generic_not_absorbable_below.
 Definition gelu_absorbable_null := package_null gelu_R5.
-Definition gelu_absorbable_below_null := package_below_null gelu_R5.
 
 (** ** Non-vacuity *)
 

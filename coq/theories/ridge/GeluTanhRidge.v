@@ -10,11 +10,11 @@
 
     Main results: [gelu_tanh_even_dilations_unique],
     [gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh)], and
-    R5 for GELU_tanh: [gelu_tanh_ridge_matching], hence the package
-    [gelu_tanh_R5] of [results/R5Package.v] and its uniform names
-    [gelu_tanh_absorbable_iff_submatrix], [..._generic_submatrix],
-    [gelu_tanh_generic_not_absorbable_below], [gelu_tanh_absorbable_null],
-    [gelu_tanh_absorbable_below_null]; non-vacuity [gelu_tanh_R5_instances]. *)
+    R5 for GELU_tanh: the package [gelu_tanh_R5] of [results/R5Package.v]
+    and its uniform names [gelu_tanh_absorbable_iff_submatrix],
+    [gelu_tanh_absorbable_generic_submatrix],
+    [gelu_tanh_generic_not_absorbable_below], [gelu_tanh_absorbable_null];
+    non-vacuity [gelu_tanh_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Ridge ReluSubmatrix.
@@ -89,20 +89,20 @@ Qed.
 Theorem gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh).
 Proof. apply ridge_unique_of_dilations, gelu_tanh_even_dilations_unique. Qed.
 
-(** ** R5 for GELU_tanh: the whole package of [results/R5Package.v] *)
+(** ** R5 for GELU_tanh
 
-Theorem gelu_tanh_R5 : R5_package gelu_tanh.
-Proof. exact (even_R5 gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique). Qed.
+    From [gelu_tanh_ridge_unique], the package of [results/R5Package.v]
+    ([even_R5]) and its uniform names; the [_uncond] names are the former
+    ones, kept for existing certificates. *)
 
-(** Uniform names, with the former ones (kept for existing certificates). *)
+Definition gelu_tanh_R5 : R5_package gelu_tanh :=
+  even_R5 gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique.
 Definition gelu_tanh_absorbable_iff_submatrix := package_iff gelu_tanh_R5.
 Definition gelu_tanh_absorbable_iff_submatrix_uncond := gelu_tanh_absorbable_iff_submatrix.
 Definition gelu_tanh_absorbable_generic_submatrix := package_forward gelu_tanh_R5.
 Definition gelu_tanh_generic_not_absorbable_below := package_below gelu_tanh_R5.
 Definition gelu_tanh_generic_not_absorbable_below_uncond := gelu_tanh_generic_not_absorbable_below.
 Definition gelu_tanh_absorbable_null := package_null gelu_tanh_R5.
-Definition gelu_tanh_absorbable_below_null := package_below_null gelu_tanh_R5.
-
 (** ** Non-vacuity *)
 
 (** Dilations [c = 1, -2] of GELU_tanh's even part. *)

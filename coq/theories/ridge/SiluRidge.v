@@ -17,8 +17,8 @@
     - R5 for SiLU: the package [silu_R5] of
       [results/R5Package.v] and its uniform names
       [silu_absorbable_iff_submatrix], [silu_absorbable_generic_submatrix],
-      [silu_generic_not_absorbable_below], [silu_absorbable_null],
-      [silu_absorbable_below_null]; non-vacuity [silu_R5_instances]. *)
+      [silu_generic_not_absorbable_below], [silu_absorbable_null];
+      non-vacuity [silu_R5_instances]. *)
 
 From Coq Require Import Reals Lra Lia List.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Ridge ReluSubmatrix.
@@ -249,18 +249,15 @@ Qed.
 Theorem silu_ridge_unique : ridge_unique_even (even_part silu).
 Proof. apply ridge_unique_of_dilations, silu_even_dilations_unique. Qed.
 
-(** ** R5 for SiLU: the whole package of [results/R5Package.v] *)
+(** ** R5 for SiLU
 
-Theorem silu_R5 : R5_package silu.
-Proof. exact (even_R5 silu silu_odd_part silu_zero silu_ridge_unique). Qed.
+    The package of [results/R5Package.v] ([even_R5]), and its uniform names. *)
 
-(** Uniform names. *)
+Definition silu_R5 : R5_package silu := even_R5 silu silu_odd_part silu_zero silu_ridge_unique.
 Definition silu_absorbable_iff_submatrix := package_iff silu_R5.
 Definition silu_absorbable_generic_submatrix := package_forward silu_R5.
 Definition silu_generic_not_absorbable_below := package_below silu_R5.
 Definition silu_absorbable_null := package_null silu_R5.
-Definition silu_absorbable_below_null := package_below_null silu_R5.
-
 (** ** Non-vacuity *)
 
 (** One variable: the logistic hypotheses hold for rates [1, 2]. *)
