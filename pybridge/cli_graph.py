@@ -19,12 +19,12 @@ from typing import Optional
 import click
 import networkx as nx
 
-from .errors import InputError
-from .graph import breaks, rests_on, resolve, summary, to_node_link, unused
+from .coq import CoqBackend
 from .docs_site import write_atomic, write_site
+from .errors import InputError
+from .graph import breaks, resolve, rests_on, summary, to_node_link, unused
 from .graph_cache import load_graph
 from .graph_html import layout_of, to_dot, to_html, to_svg
-from .coq import CoqBackend
 
 FORMATS = ("html", "svg", "dot", "json")
 

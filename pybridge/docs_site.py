@@ -28,8 +28,8 @@ from typing import Optional
 
 import networkx as nx
 
-from .errors import ProverUnavailable
 from .coq import CoqBackend
+from .errors import ProverUnavailable
 from .graph_html import to_html
 
 SRC_DIR = "src"
@@ -81,6 +81,7 @@ def run_coqdoc(backend: CoqBackend, out: Path, *, timeout: float = 120.0) -> Sou
         raise ProverUnavailable("coqdoc not found: install Coq (it ships coqdoc)")
     modules = backend.modules()
     files = [str(backend.theories / (m.split(".", 1)[1].replace(".", "/") + ".v")) for m in modules]
+    out = out.resolve()  # coqdoc runs in coq/
     out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     proc = subprocess.run(

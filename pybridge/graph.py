@@ -13,18 +13,17 @@ nothing here names a module of the library.
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import networkx as nx
 
-from . import graph_coq
 from .certificate_uses import used_by_certificates
-from .errors import InputError, ProverUnavailable
-from .graph_coq import DpdNode, default_cache_dir, gather, parse_glob, source_kind
 from .coq import CoqBackend
+from .coq.dpdgraph import DpdNode, gather, parse_glob, source_kind
+from .coq.query import default_cache_dir
+from .errors import InputError, ProverUnavailable
 from .results import ResultEntry, load_results
 
 PREFIX = "Absorb"
@@ -110,61 +109,6 @@ def assemble(
     return g
 
 
-def qualify_dpd_path(path: str, modules: list[str]) -> str:
-    """A coq-dpdgraph ``path`` with the library's folders put back.
-
-    coq-dpdgraph prints only a module's last component (``Biases`` for
-    ``Absorb.results.Biases``); this returns ``results.Biases``. Paths already
-    qualified, and paths of other libraries, are returned unchanged.
-    """
-    inner = {m[len(PREFIX) + 1 :] for m in modules}
-    if not path or path in inner:
-        return path
-    head, _, rest = path.partition(".")
-    owners = [m for m in inner if m.rsplit(".", 1)[-1] == head]
-    if len(owners) != 1:
-        return path
-    return owners[0] + ("." + rest if rest else "")
-
-
-@contextmanager
-def _qualified_dpd_paths(modules: list[str]) -> Iterator[None]:
-    """While gathering, read dpdgraph's node paths with the library's folders put back.
-
-    A shim for :func:`pybridge.graph_coq.gather`, which builds names as
-    ``Absorb.<path>.<name>`` and so needs full paths once the library has
-    folders; it does nothing when the paths are already full.
-    """
-    original = graph_coq.parse_dpd
-
-    def parse(text: str) -> tuple[list[DpdNode], list[tuple[int, int]]]:
-        nodes, edges = original(text)
-        return [replace(n, path=qualify_dpd_path(n.path, modules)) for n in nodes], edges
-
-    graph_coq.parse_dpd = parse
-    try:
-        yield
-    finally:
-        graph_coq.parse_dpd = original
-
-
-class _GatherBackend:
-    """The backend as :func:`pybridge.graph_coq.gather` calls it (``_coqc_args``).
-
-    A shim while the dpdgraph extraction moves into :mod:`pybridge.coq`: the
-    backend now spells it ``coqc_args``; everything else is delegated.
-    """
-
-    def __init__(self, backend: CoqBackend) -> None:
-        self._backend = backend
-
-    def _coqc_args(self) -> list[str]:
-        return self._backend.coqc_args()
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._backend, name)
-
-
 def theorem_node(g: nx.DiGraph, name: str) -> str:
     """A results.toml name as a node: exact, else the unique node ending in its last two parts.
 
@@ -221,7 +165,7 @@ def extract(
     """Build the library (unless ``build`` is False) and return its lemma graph.
 
     ``cache``: keep the assumptions of standard-library constants between runs
-    (see :class:`pybridge.graph_coq.AssumptionCache`).
+    (see :class:`pybridge.coq.dpdgraph.AssumptionCache`).
     """
     backend = backend or CoqBackend()
     if build:
@@ -234,9 +178,7 @@ def extract(
         raise ProverUnavailable("coq/_CoqProject lists no theories")
     toml = backend.coq_dir / "results.toml"
     results = load_results(toml) if toml.is_file() else []
-    with _qualified_dpd_paths(modules):
-        runner = backend if hasattr(backend, "_coqc_args") else _GatherBackend(backend)
-        facts = gather(runner, modules, default_cache_dir() if cache else None)  # type: ignore[arg-type]
+    facts = gather(backend, modules, default_cache_dir() if cache else None)
     files = {m: _module_file(backend, m) for m in modules}
     sources = {m: files[m].read_bytes() for m in modules if files[m].is_file()}
     globs = {}

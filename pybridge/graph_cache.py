@@ -6,7 +6,7 @@ changed. The key is a digest of every compiled file of ``_CoqProject``
 (``.vo`` and ``.glob``: size and modification time), of ``_CoqProject`` and
 ``results.toml`` (contents) and of :data:`SCHEMA`; any change gives a new key,
 so a stale graph is never read. The file lives in
-:func:`pybridge.graph_coq.default_cache_dir`.
+:func:`pybridge.coq.query.default_cache_dir`.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from typing import Optional
 
 import networkx as nx
 
+from .coq import CoqBackend
+from .coq.query import default_cache_dir
 from .errors import ProverUnavailable
 from .graph import extract, mark_certificate_uses
-from .graph_coq import default_cache_dir
-from .coq import CoqBackend
 
 #: Bump when the node attributes written by :func:`pybridge.graph.extract` change.
 SCHEMA = "graph-v2"

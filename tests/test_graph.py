@@ -19,20 +19,19 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from helpers import MINI_TOP, REPO, make_mini_library
 
-from pybridge.errors import InputError
 from pybridge.certificate_uses import literal_identifiers, used_by_certificates
-from pybridge.docs_site import coqdoc_anchor, declaration_source
-from pybridge.graph import (breaks, extract, qualify_dpd_path, rests_on, resolve,
-                            result_theorems, unused)
-from pybridge.graph_cache import library_key, load, load_graph
-from pybridge.graph_coq import parse_dpd, parse_glob
-from pybridge.graph_html import layout_of, to_dot, to_html
 from pybridge.coq import CoqBackend
+from pybridge.coq.dpdgraph import parse_dpd, parse_glob, qualify_path
 from pybridge.coq.query import describe
+from pybridge.docs_site import coqdoc_anchor, declaration_source
+from pybridge.errors import InputError
+from pybridge.graph import breaks, extract, resolve, rests_on, result_theorems, unused
+from pybridge.graph_cache import library_key, load, load_graph
+from pybridge.graph_html import layout_of, to_dot, to_html
 from pybridge.results import load_results
 
-from helpers import REPO, make_mini_library
 
 @pytest.fixture(scope="module")
 def mini(tmp_path_factory) -> tuple[CoqBackend, nx.DiGraph]:
@@ -471,16 +470,16 @@ def test_unused_leaves_out_examples(library) -> None:
 # --------------------------------------------------------------------------- cache, paths, sources
 
 
-def test_qualify_dpd_path_puts_folders_back() -> None:
+def test_qualify_path_puts_folders_back() -> None:
     modules = ["Absorb.spec.Blocks", "Absorb.results.Depth", "Absorb.Top", "Absorb.a.Twice",
                "Absorb.b.Twice"]
-    assert qualify_dpd_path("Depth", modules) == "results.Depth"
-    assert qualify_dpd_path("Depth.Inner", modules) == "results.Depth.Inner"
-    assert qualify_dpd_path("results.Depth", modules) == "results.Depth"   # already full
-    assert qualify_dpd_path("Top", modules) == "Top"
-    assert qualify_dpd_path("Twice", modules) == "Twice"                   # ambiguous: unchanged
-    assert qualify_dpd_path("Rdefinitions", modules) == "Rdefinitions"     # not ours
-    assert qualify_dpd_path("", modules) == ""
+    assert qualify_path("Depth", modules) == "results.Depth"
+    assert qualify_path("Depth.Inner", modules) == "results.Depth.Inner"
+    assert qualify_path("results.Depth", modules) == "results.Depth"   # already full
+    assert qualify_path("Top", modules) == "Top"
+    assert qualify_path("Twice", modules) == "Twice"                   # ambiguous: unchanged
+    assert qualify_path("Rdefinitions", modules) == "Rdefinitions"     # not ours
+    assert qualify_path("", modules) == ""
 
 
 def test_graph_cache_is_keyed_on_the_compiled_files(mini, tmp_path, monkeypatch) -> None:

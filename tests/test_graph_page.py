@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import networkx as nx
 import pytest
+from helpers import make_mini_library
 from playwright.sync_api import Page, sync_playwright
 
 from pybridge.coq import CoqBackend
@@ -22,8 +23,6 @@ from pybridge.docs_site import SRC_DIR, write_site
 from pybridge.graph import extract, unused
 from pybridge.graph_cache import load_graph
 from pybridge.paper_view import load_paper, paper_results
-
-from helpers import make_mini_library
 
 pytestmark = pytest.mark.browser
 

@@ -21,11 +21,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from helpers import REPO
 
 import pybridge
 from pybridge.library_home import materialize, packaged_sources, use_packaged_library
-
-from helpers import REPO
 
 
 def test_version_flag() -> None:
