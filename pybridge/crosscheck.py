@@ -292,9 +292,10 @@ def crosscheck(
     agree: list[bool] = []
     w = decision.witness
     # The width route (R8/R9) reports its explicit residual-free block of width m instead.
-    width_route = decision.width_info is not None
-    if w is None and width_route and decision.width_info.block is not None:
-        b = decision.width_info.block
+    winfo = decision.width_info
+    width_route = winfo is not None
+    if w is None and winfo is not None and winfo.block is not None:
+        b = winfo.block
         w = Witness(subset=(), W_up=b.W_up, W_down=b.W_down, b_down=b.b_down, b_up=b.b_up)
     if w is not None:
         if small:

@@ -35,7 +35,7 @@ from ..model import Decision, Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
 from ..ridge_form import ClassKind, RidgeForm, canonical_form
 from ..width import EXHAUSTIVE_MAX_K, best_data_exhaustive, condition_for, explicit_block, heuristic_data
-from ..width_evidence import NoSubsetAtK, WidthInfo
+from ..width_evidence import NoSubsetAtK, WidthInfo, WidthReason
 from .subset_search import search_subset
 
 METHOD = "canonical ridge form and R8 width search, exact"
@@ -163,7 +163,7 @@ def min_width_info(form: RidgeForm) -> WidthInfo:
         reason = f"{k} ridges: bounds only (3^{k} choices of (T, S))"
     m = upper
     info = _absorbable_info(form, m, data)
-    lower_reason = None
+    lower_reason: Optional[WidthReason] = None
     lower_nosub = None
     if lower == upper and m >= 1:
         if m - 1 < k:
@@ -207,9 +207,9 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
                         head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
                         generic=None, width=mm, width_info=info, **base)
     verdict, info, why = decide_form(form, m)
-    theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
-    if verdict == "undecided":
-        theorem = None
+    theorem: Optional[str] = None
+    if verdict != "undecided":
+        theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
     return Decision(verdict, result, theorem, head + why, generic=None, width=m, width_info=info, **base)  # type: ignore[arg-type]
 
 
