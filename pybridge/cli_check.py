@@ -15,6 +15,7 @@ from rich.markup import escape
 
 from .api import not_certified, rejected, timed_out
 from .errors import InputError
+from .files import atomic_write_text
 from .model import Report
 
 VERDICT_STYLE = {
@@ -26,7 +27,7 @@ VERDICT_STYLE = {
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and a rename (no partial files)."""
+    """Write ``text`` to ``path`` atomically (no partial files); :class:`InputError` when it cannot."""
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     if not directory.is_dir():
@@ -34,19 +35,9 @@ def atomic_write(path: Path, text: str) -> None:
     if path.is_dir():
         raise InputError(f"{path}: is a directory")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".pybridge-", suffix=".tmp", dir=directory)
+        atomic_write_text(path, text)
     except OSError as exc:
-        raise InputError(f"{path}: cannot write here ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise InputError(f"{path}: cannot write ({exc.strerror})") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def ensure_writable_dir(path: Path, what: str) -> None:

@@ -15,11 +15,9 @@ comment just above it) for the side panel.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -30,6 +28,7 @@ import networkx as nx
 
 from .coq import CoqBackend
 from .errors import ProverUnavailable
+from .files import atomic_write_text
 from .graph_html import to_html
 
 SRC_DIR = "src"
@@ -206,16 +205,8 @@ def node_sources(g: nx.DiGraph, root: Path) -> dict[str, str]:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory."""
-    fd, tmp = tempfile.mkstemp(prefix=".site-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` atomically, readable by all (:mod:`pybridge.files`)."""
+    atomic_write_text(path, text, prefix=".site-", mode=0o644)
 
 
 def copy_vendor(out: Path) -> None:

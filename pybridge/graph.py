@@ -225,12 +225,6 @@ def rests_on(g: nx.DiGraph, name: str) -> list[str]:
     return sorted(nx.descendants(g, node), key=lambda n: sort_key(g, n))
 
 
-def dependents(g: nx.DiGraph, name: str) -> list[str]:
-    """Everything that uses ``name``, transitively, in library order."""
-    node = resolve(g, name)
-    return sorted(nx.ancestors(g, node), key=lambda n: sort_key(g, n))
-
-
 def breaks(g: nx.DiGraph, name: str) -> list[Impact]:
     """The paper results whose theorems are ``name`` or use it, transitively."""
     node = resolve(g, name)

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
@@ -24,6 +22,7 @@ import networkx as nx
 from .coq import CoqBackend
 from .coq.query import default_cache_dir
 from .errors import ProverUnavailable
+from .files import atomic_write_text
 from .graph import extract, mark_certificate_uses
 
 #: Bump when the node attributes written by :func:`pybridge.graph.extract` change.
@@ -83,10 +82,8 @@ def save(g: nx.DiGraph, key: CacheKey, directory: Optional[Path] = None) -> None
         return
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".lemma-graph-")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(nx.node_link_data(g, edges="links"), fh, separators=(",", ":"))
-        os.replace(tmp, path)
+        atomic_write_text(path, json.dumps(nx.node_link_data(g, edges="links"), separators=(",", ":")),
+                          prefix=".lemma-graph-")
         olds = sorted(directory.glob("lemma-graph-*.json"), key=lambda f: f.stat().st_mtime)
         for old in olds[:-KEEP]:
             old.unlink(missing_ok=True)

@@ -307,6 +307,7 @@ def test_scan_gemma_geglu_tanh_with_coq(capsys, backend, tmp_path: Path) -> None
     assert all(l["theorem"].endswith("geglu_tanh_not_absorbable") and l["checked"] for l in doc["layers"])
 
 
+@pytest.mark.coq
 def test_kept_certificates_are_distinct_and_recheck(capsys, tmp_path: Path) -> None:
     """Each kept certificate gets its own file, and Coq accepts it again on its own."""
     from pybridge.prover import CoqBackend

@@ -168,6 +168,7 @@ def test_resolve_names(mini) -> None:
         resolve(g, "Absorb")
 
 
+@pytest.mark.coq
 def test_module_list_comes_from_coqproject(tmp_path) -> None:
     backend = make_mini_library(tmp_path)
     g = extract(backend, build=False)
@@ -377,6 +378,7 @@ def test_cli_bad_input_exit_2_one_line(mini, tmp_path, args, message) -> None:
     assert blocker.read_text() == "x"
 
 
+@pytest.mark.coq
 def test_cli_broken_library_exit_2(tmp_path) -> None:
     backend = make_mini_library(tmp_path / "lib")
     (backend.theories / "Top.v").write_text(MINI_TOP + "\nLemma broken : 1 = 2.\nProof. reflexivity. Qed.\n")
@@ -394,6 +396,7 @@ Proof. apply Rplus_0_l. Qed.
 """
 
 
+@pytest.mark.coq
 def test_assumption_cache_of_standard_library_constants(tmp_path, monkeypatch) -> None:
     """Stdlib assumptions are cached per installation; a bad cache file is ignored."""
     theories = tmp_path / "coq" / "theories"
