@@ -99,7 +99,7 @@ def _ratio(v: object) -> tuple[int, int]:
     try:
         return v.as_integer_ratio()  # type: ignore[attr-defined]  # Fraction, int, float: exact
     except AttributeError:
-        return Fraction(v).as_integer_ratio()  # type: ignore[arg-type]
+        return Fraction(v).as_integer_ratio()  # type: ignore[arg-type, call-overload]
 
 
 def scale_matrix(m: Sequence[Sequence[Fraction]]) -> IntMatrix:
@@ -136,14 +136,14 @@ def matvec_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
     return (r_hi * 65536 % p + r_lo) % p
 
 
-def to_flint(m: np.ndarray, p: int) -> "flint.nmod_mat":
+def to_flint(m: np.ndarray, p: int) -> flint.nmod_mat:
     """An ``nmod_mat`` from a residue array (python-flint takes Python sequences;
     ``ndarray.tolist`` converts in C)."""
     rows, cols = m.shape
     return flint.nmod_mat(rows, cols, np.remainder(m, p).ravel().tolist(), p)
 
 
-def from_flint(m: "flint.nmod_mat") -> np.ndarray:
+def from_flint(m: flint.nmod_mat) -> np.ndarray:
     """A residue array from an ``nmod_mat``."""
     rows, cols = m.nrows(), m.ncols()
     return np.array([int(x) for x in m.entries()], dtype=np.int64).reshape(rows, cols)
@@ -194,51 +194,82 @@ def solve_left_mod(m: np.ndarray, target: np.ndarray, p: int) -> Optional[np.nda
     return solve_mod(m.T.copy(), target, p)
 
 
-def _inv_unit_lower(L: np.ndarray, p: int) -> np.ndarray:
-    """Inverse of a unit lower triangular block mod ``p`` (float64 residues)."""
-    b = L.shape[0]
-    X = np.eye(b)
-    for c in range(b - 1):
-        X[c + 1:, :] = np.remainder(X[c + 1:, :] - np.outer(L[c + 1:, c], X[c, :]), p)
-    return X
+class _Singular(Exception):
+    """No nonzero pivot mod p: the matrix is singular mod p."""
 
 
-def solve_square_blas(m: np.ndarray, rhs: np.ndarray, p: int, block: int = 64) -> Optional[np.ndarray]:
-    """The solution of ``m x = rhs (mod p)`` for square ``m`` invertible mod ``p``, else None.
+_BASE = 16  #: columns eliminated one by one (unreduced updates: at most 16 products of 2**40 pile up)
 
-    Blocked LU with row pivoting; the trailing updates are ``float64`` matrix
-    products (BLAS), exact because ``p < 2**20`` and the inner size is below
-    ``2**12`` (products below ``2**40``, sums below ``2**52``)."""
-    n = m.shape[0]
-    if p >= BLAS_PRIME_BOUND or n > BLAS_MAX_INNER or block > 2**12 or m.shape != (n, n):
-        raise ValueError("solve_square_blas needs p < 2**20 and a square matrix of size <= 2**12")
-    a = np.remainder(m, p).astype(np.float64)
-    b = np.remainder(rhs, p).astype(np.float64).copy()
-    for k0 in range(0, n, block):
-        k1 = min(k0 + block, n)
-        for c in range(k0, k1):
-            nz = np.flatnonzero(a[c:, c])
+
+def _trsm_unit_lower(L: np.ndarray, X: np.ndarray, p: int) -> None:
+    """``X := L^-1 X`` mod ``p`` in place, ``L`` unit lower triangular (recursive, BLAS products)."""
+    h = L.shape[0]
+    if h <= _BASE:
+        for c in range(h - 1):
+            np.remainder(X[c], p, out=X[c])
+            X[c + 1:] -= np.multiply.outer(L[c + 1:, c], X[c])
+        np.remainder(X, p, out=X)
+        return
+    k = h // 2
+    _trsm_unit_lower(L[:k, :k], X[:k], p)
+    X[k:] -= L[k:, :k] @ X[:k]
+    np.remainder(X[k:], p, out=X[k:])
+    _trsm_unit_lower(L[k:, k:], X[k:], p)
+
+
+def _lu_columns(a: np.ndarray, c0: int, c1: int, p: int, perm: np.ndarray) -> None:
+    """Recursive LU with row pivoting of columns ``c0 .. c1`` (rows ``c0 ..``), in place:
+    L (unit, below the diagonal) and U; row swaps applied to whole rows and to ``perm``."""
+    if c1 - c0 <= _BASE:
+        for c in range(c0, c1):
+            col = a[c:, c]
+            np.remainder(col, p, out=col)
+            nz = np.flatnonzero(col)
             if nz.size == 0:
-                return None
+                raise _Singular
             r = c + int(nz[0])
             if r != c:
                 a[[c, r]] = a[[r, c]]
-                b[[c, r]] = b[[r, c]]
-            inv = pow(int(a[c, c]), p - 2, p)
-            a[c + 1:, c] = np.remainder(a[c + 1:, c] * inv, p)
-            if c + 1 < k1:
-                a[c + 1:, c + 1:k1] = np.remainder(a[c + 1:, c + 1:k1] - np.outer(a[c + 1:, c], a[c, c + 1:k1]), p)
-        if k1 < n:
-            linv = _inv_unit_lower(a[k0:k1, k0:k1], p)
-            a[k0:k1, k1:] = np.remainder(linv @ a[k0:k1, k1:], p)
-            # block products below block * 2**40 <= 2**46: exact before one reduction
-            a[k1:, k1:] = np.remainder(a[k1:, k1:] - a[k1:, k0:k1] @ a[k0:k1, k1:], p)
-    # forward (unit lower), then back substitution (upper)
-    y = np.zeros(n)
-    for i in range(n):
-        y[i] = (b[i] - float(np.remainder(a[i, :i] @ y[:i], p))) % p
+                perm[[c, r]] = perm[[r, c]]
+            seg = a[c, c + 1:c1]
+            np.remainder(seg, p, out=seg)
+            inv = float(pow(int(a[c, c]), p - 2, p))
+            low = a[c + 1:, c]
+            np.remainder(low * inv, p, out=low)
+            if c + 1 < c1:
+                a[c + 1:, c + 1:c1] -= np.multiply.outer(low, seg)
+        np.remainder(a[c0:, c0:c1], p, out=a[c0:, c0:c1])
+        return
+    h = (c1 - c0) // 2
+    m = c0 + h
+    _lu_columns(a, c0, m, p, perm)
+    _trsm_unit_lower(a[c0:m, c0:m], a[c0:m, m:c1], p)
+    blk = a[m:, m:c1]
+    blk -= a[m:, c0:m] @ a[c0:m, m:c1]
+    np.remainder(blk, p, out=blk)
+    _lu_columns(a, m, c1, p, perm)
+
+
+def solve_square_blas(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
+    """The solution of ``m x = rhs (mod p)`` for square ``m`` invertible mod ``p``, else None.
+
+    Recursive LU with row pivoting whose work is ``float64`` matrix products (BLAS),
+    exact because ``p < 2**20`` and every inner size is below ``2**12`` (products below
+    ``2**40``, sums below ``2**52``); at most 16 unreduced products pile up elsewhere."""
+    n = m.shape[0]
+    if p >= BLAS_PRIME_BOUND or n > BLAS_MAX_INNER or m.shape != (n, n):
+        raise ValueError("solve_square_blas needs p < 2**20 and a square matrix of size <= 2**12")
+    a = np.remainder(m, p).astype(np.float64)
+    perm = np.arange(n)
+    try:
+        _lu_columns(a, 0, n, p, perm)
+    except _Singular:
+        return None
+    y = np.remainder(rhs, p).astype(np.float64)[perm].reshape(n, 1)
+    _trsm_unit_lower(a, y, p)
     x = np.zeros(n)
+    yv = y[:, 0]
     for i in reversed(range(n)):
         s = float(np.remainder(a[i, i + 1:] @ x[i + 1:], p))
-        x[i] = (y[i] - s) % p * pow(int(a[i, i]), p - 2, p) % p
+        x[i] = (yv[i] - s) % p * pow(int(a[i, i]), p - 2, p) % p
     return x.astype(np.int64)

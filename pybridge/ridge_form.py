@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from math import gcd
 from typing import Literal, Optional, Sequence
 
 ClassKind = Literal["lines", "signs"]
@@ -75,7 +74,7 @@ def _normal_key(row: Sequence[Fraction], kind: ClassKind) -> Optional[tuple[Frac
 
 
 def _fractions(m: Sequence[Sequence[object]]) -> list[list[Fraction]]:
-    return [[Fraction(v) for v in r] for r in m]  # type: ignore[arg-type]
+    return [[Fraction(v) for v in r] for r in m]  # type: ignore[arg-type, call-overload]
 
 
 def canonical_form(
@@ -93,8 +92,8 @@ def canonical_form(
     B = _fractions(W_down)
     n = len(A)
     d = len(B)
-    c = [Fraction(v) for v in b_up] if b_up is not None else [Fraction(0)] * n  # type: ignore[arg-type]
-    offset = [Fraction(v) for v in b_down] if b_down is not None else [Fraction(0)] * d  # type: ignore[arg-type]
+    c = [Fraction(v) for v in b_up] if b_up is not None else [Fraction(0)] * n  # type: ignore[arg-type, call-overload]
+    offset = [Fraction(v) for v in b_down] if b_down is not None else [Fraction(0)] * d  # type: ignore[arg-type, call-overload]
     # Rows as affine functions (a_i, c_i); a row with a_i = 0 is a constant.
     aug = [A[i] + [c[i]] for i in range(n)]
     reps: list[list[Fraction]] = []

@@ -288,7 +288,7 @@ def _nonzero_skip(w: _Writer, inst: Instance) -> tuple[str, str, str]:
     if not _skip_data(w, inst):
         w.check("P_nz", "check_skip_nonzero d None 0 0")
         return "None", "0", "0"
-    rows = scale_matrix(inst.skip).rows
+    rows = scale_matrix(inst.skip or ()).rows
     k, l = next((k, l) for k, r in enumerate(rows) for l, v in enumerate(r) if v != 0)
     w.check("P_nz", f"check_skip_nonzero d (Some (dP, RP)) {k} {l}")
     return "(Some (dP, RP))", str(k), str(l)
@@ -344,8 +344,8 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
     if inst.has_bias:
         if skip:
             raise CannotCertify("biases with a non-identity skip")
-        c = scale_matrix([list(inst.b_up or [0] * n)])
-        b0 = scale_matrix([list(inst.b_down or [0] * inst.d)])
+        c = scale_matrix([list(inst.b_up or [Fraction(0)] * n)])
+        b0 = scale_matrix([list(inst.b_down or [Fraction(0)] * inst.d)])
         w.z("dc", c.den)
         w.int_list("Lc", c.rows[0])
         w.z("db0", b0.den)
@@ -471,6 +471,8 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
         break
     else:
         return None
+    if act.spec.generic_cert_lemma is None:
+        return None
     sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
     Ab, Bb, _ = sub_matrices(ev.A, ev.B, ev.target, R)
     extract = Extract(R, Ab, Bb, _digest(ev.A, ev.B), _digest(Ab, Bb))
@@ -561,9 +563,10 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     axioms = final_assumptions(res.message)
     if axioms is None:
         return replace(res, outcome=ProverOutcome.REJECTED, message="no Print Assumptions output")
-    bad = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
-    if bad:
-        return replace(res, outcome=ProverOutcome.REJECTED, message=f"disallowed assumptions: {', '.join(bad)}")
+    disallowed = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
+    if disallowed:
+        return replace(res, outcome=ProverOutcome.REJECTED,
+                       message=f"disallowed assumptions: {', '.join(disallowed)}")
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     note = f" + {prim} primitive-integer axioms" if prim else ""

@@ -27,8 +27,18 @@ from typing import Iterator, Literal, Optional
 import numpy as np
 
 from ..evidence import Functional, NoSubsetCertificate
-from ..modular import (BLAS_MAX_INNER, BLAS_PRIME_BOUND, IntMatrix, matvec_mod, random_primes, reduce_mod,
-                       rref_mod, solve_left_mod, solve_mod, solve_square_blas)
+from ..modular import (
+    BLAS_MAX_INNER,
+    BLAS_PRIME_BOUND,
+    IntMatrix,
+    matvec_mod,
+    random_primes,
+    reduce_mod,
+    rref_mod,
+    solve_left_mod,
+    solve_mod,
+    solve_square_blas,
+)
 
 MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments)
 MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
@@ -131,6 +141,13 @@ class _System:
         return y * self.dT % p, t * self.rhs_scale % p
 
 
+def _solved(y: Optional[np.ndarray]) -> np.ndarray:
+    """A left solution the elimination guarantees to exist (the row is in the span)."""
+    if y is None:
+        raise AssertionError("no left solution for a row of the reduced system")
+    return y
+
+
 def _positions(d: int, count: int) -> list[tuple[int, int]]:
     count = min(count, d * d)
     return [(q // d, q % d) for q in range(count)]
@@ -158,7 +175,7 @@ def _enumerate_free(red: np.ndarray, piv: list[int], free: list[int], n: int, p:
             yield tuple(i for i in range(n) if s[i])
 
 
-def verify_nosub(system: "_System", cert: NoSubsetCertificate) -> bool:
+def verify_nosub(system: _System, cert: NoSubsetCertificate) -> bool:
     """Re-check a no-subset certificate independently of how it was found, with
     the same logic as ``Checkers.check_nosub``: values ``y_i`` vanish outside the
     free indices and the pivot, and every 0/1 assignment of the free indices makes
@@ -201,7 +218,7 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     if out is not None:
         return out
     out = _search_subset(A, B, T)
-    if out.status == "none":
+    if out.status == "none" and out.certificate is not None:
         system = _System(A, B, T, out.certificate.p)
         if not verify_nosub(system, out.certificate):
             return SearchOutcome("unknown", reason="internal check of the no-subset certificate failed")
@@ -276,12 +293,12 @@ def _search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
                 e_last[n] = 1
                 y = solve_left_mod(g, e_last, p)
                 if y is not None:
-                    cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
+                    cert = NoSubsetCertificate(p, (), (system.functional(positions, _solved(y), None),))
                     return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
             red, piv = rref_mod(g, p, ncols=n + 1)
             if piv and piv[-1] == n:
                 y = solve_left_mod(g, np.eye(1, n + 1, n, dtype=np.int64)[0], p)
-                cert = NoSubsetCertificate(p, (), (system.functional(positions, y, None),))
+                cert = NoSubsetCertificate(p, (), (system.functional(positions, _solved(y), None),))
                 return SearchOutcome("none", certificate=cert, reason="the system is inconsistent mod p")
             free = [c for c in range(n) if c not in set(piv)]
             if len(free) > 16 and n <= 24:
@@ -330,7 +347,7 @@ def _subset_sums(vals: list[int], p: int) -> np.ndarray:
     return sums
 
 
-def _meet_in_the_middle(system: "_System", A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
+def _meet_in_the_middle(system: _System, A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
     """n <= 24: one random functional R; subset sums of its values y_i meet its target t
     (mod p) in two halves. No meeting point: no S (certificate: R, all indices free).
     More than :data:`MAX_MATCHES` meeting points: another functional; ``unknown`` after
@@ -378,9 +395,9 @@ def _pivot_certificate(system: _System, positions: list[tuple[int, int]], m: np.
         e = np.zeros(n, dtype=np.int64)
         e[i0] = 1
         y = solve_left_mod(m, e, p)
-        return NoSubsetCertificate(p, (), (system.functional(positions, y, i0),))
+        return NoSubsetCertificate(p, (), (system.functional(positions, _solved(y), i0),))
     funcs = []
     for j, c in enumerate(piv):
         y = solve_left_mod(m, red[j, :n].copy(), p)
-        funcs.append(system.functional(positions, y, c))
+        funcs.append(system.functional(positions, _solved(y), c))
     return NoSubsetCertificate(p, tuple(free), tuple(funcs))
