@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
+import struct
 from fractions import Fraction as F
 from fractions import Fraction
 from pathlib import Path
+
+import numpy as np
 
 from pybridge.coq import CoqBackend
 from pybridge.errors import InputError
@@ -239,3 +243,13 @@ def solvable(rows, A, B, pts):
     return True
 
 
+def write_bf16_safetensors(path: Path, tensors: dict[str, tuple[list[int], list[int]]]) -> None:
+    """Write raw bfloat16 bit patterns (uint16) with the BF16 dtype tag."""
+    header, blobs, offset = {}, [], 0
+    for name, (shape, bits) in tensors.items():
+        blob = np.array(bits, dtype="<u2").tobytes()
+        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + len(blob)]}
+        blobs.append(blob)
+        offset += len(blob)
+    h = json.dumps(header).encode()
+    path.write_bytes(struct.pack("<Q", len(h)) + h + b"".join(blobs))

@@ -244,7 +244,7 @@ def test_scan_gpt2_biases_decided_by_r9(capsys, tmp_path: Path) -> None:
 
 def test_scan_relu_checkpoint_bf16_with_coq(capsys, backend, tmp_path: Path) -> None:
     """Ungated bias-free ReLU layers stored as bfloat16: decided exactly and Coq-checked."""
-    from test_io import write_bf16_safetensors
+    from helpers import write_bf16_safetensors
 
     rng = np.random.default_rng(7)
 

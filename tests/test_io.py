@@ -15,6 +15,8 @@ from pybridge.errors import InputError
 from pybridge.io import instance_from_json, instance_to_json, load_instance, parse_activation
 from pybridge.model import Activation
 
+from helpers import write_bf16_safetensors
+
 F = Fraction
 
 
@@ -182,18 +184,6 @@ def test_safetensors_float64_and_float32(tmp_path: Path) -> None:
     assert inst.W_up[0][0] == F(1 / 3) and inst.W_up[0][0].denominator == 2**54
     assert inst.W_down[1][0] == F(float(np.float32(0.2)))
     assert inst.b_down == (F(1, 2), F(-1, 4))
-
-
-def write_bf16_safetensors(path: Path, tensors: dict[str, tuple[list[int], list[int]]]) -> None:
-    """Write raw bfloat16 bit patterns (uint16) with the BF16 dtype tag."""
-    header, blobs, offset = {}, [], 0
-    for name, (shape, bits) in tensors.items():
-        blob = np.array(bits, dtype="<u2").tobytes()
-        header[name] = {"dtype": "BF16", "shape": shape, "data_offsets": [offset, offset + len(blob)]}
-        blobs.append(blob)
-        offset += len(blob)
-    h = json.dumps(header).encode()
-    path.write_bytes(struct.pack("<Q", len(h)) + h + b"".join(blobs))
 
 
 def test_safetensors_bfloat16_exact(tmp_path: Path) -> None:
