@@ -310,7 +310,7 @@ def _build_classification(inst: Instance) -> Certificate:
         r3 = act.spec.not_absorbable_lemma.rsplit(".", 1)[-1]
         w.verdict(f"forall C A B : mat, ~ absorbable_gated {act.coq_function} d n n {pterm} C A B", kind,
                   [act.coq_function, r3, "d", "n", sk, k, l, "P_nz"])
-    elif act.name == "relu_pow" and act.degree is not None and act.degree != 1:
+    elif act.degree is not None and act.homogeneous_degree != 1:  # relu^k, the one family with a degree
         kind = CertificateKind.RELU_POW_NOT_ABSORBABLE
         w.verdict(f"forall A B : mat, ~ absorbable_ungated {act.coq_function} d n n {pterm} A B", kind,
                   [str(act.degree), "d", "n", sk, k, l, "eq_refl", "P_nz"])
