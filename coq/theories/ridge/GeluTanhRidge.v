@@ -60,30 +60,24 @@ Theorem gelu_tanh_even_dilations_unique : forall N (c beta : nat -> R),
   (forall t, sumn N (fun j => beta j * even_part gelu_tanh (c j * t)) = 0) ->
   forall j, (j < N)%nat -> beta j = 0.
 Proof.
-  intros N c beta Hc Hd Hs j Hj.
+  intros N c beta Hc Hd.
   pose proof gelu_tanh_scale_pos as Hk.
-  assert (Hw : beta j * Rabs (c j) = 0).
-  { apply (logistic_sum_unique N (fun j => 2 * gelu_tanh_scale * Rabs (c j))
-             (fun j => beta j * Rabs (c j)) (fun j t => gelu_tanh_exponent (Rabs (c j) * t)));
-      [| | | | | exact Hj].
-    - intros i Hi. pose proof (Rabs_pos_lt _ (Hc i Hi)). apply Rmult_lt_0_compat; lra.
-    - intros i k Hi Hk' Hne E. apply (Hd i k Hi Hk' Hne).
-      apply (Rmult_eq_reg_l (2 * gelu_tanh_scale)); [exact E | lra].
-    - intros i t _ Ht. unfold gelu_tanh_exponent.
-      pose proof (Rabs_pos (c i)) as Hc0.
-      assert (0 <= Rabs (c i) * t * (Rabs (c i) * t) * (Rabs (c i) * t)).
-      { assert (0 <= Rabs (c i) * t) by nra. apply Rmult_le_pos; [nra | lra]. }
-      nra.
-    - intros i k t Hi Hk' Hlt Ht. unfold gelu_tanh_exponent.
-      assert (Hik : Rabs (c i) < Rabs (c k)) by nra.
-      pose proof (Rabs_pos (c i)) as Hc0.
-      pose proof (gelu_tanh_cube_le (Rabs (c i) * t) (Rabs (c k) * t) ltac:(nra) ltac:(nra)).
-      nra.
-    - intros t Ht. apply (Rmult_eq_reg_l t); [|lra].
-      rewrite Rmult_0_r, <- (Hs t), <- sumn_scal_l. apply sumn_ext. intros i _.
-      rewrite gelu_tanh_even_abs, gelu_tanh_even_formula. ring. }
-  apply Rmult_integral in Hw. destruct Hw as [Hw|Hw]; [exact Hw|].
-  exfalso. pose proof (Rabs_pos_lt (c j) (Hc j Hj)). lra.
+  apply (logistic_dilations_unique (even_part gelu_tanh) gelu_tanh_exponent N
+           (fun j => 2 * gelu_tanh_scale * Rabs (c j)) c beta
+           gelu_tanh_even_formula gelu_tanh_even_abs Hc).
+  - intros i Hi. pose proof (Rabs_pos_lt _ (Hc i Hi)). apply Rmult_lt_0_compat; lra.
+  - intros i k Hi Hk' Hne E. apply (Hd i k Hi Hk' Hne).
+    apply (Rmult_eq_reg_l (2 * gelu_tanh_scale)); [exact E | lra].
+  - intros i t _ Ht. unfold gelu_tanh_exponent.
+    pose proof (Rabs_pos (c i)) as Hc0.
+    assert (0 <= Rabs (c i) * t * (Rabs (c i) * t) * (Rabs (c i) * t)).
+    { assert (0 <= Rabs (c i) * t) by nra. apply Rmult_le_pos; [nra | lra]. }
+    nra.
+  - intros i k t Hi Hk' Hlt Ht. unfold gelu_tanh_exponent.
+    assert (Hik : Rabs (c i) < Rabs (c k)) by nra.
+    pose proof (Rabs_pos (c i)) as Hc0.
+    pose proof (gelu_tanh_cube_le (Rabs (c i) * t) (Rabs (c k) * t) ltac:(nra) ltac:(nra)).
+    nra.
 Qed.
 
 Theorem gelu_tanh_ridge_unique : ridge_unique_even (even_part gelu_tanh).

@@ -10,6 +10,10 @@
       [t -> +oo], with explicit [1/t] bounds instead of limits: first
       [sum_j w_j = 0]; then, among the nonzero weights, the one with the
       smallest [a_m] dominates after multiplication by [1 + exp (p_m t)].
+    - [logistic_dilations_unique]: dilations of any even part of the form
+      [z (1/2 - 1/(1 + exp (q z)))] are independent when the exponents
+      [q (|c_j| t)] satisfy the hypotheses above (used again by
+      [GeluTanhRidge.v]);
     - [ridge_unique_of_dilations] ([GeluRidge.v]) reduces ridge sums to
       one variable.
     - [silu_even_dilations_unique], and the headline
@@ -225,25 +229,46 @@ Proof.
   rewrite <- (even_part_even silu silu_odd_part (c * t)). f_equal. ring.
 Qed.
 
+(** ** Dilations of an even part of logistic form
+
+    If [e z = z (1/2 - 1/(1 + exp (q z)))] and [e (c t) = e (|c| t)], a
+    vanishing sum [sum_j beta_j e (c_j t)] ([c_j <> 0]) is, after division
+    by [t > 0], a vanishing logistic sum with exponents
+    [p_j t = q (|c_j| t)]; when these satisfy the hypotheses of
+    [logistic_sum_unique] (rates [a_j]), every [beta_j = 0]. *)
+Lemma logistic_dilations_unique (e q : R -> R) N (a c beta : nat -> R) :
+  (forall z, e z = z * (/ 2 - / (1 + exp (q z)))) ->
+  (forall c t, e (c * t) = e (Rabs c * t)) ->
+  (forall j, (j < N)%nat -> c j <> 0) ->
+  (forall j, (j < N)%nat -> 0 < a j) ->
+  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> a i <> a j) ->
+  (forall j t, (j < N)%nat -> 0 < t -> a j * t <= q (Rabs (c j) * t)) ->
+  (forall i j t, (i < N)%nat -> (j < N)%nat -> a i < a j -> 0 < t ->
+     (a j - a i) * t <= q (Rabs (c j) * t) - q (Rabs (c i) * t)) ->
+  (forall t, sumn N (fun j => beta j * e (c j * t)) = 0) ->
+  forall j, (j < N)%nat -> beta j = 0.
+Proof.
+  intros Hform Habs Hc Ha Hd Hp Hgap Hs j Hj.
+  assert (Hw : beta j * Rabs (c j) = 0).
+  { apply (logistic_sum_unique N a (fun j => beta j * Rabs (c j))
+             (fun j t => q (Rabs (c j) * t)) Ha Hd Hp Hgap); [|exact Hj].
+    intros t Ht. apply (Rmult_eq_reg_l t); [|lra].
+    rewrite Rmult_0_r, <- (Hs t), <- sumn_scal_l. apply sumn_ext. intros i _.
+    rewrite Habs, Hform. ring. }
+  apply Rmult_integral in Hw. destruct Hw as [Hw|Hw]; [exact Hw|].
+  exfalso. pose proof (Rabs_pos_lt (c j) (Hc j Hj)). lra.
+Qed.
+
 Theorem silu_even_dilations_unique : forall N (c beta : nat -> R),
   (forall j, (j < N)%nat -> c j <> 0) ->
   (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
   (forall t, sumn N (fun j => beta j * even_part silu (c j * t)) = 0) ->
   forall j, (j < N)%nat -> beta j = 0.
 Proof.
-  intros N c beta Hc Hd Hs j Hj.
-  assert (Hw : beta j * Rabs (c j) = 0).
-  { apply (logistic_sum_unique N (fun j => Rabs (c j)) (fun j => beta j * Rabs (c j))
-             (fun j t => Rabs (c j) * t)); [| | | | | exact Hj].
-    - intros i Hi. apply Rabs_pos_lt, Hc, Hi.
-    - exact Hd.
-    - intros i t _ _. lra.
-    - intros i k t _ _ _ _. lra.
-    - intros t Ht. apply (Rmult_eq_reg_l t); [|lra].
-      rewrite Rmult_0_r, <- (Hs t), <- sumn_scal_l. apply sumn_ext. intros i _.
-      rewrite silu_even_abs, silu_even_formula. ring. }
-  apply Rmult_integral in Hw. destruct Hw as [Hw|Hw]; [exact Hw|].
-  exfalso. pose proof (Rabs_pos_lt (c j) (Hc j Hj)). lra.
+  intros N c beta Hc Hd.
+  apply (logistic_dilations_unique (even_part silu) (fun z => z) N (fun j => Rabs (c j)) c beta
+           silu_even_formula silu_even_abs Hc); [| exact Hd | intros; lra | intros; lra].
+  intros i Hi. apply Rabs_pos_lt, Hc, Hi.
 Qed.
 
 Theorem silu_ridge_unique : ridge_unique_even (even_part silu).
