@@ -220,6 +220,8 @@ class Activation:
             not isinstance(self.degree, int) or self.degree == 1 or not 0 <= self.degree <= MAX_DEGREE
         ):
             raise InputError(f"relu^k needs a degree k in 0..{MAX_DEGREE}, k != 1 (relu^1 is relu)")
+        if self.name != "relu_pow" and self.degree is not None:
+            raise InputError(f"activation {self.name} takes no degree")
 
     @property
     def spec(self) -> ActivationSpec:

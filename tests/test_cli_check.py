@@ -286,12 +286,28 @@ def test_docs_api_example_runs(backend, tmp_path: Path, monkeypatch, capsys) -> 
 
 def test_not_certified_is_not_a_rejection(capsys, backend, monkeypatch) -> None:
     real = api.decide
-    monkeypatch.setattr(api, "decide", lambda inst: dataclasses.replace(real(inst), witness=None))
+    monkeypatch.setattr(api, "decide", lambda inst, **kw: dataclasses.replace(real(inst, **kw), witness=None))
     code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["checked"] is False
     assert doc["prover"]["accepted"] is False and doc["prover"]["rejected"] is False
+    assert doc["prover"]["outcome"] == "not_certified"
     assert doc["prover"]["message"].startswith("not certified")
+
+
+def test_timeout_is_not_a_rejection(capsys, backend, tmp_path: Path) -> None:
+    """`--timeout 1` on a certificate Coq needs longer for: outcome timeout, exit 0 (not 1)."""
+    from pybridge.generate import generate
+    from pybridge.io import instance_to_json
+
+    inst = generate(api.parse_activation("relu"), 8, 60, seed=5).instance
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(instance_to_json(inst)))
+    code, out, _ = run(capsys, "check", str(path), "--json", "--timeout", "1")
+    doc = json.loads(out)
+    assert doc["verdict"] == "not_absorbable" and doc["checked"] is False
+    assert doc["prover"]["outcome"] == "timeout" and doc["prover"]["rejected"] is False
+    assert code == 0
 
 
 def test_scan_gemma_geglu_tanh_with_coq(capsys, backend, tmp_path: Path) -> None:
