@@ -225,3 +225,37 @@ def test_tampered_bias_certificate_rejected(backend):
 def test_relu_identity_sanity():
     for x in (F(-2), F(0), F(3, 2)):
         assert x + relu(x) + relu(2 * x) == 4 * relu(x) - relu(-x)
+
+
+def test_classification_verdicts_at_other_widths(backend):
+    """R2 / R3 hold at every width: certified at the width asked, not at n."""
+    A = mat([[1, 0], [0, 1], [1, 1]])
+    B = mat([[1, 0, 1], [0, 1, 1]])
+    for act, kw in (("swiglu", {"W_gate": A}), ("relu_pow", {})):
+        a = Activation(act, 2) if act == "relu_pow" else Activation(act)
+        i = Instance(a, A, B, **kw)
+        dec = decide(i, width=7)
+        assert dec.verdict == "not_absorbable" and dec.width == 7
+        cert = build_certificate(i, dec)
+        assert " d n 7 " in cert.source
+        assert _accepted(certify(i, dec, backend))
+
+
+def test_generated_checkpoints_decided(tmp_path):
+    """OPT-style (ReLU) and GPT-2-style (GELU_tanh) checkpoints with biases, real tensor names."""
+    import importlib.util
+    from pathlib import Path
+
+    from pybridge.api import scan
+
+    spec = importlib.util.spec_from_file_location(
+        "generated_checkpoints", Path(__file__).resolve().parents[1] / "bench" / "generated_checkpoints.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    opt = scan(mod.write_opt(tmp_path / "opt", 3, 8), prove=False).to_json()["layers"]
+    assert [(l["verdict"], l["result"]) for l in opt] == [
+        ("not_absorbable", "R9"), ("absorbable", "R7"), ("absorbable", "R9")]
+    gpt2 = scan(mod.write_gpt2(tmp_path / "gpt2", 3, 8), prove=False).to_json()["layers"]
+    assert [l["activation"] for l in gpt2] == ["gelu_tanh"] * 3
+    assert [(l["verdict"], l["result"]) for l in gpt2][:2] == [("not_absorbable", "R9"), ("absorbable", "R7")]
+    assert gpt2[2]["verdict"] == "outside_hypotheses" and "ReLU only" in gpt2[2]["reason"]

@@ -38,7 +38,7 @@ from ..modular import IntMatrix, identity_int, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width import WidthData
 from ..width_evidence import WidthInfo
-from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _Writer
+from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _nonzero_skip, _Writer
 
 #: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
 PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
@@ -287,10 +287,15 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
                 "(vec_of db0 Lb0) pg U V eq_refl eq_refl nz_ok gen_ok eq_refl)")
         kind = f"not absorbable at width {m} < n (R9, generic with biases)"
     else:
-        out = search_subset(A, B, identity_int(d))
-        if out.status != "none" or out.certificate is None:
-            raise CannotCertify("no no-subset certificate for the biased block")
-        cert = out.certificate
+        ev = decision.evidence
+        if ev is not None and ev.nosub_cert is not None and ev.A.rows == A.rows and ev.A.den == A.den \
+                and ev.B == B and inst.skip is None:
+            cert = ev.nosub_cert  # the R5 search ran on exactly these integers
+        else:
+            out = search_subset(A, B, identity_int(d))
+            if out.status != "none" or out.certificate is None:
+                raise CannotCertify("no no-subset certificate for the biased block")
+            cert = out.certificate
         if len(cert.free) > MAX_FREE_CERT:
             raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
         w.add(f"Definition p : int := {cert.p}%uint63.")
@@ -304,8 +309,38 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
     return WidthCertificate("CertBias", w.text(), kind, inst.activation.label)
 
 
+def _build_classification_at(inst: Instance, decision: Decision) -> WidthCertificate:
+    """R2 / R3 at a width ``m`` other than ``n`` (both theorems hold at every width)."""
+    act = inst.activation
+    m = decision.width if decision.width is not None else inst.n
+    lemma = act.spec.not_absorbable_lemma
+    if lemma is None:
+        raise CannotCertify(f"no classification theorem for {act.label}")
+    name = lemma.rsplit(".", 1)[-1]
+    w = _Writer(extra=(act.spec.coq_module,))
+    w.nat("d", inst.d)
+    w.nat("n", inst.n)
+    sk, k, l = _nonzero_skip(w, inst)
+    nz = f"(check_skip_nonzero_sound d {sk} {k} {l} P_nz)"
+    if act.gated:
+        stmt = f"forall C A B : mat, ~ absorbable_gated {act.coq_function} d n {m} (skip_mat {sk}) C A B"
+        proof = f"intros C A B. exact ({name} d n {m} _ C A B {nz})."
+        kind = f"not absorbable at width {m} (R3), all weights"
+    elif act.name == "relu_pow" and act.degree is not None and act.degree != 1:
+        stmt = f"forall A B : mat, ~ absorbable_ungated {act.coq_function} d n {m} (skip_mat {sk}) A B"
+        proof = (f"intros A B. exact (relu_pow_not_absorbable {act.degree} d n {m} _ A B "
+                 f"(proj1 (Nat.eqb_neq {act.degree} 1) eq_refl) {nz}).")
+        kind = f"not absorbable at width {m} (R2), all weights"
+    else:
+        raise CannotCertify(f"no classification certificate for {act.label}")
+    w.add(f"Theorem verdict : {stmt}.\nProof. {proof} Qed.")
+    return WidthCertificate("CertClassifyWidth", w.text(), kind, act.label)
+
+
 def handles(decision: Decision) -> bool:
-    """This module writes the certificate of ``decision`` (width route or R9)."""
+    """This module writes the certificate of ``decision`` (width route, R9, R2/R3 at a width != n)."""
+    if decision.result in ("R2", "R3"):
+        return decision.width is not None
     return decision.width_info is not None or (decision.result == "R9" and decision.verdict == "not_absorbable")
 
 
@@ -313,6 +348,8 @@ def build_width_certificate(instance: Instance, decision: Decision) -> Optional[
     """The certificate of a width-route / R9 decision (None: nothing to certify)."""
     if decision.verdict in ("outside_hypotheses", "undecided"):
         return None
+    if decision.result in ("R2", "R3"):
+        return _build_classification_at(instance, decision)
     if decision.width_info is not None:
         return _build_r8(instance, decision, decision.width_info)
     return _build_bias(instance, decision)
