@@ -19,9 +19,10 @@ import re
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from ..errors import ProverUnavailable
+from ..files import atomic_write_text
 from ..prover import TheoremInfo
 from .backend import CoqBackend
 
@@ -192,6 +193,10 @@ def default_cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "pybridge"
 
 
+#: answers kept for this many compiled libraries (older files are removed)
+KEEP = 4
+
+
 def _cache_path(backend: CoqBackend, directory: Path) -> Path:
     return directory / f"coq-describe-{backend.library_digest()}.json"
 
@@ -211,12 +216,13 @@ def _load_cache(path: Path) -> dict[str, TheoremInfo]:
 
 
 def _save_cache(path: Path, infos: dict[str, TheoremInfo]) -> None:
-    from ..files import atomic_write_text
-
     doc = {n: {"statement": t.statement, "assumptions": list(t.assumptions)} for n, t in sorted(infos.items())}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps(doc, indent=1))
+        olds = sorted(path.parent.glob("coq-describe-*.json"), key=lambda f: f.stat().st_mtime)
+        for old in olds[:-KEEP]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass  # a cache that cannot be written is skipped
 
@@ -242,7 +248,8 @@ def _ask_definitions(backend: CoqBackend, names: list[str]) -> dict[str, Theorem
     return {n: TheoremInfo(n, parse_print(c), ()) for n, c in zip(names, chunks)}
 
 
-def _cached(backend: CoqBackend, names: list[str], key: str, ask, cache: bool) -> dict[str, TheoremInfo]:
+def _cached(backend: CoqBackend, names: list[str], key: str,
+            ask: Callable[[CoqBackend, list[str]], dict[str, TheoremInfo]], cache: bool) -> dict[str, TheoremInfo]:
     for n in names:
         check_name(n)
     path = _cache_path(backend, default_cache_dir()) if cache else None
