@@ -69,11 +69,16 @@ Proof.
     by field. field. lra.
 Qed.
 
-Theorem gelu_even_dilations_unique : forall N (c beta : nat -> R),
-  (forall j, (j < N)%nat -> c j <> 0) ->
-  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
-  (forall t, sumn N (fun j => beta j * gelu_even (c j * t)) = 0) ->
-  forall j, (j < N)%nat -> beta j = 0.
+(** Dilations [e (c_j t)] with distinct [|c_j| <> 0] are linearly
+    independent: a vanishing combination has zero coefficients. *)
+Definition dilations_independent (e : R -> R) : Prop :=
+  forall N (c beta : nat -> R),
+    (forall j, (j < N)%nat -> c j <> 0) ->
+    (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
+    (forall t, sumn N (fun j => beta j * e (c j * t)) = 0) ->
+    forall j, (j < N)%nat -> beta j = 0.
+
+Theorem gelu_even_dilations_unique : dilations_independent gelu_even.
 Proof.
   intros N c beta Hc Hd Hs j Hj.
   assert (Hw : beta j * c j * c j = 0).
@@ -135,6 +140,7 @@ Proof. unfold Rabs. repeat destruct Rcase_abs; intros; lra. Qed.
     For any even-part candidate [e]: if dilations [e (c_j t)] with distinct
     [|c_j| <> 0] are linearly independent, then [ridge_unique_even e]. *)
 
+(** The hypothesis is [dilations_independent e], written out. *)
 Theorem ridge_unique_of_dilations (e : R -> R) :
   (forall N (c beta : nat -> R),
      (forall j, (j < N)%nat -> c j <> 0) ->

@@ -54,11 +54,7 @@ Proof.
   apply Rmult_le_compat; lra.
 Qed.
 
-Theorem gelu_tanh_even_dilations_unique : forall N (c beta : nat -> R),
-  (forall j, (j < N)%nat -> c j <> 0) ->
-  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
-  (forall t, sumn N (fun j => beta j * even_part gelu_tanh (c j * t)) = 0) ->
-  forall j, (j < N)%nat -> beta j = 0.
+Theorem gelu_tanh_even_dilations_unique : dilations_independent (even_part gelu_tanh).
 Proof.
   intros N c beta Hc Hd.
   pose proof gelu_tanh_scale_pos as Hk.

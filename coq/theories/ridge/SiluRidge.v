@@ -259,11 +259,7 @@ Proof.
   exfalso. pose proof (Rabs_pos_lt (c j) (Hc j Hj)). lra.
 Qed.
 
-Theorem silu_even_dilations_unique : forall N (c beta : nat -> R),
-  (forall j, (j < N)%nat -> c j <> 0) ->
-  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) ->
-  (forall t, sumn N (fun j => beta j * even_part silu (c j * t)) = 0) ->
-  forall j, (j < N)%nat -> beta j = 0.
+Theorem silu_even_dilations_unique : dilations_independent (even_part silu).
 Proof.
   intros N c beta Hc Hd.
   apply (logistic_dilations_unique (even_part silu) (fun z => z) N (fun j => Rabs (c j)) c beta
