@@ -113,6 +113,12 @@ class ActivationSpec:
     degree_lemmas: tuple[tuple[int, str], ...] = ()
     certifiable: bool = True
     exact_evaluation: bool = False
+    #: R8 / R8': how rows group into ridges (``lines`` for ReLU, ``signs`` for the GELU family)
+    #: and the library's width theorem (``Module.lemma``); None: no width route
+    ridge_classes: Optional[str] = None
+    width_theorem: Optional[str] = None
+    #: R9 (generic with biases): (library file, theorem at width n, theorem below n); None: not proved
+    bias_theorems: Optional[tuple[str, str, str]] = None
     #: Z3 can state the block in real arithmetic (ReLU as ``If``): the cross-check's identity proof
     z3_encodable: bool = False
     evaluate: Callable[[Number], Number] = field(default=_relu, repr=False, compare=False)
@@ -129,8 +135,11 @@ class ActivationSpec:
         names += [n for n in (self.odd_part_lemma, self.generic_submatrix_lemma,
                               self.generic_cert_lemma, self.not_absorbable_lemma) if n]
         names += [n for _, n in self.degree_lemmas]
+        names += [self.width_theorem] if self.width_theorem else []
         return tuple(names)
 
+
+_PM_WIDTH = "GroupingDrop.pm_absorbable_iff_width_drop"
 
 _SPECS: tuple[ActivationSpec, ...] = (
     ActivationSpec(
@@ -138,6 +147,9 @@ _SPECS: tuple[ActivationSpec, ...] = (
         coq_function="relu", odd_part_lemma="Activations.relu_odd_part",
         generic_submatrix_lemma="ReluSubmatrix.relu_absorbable_generic_submatrix",
         generic_cert_lemma="Certify.relu_generic_submatrix",
+        ridge_classes="lines", width_theorem="GroupingDrop.relu_absorbable_iff_width_drop",
+        bias_theorems=("bias/ReluBias.v", "ReluBias.relu_bias_absorbable_generic_submatrix",
+                       "ReluBias.relu_bias_generic_not_absorbable_below"),
         exact_evaluation=True, z3_encodable=True, evaluate=_relu),
     ActivationSpec(
         "relu_pow", aliases=("relu2", "squared_relu"), hf_names=("relu2",),
@@ -150,18 +162,30 @@ _SPECS: tuple[ActivationSpec, ...] = (
         "gelu", hf_names=("gelu", "gelu_python"), odd_part_identity=True,
         coq_function="gelu", odd_part_lemma="Activations.gelu_odd_part",
         generic_submatrix_lemma="GeluRidge.gelu_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.gelu_generic_submatrix", evaluate=_gelu),
+        generic_cert_lemma="Certify.gelu_generic_submatrix",
+        ridge_classes="signs", width_theorem=_PM_WIDTH,
+        bias_theorems=("bias/GeluBias.v", "GeluBias.gelu_bias_absorbable_generic_submatrix",
+                       "GeluBias.gelu_bias_generic_not_absorbable_below"),
+        evaluate=_gelu),
     ActivationSpec(
         "gelu_tanh", hf_names=("gelu_new", "gelu_pytorch_tanh", "gelu_accurate"),
         odd_part_identity=True, coq_function="gelu_tanh",
         odd_part_lemma="Activations.gelu_tanh_odd_part",
         generic_submatrix_lemma="GeluTanhRidge.gelu_tanh_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.gelu_tanh_generic_submatrix", evaluate=_gelu_tanh),
+        generic_cert_lemma="Certify.gelu_tanh_generic_submatrix",
+        ridge_classes="signs", width_theorem=_PM_WIDTH,
+        bias_theorems=("bias/GeluTanhAffineRidge.v", "GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
+                       "GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
+        evaluate=_gelu_tanh),
     ActivationSpec(
         "silu", aliases=("swish",), hf_names=("silu", "swish"), odd_part_identity=True,
         coq_function="silu", odd_part_lemma="Activations.silu_odd_part",
         generic_submatrix_lemma="SiluRidge.silu_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.silu_generic_submatrix", evaluate=_silu),
+        generic_cert_lemma="Certify.silu_generic_submatrix",
+        ridge_classes="signs", width_theorem=_PM_WIDTH,
+        bias_theorems=("bias/SiluAffineRidge.v", "SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
+                       "SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
+        evaluate=_silu),
     ActivationSpec(
         "swiglu", gate="silu", coq_function="silu",
         not_absorbable_lemma="ImpossibilityInstances.swiglu_not_absorbable", evaluate=_silu),
@@ -179,10 +203,12 @@ _SPECS: tuple[ActivationSpec, ...] = (
     ActivationSpec(
         "gelu_fast", hf_names=("gelu_fast",), odd_part_identity=True,
         coq_module="MoreActivationDefs", coq_function="gelu_fast", certifiable=False,
+        ridge_classes="signs", width_theorem=_PM_WIDTH,
         evaluate=_gelu_fast, note="tanh approximation with the rounded constant 0.7978845608"),
     ActivationSpec(
         "quick_gelu", hf_names=("quick_gelu",), odd_part_identity=True,
         coq_module="MoreActivationDefs", coq_function="quick_gelu", certifiable=False,
+        ridge_classes="signs", width_theorem=_PM_WIDTH,
         evaluate=_quick_gelu, note="z * sigmoid(1.702 z)"),
     ActivationSpec(
         "heaviside", aliases=("step",), homogeneity=0,

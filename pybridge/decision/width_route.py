@@ -29,7 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Optional
 
-from ..activations import qualified
+from ..activations import Activation, qualified
 from ..exact_linalg import invert, matmul
 from ..model import Decision, Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
@@ -40,28 +40,8 @@ from .subset_search import search_subset
 
 METHOD = "canonical ridge form and R8 width search, exact"
 
-#: R8 / R8' per activation: the class kind and the Coq theorem (``Module.lemma``).
-R8_THEOREMS: dict[str, tuple[ClassKind, str]] = {
-    "relu": ("lines", "GroupingDrop.relu_absorbable_iff_width_drop"),
-    "gelu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
-    "gelu_tanh": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
-    "silu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
-    "quick_gelu": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
-    "gelu_fast": ("signs", "GroupingDrop.pm_absorbable_iff_width_drop"),
-}
 BELOW_THEOREM = {"lines": "R8.relu_not_absorbable_below_classes", "signs": "R8.pm_not_absorbable_below_classes"}
 
-#: R9 (generic with biases) per activation: (class kind, library file, theorem at n, theorem below n).
-R9_THEOREMS: dict[str, tuple[ClassKind, str, str, str]] = {
-    "relu": ("lines", "bias/ReluBias.v", "ReluBias.relu_bias_absorbable_generic_submatrix",
-             "ReluBias.relu_bias_generic_not_absorbable_below"),
-    "gelu": ("signs", "bias/GeluBias.v", "GeluBias.gelu_bias_absorbable_generic_submatrix",
-             "GeluBias.gelu_bias_generic_not_absorbable_below"),
-    "gelu_tanh": ("signs", "bias/GeluTanhAffineRidge.v", "GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
-                  "GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
-    "silu": ("signs", "bias/SiluAffineRidge.v", "SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
-             "SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
-}
 RELU_BIAS_GROUPED = "ReluBiasNecessity.relu_bias_grouped_iff"
 
 
@@ -76,9 +56,15 @@ def library_has(relpath: str) -> bool:
     return (theories / relpath).is_file()
 
 
+def _classes(act: Activation) -> ClassKind:
+    """How the activation's rows group into ridges (the registry's ``ridge_classes``)."""
+    return "lines" if act.spec.ridge_classes == "lines" else "signs"
+
+
 def covered(inst: Instance) -> bool:
     """The width route has a theorem for this (ungated, odd-part-identity) activation."""
-    return inst.activation.name in R8_THEOREMS and not inst.activation.gated
+    spec = inst.activation.spec
+    return spec.ridge_classes is not None and spec.width_theorem is not None and not spec.gated
 
 
 # ---------------------------------------------------------------- the search at one width
@@ -190,7 +176,7 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
                  base: Optional[dict] = None) -> Decision:
     """Bias-free blocks of a covered activation at width ``m`` (R1 first for a skip)."""
     act = inst.activation
-    kind, iff = R8_THEOREMS[act.name]
+    kind, iff = _classes(act), act.spec.width_theorem or ""
     base = dict(base or {})
     base.setdefault("method", METHOD)
     down = _reduced_down(inst, skip_inverse)
@@ -242,15 +228,16 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
                 base: dict) -> Decision:
     """Biased blocks (identity skip) of ReLU (and GELU once R9 for it is in the library)."""
     act = inst.activation
-    name = act.name
-    if name not in R9_THEOREMS or not library_has(R9_THEOREMS[name][1]):
-        missing = {"gelu": "R9 for GELU with biases (GeluBias.v) is not in the library yet"}.get(
-            name, f"R9 (the => direction with biases) is not proved for {act.label}")
+    r9 = act.spec.bias_theorems
+    if r9 is None or not library_has(r9[0]):
+        missing = (f"R9 for {act.label} with biases ({r9[0]}) is not in the library yet" if r9 is not None
+                   else f"R9 (the => direction with biases) is not proved for {act.label}")
         if r5_decision is not None and r5_decision.verdict == "absorbable" and m == inst.n and not min_width:
             return r5_decision
         return Decision("outside_hypotheses", "R9", None,
                         f"nonzero biases and no subset S at width n: {missing}", **base)
-    kind, _, thm_n, thm_below = R9_THEOREMS[name]
+    kind = _classes(act)
+    _, thm_n, thm_below = r9
     gen, greason = generic_with_biases(inst, kind)
     n = inst.n
     if gen and not min_width and m <= n:
