@@ -106,6 +106,5 @@ Proof.
   split; [exact H1|]. split; [exact H2|]. intros t. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
-    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+(** GELU_tanh: both sides of R5 and the width bound, at [d = n = 1] ([R5_instances]). *)
 Example gelu_tanh_R5_instances : R5_instances gelu_tanh := package_instances gelu_tanh_R5.

@@ -325,6 +325,5 @@ Proof.
   split; [exact H1|]. split; [exact H2|]. intros x. simpl. ring.
 Qed.
 
-(** Both sides of the equivalence and the width bound: [d = n = 1], [A = 1];
-    [B = -1] is absorbable, [B = 1] is not, nor at width 0. *)
+(** R5 for SiLU is not vacuous ([R5_instances]). *)
 Example silu_R5_instances : R5_instances silu := package_instances silu_R5.
