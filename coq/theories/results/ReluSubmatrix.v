@@ -383,6 +383,13 @@ Lemma even_part_even sigma : odd_part_identity sigma ->
   forall z, even_part sigma (- z) = even_part sigma z.
 Proof. intros Hodd z. unfold even_part. pose proof (Hodd z). lra. Qed.
 
+Lemma even_part_abs sigma : odd_part_identity sigma ->
+  forall c t, even_part sigma (c * t) = even_part sigma (Rabs c * t).
+Proof.
+  intros Hodd c t. unfold Rabs. destruct (Rcase_abs c); [|reflexivity].
+  rewrite <- (even_part_even sigma Hodd (c * t)). f_equal. ring.
+Qed.
+
 Lemma ungated_even_part_eq sigma d n m A B A' B' : odd_part_identity sigma ->
   same_fun d (ungated sigma d m A' B') (residual d identity (ungated sigma d n A B)) ->
   forall k, (k < d)%nat -> forall x,

@@ -43,10 +43,7 @@ Proof.
 Qed.
 
 Lemma gelu_tanh_even_abs c t : even_part gelu_tanh (c * t) = even_part gelu_tanh (Rabs c * t).
-Proof.
-  unfold Rabs. destruct (Rcase_abs c); [|reflexivity].
-  rewrite <- (even_part_even gelu_tanh gelu_tanh_odd_part (c * t)). f_equal. ring.
-Qed.
+Proof. exact (even_part_abs gelu_tanh gelu_tanh_odd_part c t). Qed.
 
 Lemma gelu_tanh_cube_le (x y : R) : 0 <= x -> x <= y -> x * x * x <= y * y * y.
 Proof.

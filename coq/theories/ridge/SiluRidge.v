@@ -224,10 +224,7 @@ Proof.
 Qed.
 
 Lemma silu_even_abs c t : even_part silu (c * t) = even_part silu (Rabs c * t).
-Proof.
-  unfold Rabs. destruct (Rcase_abs c); [|reflexivity].
-  rewrite <- (even_part_even silu silu_odd_part (c * t)). f_equal. ring.
-Qed.
+Proof. exact (even_part_abs silu silu_odd_part c t). Qed.
 
 (** ** Dilations of an even part of logistic form
 
