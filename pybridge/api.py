@@ -372,7 +372,8 @@ def scan(
         notes.add(note)
         try:
             d, n = ck.layer_shape(layer)
-            instance = None if not act.gated and d * n > max_entries else ck.load_layer(layer, act, lazy=act.gated)
+            unread = not act.gated and (d * n > max_entries or pool is not None)  # workers read their own
+            instance = None if unread else ck.load_layer(layer, act, lazy=act.gated)
         except InputError as exc:
             result.layers.append(LayerReport(layer.name, layer.family, None, str(exc), "bad_tensor"))
             continue
@@ -387,11 +388,11 @@ def scan(
             rep = Report(layer.name, d, n, act.label, decision)
             result.layers.append(LayerReport(layer.name, layer.family, rep, "too large", "too_large"))
             continue
-        assert instance is not None  # only too-large ungated layers are left unread, above
         if pool is not None and not act.gated:
             pool.submit(len(result.layers), k, layer.name, act)
             result.layers.append(LayerReport(layer.name, layer.family, None, "pending"))
             continue
+        assert instance is not None  # only too-large or pooled ungated layers are left unread, above
         start = time.monotonic()
         decision = decide(instance)
         decide_s = time.monotonic() - start

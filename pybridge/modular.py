@@ -102,13 +102,23 @@ def _ratio(v: object) -> tuple[int, int]:
         return Fraction(v).as_integer_ratio()  # type: ignore[arg-type, call-overload]
 
 
+def _row_ratios(r: Sequence[object]) -> list[tuple[int, int]]:
+    try:
+        return list(map(Fraction.as_integer_ratio, r))  # a row of Fractions: no per-entry dispatch
+    except (TypeError, AttributeError):
+        return [_ratio(v) for v in r]
+
+
 def scale_matrix(m: Sequence[Sequence[Fraction]]) -> IntMatrix:
     """Write ``m`` as ``rows / den`` with integer rows and the least common denominator."""
-    ratios = [[_ratio(v) for v in r] for r in m]
+    ratios = [_row_ratios(r) for r in m]
     dens = {q for r in ratios for _, q in r}
     den = lcm(1, *dens)
-    factor = {q: den // q for q in dens}
-    rows = tuple(tuple(a * factor[q] for a, q in r) for r in ratios)
+    if len(dens) <= 1:
+        rows = tuple(tuple(a for a, _ in r) for r in ratios)
+    else:
+        factor = {q: den // q for q in dens}
+        rows = tuple(tuple(a * factor[q] for a, q in r) for r in ratios)
     return IntMatrix(rows, den)
 
 
