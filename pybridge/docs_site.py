@@ -109,8 +109,10 @@ def coqdoc_anchor(inner: str) -> str:
 def node_hrefs(g: nx.DiGraph, docs: SourceDocs, prefix: str = SRC_DIR) -> dict[str, str]:
     """Each node's link into the source pages (relative to the site directory).
 
-    The declaration's anchor when coqdoc made one; a constructor without its own
-    anchor links to its type; otherwise the module's page.
+    The declaration's anchor when coqdoc made one; else the anchor of the module
+    inside the file that holds it (names made by a functor application,
+    ``IntSort.sort``); a constructor without its own anchor links to its type;
+    otherwise the file's page.
     """
     out: dict[str, str] = {}
     for n, d in g.nodes(data=True):
@@ -118,8 +120,11 @@ def node_hrefs(g: nx.DiGraph, docs: SourceDocs, prefix: str = SRC_DIR) -> dict[s
         page = docs.pages.get(module)
         if page is None:
             continue
-        anchor = coqdoc_anchor(n[len(module) + 1 :])
-        out[n] = f"{prefix}/{page}#{anchor}" if anchor in docs.anchors.get(module, ()) else f"{prefix}/{page}"
+        known = docs.anchors.get(module, frozenset())
+        parts = n[len(module) + 1 :].split(".")
+        anchors = [coqdoc_anchor(".".join(parts[:k])) for k in range(len(parts), 0, -1)]
+        anchor = next((a for a in anchors if a in known), None)
+        out[n] = f"{prefix}/{page}#{anchor}" if anchor else f"{prefix}/{page}"
     for n, d in g.nodes(data=True):
         if d.get("kind") == "constructor" and n in out and "#" not in out[n]:
             for t in g.successors(n):

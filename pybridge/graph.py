@@ -152,7 +152,7 @@ def attach_constructors(g: nx.DiGraph) -> None:
     for name in [n for n, d in g.nodes(data=True) if d["kind"] == "constructor"]:
         stmt = g.nodes[name]["statement"] or ""
         target = stmt.rsplit("->", 1)[-1].split()
-        full = f"{PREFIX}.{target[0]}" if target else ""
+        full = theorem_node(g, target[0]) if target else ""
         if full in g and full != name:
             g.add_edge(name, full)
             if g.nodes[name]["line"] is None:
