@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
@@ -14,7 +15,33 @@ from .library_home import use_packaged_library
 _NEEDS_LIBRARY = frozenset({"check", "scan", "prove", "graph"})
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Each command's module, imported only when that command runs or help lists it: a graph
+#: query then answers without loading numpy, sympy and z3.
+_COMMANDS = {
+    "prove": ("cli_prove", "prove_cmd"),
+    "graph": ("cli_graph", "graph_cmd"),
+    "check": ("cli_check", "check_cmd"),
+    "scan": ("cli_check", "scan_cmd"),
+    "generate": ("cli_check", "generate_cmd"),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands are imported on use (a failing import: exit 3, one line)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in _COMMANDS:
+            return None
+        module, attr = _COMMANDS[cmd_name]
+        command = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="pybridge",
                       message="%(prog)s %(version)s (distribution absorb-bridge)")
 @click.pass_context
@@ -24,29 +51,8 @@ def main_group(ctx: click.Context) -> None:
         use_packaged_library()
 
 
-def _add_commands() -> None:
-    from .cli_check import check_cmd, generate_cmd, scan_cmd
-    from .cli_graph import graph_cmd
-    from .cli_prove import prove_cmd
-
-    for cmd in (prove_cmd, graph_cmd, check_cmd, scan_cmd, generate_cmd):
-        main_group.add_command(cmd)
-
-
-#: A broken installation (a module failing to import) is reported by :func:`main` in one line.
-_IMPORT_PROBLEM: Exception | None = None
-try:
-    _add_commands()
-except Exception as _exc:  # noqa: BLE001 - reported, exit 3
-    _IMPORT_PROBLEM = _exc
-
-
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors and input problems become one line on stderr."""
-    if _IMPORT_PROBLEM is not None:
-        exc = _IMPORT_PROBLEM
-        click.echo(f"pybridge: internal error: {type(exc).__name__}: {one_line(exc)}", err=True)
-        sys.exit(EXIT_INTERNAL)
     try:
         rc = main_group.main(args=argv, prog_name="pybridge", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
