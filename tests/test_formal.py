@@ -52,7 +52,8 @@ PROOF_WORDS = re.compile(
     r"\b(Lemma|Theorem|Corollary|Proposition|Fact|Remark|Example|Proof|Qed|Defined|Admitted"
     r"|Ltac|Instance|Program|Obligation)\b|" + FORBIDDEN.pattern
 )
-ABSORB_IMPORT = re.compile(r"From\s+Absorb\s+Require\s+(?:Import|Export)?\s*([^.]*)\.")
+#: `From Absorb Require Import X Y.` and `From Absorb.decide Require Import X.` (any folder).
+ABSORB_IMPORT = re.compile(r"From\s+Absorb(?:\.\w+)*\s+Require\s+(?:Import|Export)?\s*([^.]*)\.")
 
 
 @pytest.mark.parametrize("path", THEORY_FILES, ids=lambda p: str(p.relative_to(THEORIES)))
@@ -120,8 +121,24 @@ def test_definition_check_catches_a_lemma(tmp_path: Path) -> None:
     assert "Spec" not in found and "BlockDefs" not in found
 
 
+def test_definition_check_follows_folder_imports(tmp_path: Path) -> None:
+    """`From Absorb.tools Require Import Blocks` is followed like a short import."""
+    spec = tmp_path / "Spec.v"
+    spec.write_text("From Absorb.tools Require Import Blocks.\nDefinition X : Prop := True.\n")
+    assert "Blocks" in proof_words_in_closure(spec)
+
+
 def paper_map() -> list[dict]:
     return tomllib.loads((ROOT / "coq" / "results.toml").read_text())["result"]
+
+
+def coq_prefix(result_id: str) -> str:
+    """The prefix of a result's Paper.v names: ``R8'`` -> ``R8p`` (a prime is no Coq identifier)."""
+    return result_id.replace("'", "p")
+
+
+def test_coq_prefix() -> None:
+    assert coq_prefix("R8'") == "R8p" and coq_prefix("R10") == "R10"
 
 
 def test_every_result_has_paper_statements_proved_first() -> None:
@@ -133,7 +150,7 @@ def test_every_result_has_paper_statements_proved_first() -> None:
         for stmt, proof in zip(stmts, r["theorems"]):
             assert stmt.startswith("Absorb.spec.Paper."), stmt
             short = stmt.rsplit(".", 1)[-1]
-            assert short.startswith(r["id"] + "_"), stmt
+            assert short.startswith(coq_prefix(r["id"]) + "_"), stmt
             assert re.search(rf"Definition {short} : Prop :=", paper_text), stmt
             assert proof == f"Absorb.results.PaperProofs.{short.lower()}", (stmt, proof)
 
@@ -206,7 +223,7 @@ def test_prove_json_matches_library(statuses: list) -> None:
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     ids = [r["id"] for r in doc["results"]]
-    assert ids == ["R1", "R2", "R3", "R4", "R5", "R6", "R7"]
+    assert ids == ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R8'", "R9", "R10"]
     for got, want in zip(doc["results"], statuses):
         assert got["status"] == want.status
         assert [t["name"] for t in got["theorems"]] == list(want.entry.theorems)

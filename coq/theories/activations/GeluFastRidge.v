@@ -20,8 +20,8 @@
     - instance gelu_fast: [gelu_fast_ridge_unique], [gelu_fast_R5] and the
       uniform names [gelu_fast_absorbable_iff_submatrix],
       [gelu_fast_absorbable_generic_submatrix],
-      [gelu_fast_generic_not_absorbable_below], [gelu_fast_absorbable_null],
-      [gelu_fast_absorbable_below_null]; non-vacuity [gelu_fast_R5_instances]
+      [gelu_fast_generic_not_absorbable_below], [gelu_fast_absorbable_null]
+      (below-width null: [package_below_null gelu_fast_R5]); non-vacuity [gelu_fast_R5_instances]
       (both sides of the equivalence, width bound) and
       [tanh_gelu_1_0_R5_instances] (a third member);
       [gelu_tanh_ridge_unique_from_family] re-derives GELU_tanh's ridge
@@ -180,16 +180,13 @@ Proof.
   - exact (tanh_gelu_ridge_unique _ _ gelu_fast_scale_pos gelu_fast_cubic_nonneg).
 Qed.
 
-(** R5 for gelu_fast: the whole package. *)
-Theorem gelu_fast_R5 : R5_package gelu_fast.
-Proof. exact (even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique). Qed.
-
-(** Uniform names. *)
+(** R5 for gelu_fast: the whole package, and its uniform names. *)
+Definition gelu_fast_R5 : R5_package gelu_fast :=
+  even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique.
 Definition gelu_fast_absorbable_iff_submatrix := package_iff gelu_fast_R5.
 Definition gelu_fast_absorbable_generic_submatrix := package_forward gelu_fast_R5.
 Definition gelu_fast_generic_not_absorbable_below := package_below gelu_fast_R5.
 Definition gelu_fast_absorbable_null := package_null gelu_fast_R5.
-Definition gelu_fast_absorbable_below_null := package_below_null gelu_fast_R5.
 
 (** GELU_tanh is the member [k = sqrt (2/PI)] of the family. *)
 Corollary gelu_tanh_ridge_unique_from_family : ridge_unique_even (even_part gelu_tanh).

@@ -2,7 +2,7 @@
 
     A *biased ridge form* is
     [x |-> L x + l0 + sum_{t < k} G[:,t] sigma(u_t . x + s_t)]
-    ([bias_ridge_form]); its classes are the affine hyperplanes
+    ([BiasSpec.bias_ridge_form]); its classes are the affine hyperplanes
     [u_t . x + s_t = 0].  R8's width condition ([RidgeForm.width_condition])
     only involves the linear parts [u_t] and [L]; the biases [s_t] and [l0]
     go into the biases of the absorbing block.  Main results:
@@ -29,10 +29,8 @@ From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Finit
   Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm.
 Open Scope R_scope.
 
-(** [x |-> L x + l0 + sum_t G[:,t] sigma(u_t . x + s_t)]. *)
-Definition bias_ridge_form (sigma : R -> R) (d k : nat) (U : mat) (s : vec) (G L : mat)
-    (l0 : vec) (x : vec) : vec :=
-  fun i => mv d L x i + l0 i + sumn k (fun t => G i t * sigma (dot d (row U t) x + s t)).
+(** [bias_ridge_form] ([x |-> L x + l0 + sum_t G[:,t] sigma(u_t . x + s_t)])
+    is defined in [BiasSpec.v]. *)
 
 Lemma residual_is_bias_ridge_form sigma d n A c B b0 :
   same_fun d (residual d identity (ungated_bias sigma d n A c B b0))

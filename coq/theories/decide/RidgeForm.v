@@ -16,7 +16,7 @@
     Nothing here is proved; the theorems live in the proof files. *)
 
 From Coq Require Import Reals.
-From Absorb Require Import Sums Blocks.
+From Absorb Require Import SumDefs BlockDefs.
 Open Scope R_scope.
 
 (** [x |-> L x + sum_t G[:,t] sigma(u_t . x)]. *)
@@ -91,3 +91,14 @@ Definition grouping (d n k : nat) (A B U G L : mat) (cls : nat -> nat) (lam : na
 Definition grouping_pm (d n k : nat) (A B U G L : mat) (cls : nat -> nat) (lam : nat -> R) : Prop :=
   grouping d n k A B U G L cls lam /\
   (forall i, (i < n)%nat -> (cls i < k)%nat -> lam i = 1 \/ lam i = -1).
+
+(** Groupings with a zero-kink tail: [K] classes, of which [k .. K-1] have
+    zero kink; the ridge form keeps the classes [0 .. k-1] (R8's "drop" of
+    classes whose kinks cancel).  Their theory is [decide/GroupingDrop.v]. *)
+Definition grouping_drop (d n k K : nat) (A B U G L : mat) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+  (k <= K)%nat /\ grouping d n K A B U G L cls lam /\
+  (forall p t, (p < d)%nat -> (k <= t)%nat -> (t < K)%nat -> G p t = 0).
+
+Definition grouping_drop_pm (d n k K : nat) (A B U G L : mat) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+  grouping_drop d n k K A B U G L cls lam /\
+  (forall i, (i < n)%nat -> (cls i < K)%nat -> lam i = 1 \/ lam i = -1).

@@ -5,15 +5,22 @@
     theorem for that result (named in the proof), so the statements of
     [Paper.v] and the library's own names cannot drift apart.  The one new
     argument is [disjoint_of_R5]: generic disjointness (R6) for every
-    activation with the R5 package, the bad set being [Z ∪ non-generic]. *)
+    activation with the R5 package, the bad set being [Z ∪ non-generic].
+    R8' is proved once for every [sigma] with the odd-part identity,
+    [sigma 0 = 0] and ridge uniqueness of its even part
+    ([decided_up_to_sign_of], ...), then for GELU, GELU_tanh and SiLU
+    ([gelu_family_hyps]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations ParamSets Paper.
 From Absorb Require Import SkipReduction Homogeneous Gated Depth ImpossibilityInstances.
 From Absorb Require Import FlipSigns Widen Counterexamples ReluSubmatrix R5Package.
-From Absorb Require Import GeluRidge SiluRidge GeluTanhRidge.
+From Absorb Require Import Ridge GeluRidge SiluRidge GeluTanhRidge.
 From Absorb Require Import NonGeneric NullSet GenericDisjointness NullDisjointness.
 From Absorb Require Biases.
+From Absorb Require R8 R8Absorbable R8Examples GroupingDrop WidthSufficient.
+From Absorb Require ReluBias GeluBias GeluTanhAffineRidge SiluAffineRidge BiasCanonical.
+From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 Open Scope R_scope.
 
 (** ** R1 *)
@@ -141,3 +148,138 @@ Proof. exact Biases.gated_bias_counterexample. Qed.
 
 Theorem r7_bias_sufficient : Paper.R7_bias_sufficient.
 Proof. exact Biases.odd_part_absorbable_bias. Qed.
+
+(** ** R8 (beyond the paper) *)
+
+Theorem r8_relu_decided : Paper.R8_relu_decided.
+Proof.
+  intros d n A B.
+  destruct (R8.relu_block_canonical d n A B) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  split; [exact Hs|]. intros m. exact (R8.relu_absorbable_iff_form d n k m A B U G L Hl HG Hs).
+Qed.
+
+Theorem r8_relu_grouping : Paper.R8_relu_grouping.
+Proof.
+  split; [exact GroupingDrop.grouping_drop_exists_relu | exact GroupingDrop.relu_absorbable_iff_width_drop].
+Qed.
+
+Theorem r8_wide : Paper.R8_wide.
+Proof.
+  intros sigma d n k m A B U G L Hodd Hres Hm.
+  exact (R8Absorbable.absorbable_of_ridge sigma d n m A B U G L k Hres
+           (WidthSufficient.width_condition_sufficient sigma d k m U G L Hodd
+              (WidthSufficient.ridge_form_wide d k m U G L Hm))).
+Qed.
+
+Theorem r8_below : Paper.R8_below.
+Proof. exact R8.relu_not_absorbable_below_classes. Qed.
+
+Theorem r8_dim1 : Paper.R8_dim1.
+Proof. exact R8Absorbable.relu_dim1_absorbable. Qed.
+
+Theorem r8_counterexample : Paper.R8_counterexample.
+Proof.
+  split; [exact R8Examples.A0_B0_ridge_form|]. split; [exact R8.dim1_U_lines|].
+  split; [apply R8.const_nonzero_cols; lra|].
+  split; [exact R8Examples.A0_B0_width_condition | exact R8Examples.A0_B0_absorbable_via_width].
+Qed.
+
+(** ** R8' (beyond the paper): one proof for every [sigma] with the odd-part
+    identity, [sigma 0 = 0] and ridge uniqueness of its even part *)
+
+Lemma decided_up_to_sign_of sigma :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  Paper.decided_up_to_sign sigma.
+Proof.
+  intros Hodd H0 Hun d n A B.
+  destruct (R8.pm_block_canonical sigma d n A B Hodd H0) as (k & U & G & L & Hk & Hl & HG & Hs).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  split; [exact Hs|]. intros m.
+  exact (R8.pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hl HG Hs).
+Qed.
+
+Lemma grouping_decides_up_to_sign_of sigma :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  Paper.grouping_decides_up_to_sign sigma.
+Proof.
+  intros Hodd H0 Hun d n k K m A B U G L cls lam.
+  exact (GroupingDrop.pm_absorbable_iff_width_drop sigma d n k K m A B U G L cls lam Hodd H0 Hun).
+Qed.
+
+Lemma never_below_classes_up_to_sign_of sigma :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  Paper.never_below_classes_up_to_sign sigma.
+Proof.
+  intros Hodd H0 Hun d n k m A B U G L.
+  exact (R8.pm_not_absorbable_below_classes sigma d n k m A B U G L Hodd H0 Hun).
+Qed.
+
+(** The three hypotheses for GELU, GELU_tanh and SiLU, in one place. *)
+Lemma gelu_family_hyps (P : (R -> R) -> Prop) :
+  (forall sigma, odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) -> P sigma) ->
+  P gelu /\ P gelu_tanh /\ P silu.
+Proof.
+  intros H. split; [exact (H gelu gelu_odd_part gelu_zero R8.gelu_even_part_unique)|].
+  split; [exact (H gelu_tanh gelu_tanh_odd_part gelu_tanh_zero gelu_tanh_ridge_unique)|].
+  exact (H silu silu_odd_part (proj2 silu_vanishing) silu_ridge_unique).
+Qed.
+
+Theorem r8p_decided : Paper.R8p_decided.
+Proof. exact (gelu_family_hyps _ decided_up_to_sign_of). Qed.
+
+Theorem r8p_grouping : Paper.R8p_grouping.
+Proof.
+  split; [exact GroupingDrop.grouping_drop_exists_pm|].
+  exact (gelu_family_hyps _ grouping_decides_up_to_sign_of).
+Qed.
+
+Theorem r8p_below : Paper.R8p_below.
+Proof. exact (gelu_family_hyps _ never_below_classes_up_to_sign_of). Qed.
+
+(** ** R9 (beyond the paper) *)
+
+Theorem r9_relu : Paper.R9_relu.
+Proof. exact ReluBias.relu_bias_absorbable_iff_submatrix. Qed.
+
+Theorem r9_gelu_family : Paper.R9_gelu_family.
+Proof.
+  split; [exact GeluBias.gelu_bias_absorbable_iff_submatrix|].
+  split; [exact GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix|].
+  exact SiluAffineRidge.silu_bias_absorbable_iff_submatrix.
+Qed.
+
+Theorem r9_below : Paper.R9_below.
+Proof.
+  split; [exact ReluBias.relu_bias_generic_not_absorbable_below|].
+  split; [exact GeluBias.gelu_bias_generic_not_absorbable_below|].
+  split; [exact GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below|].
+  exact SiluAffineRidge.silu_bias_generic_not_absorbable_below.
+Qed.
+
+Theorem r9_relu_decided : Paper.R9_relu_decided.
+Proof. exact BiasCanonical.relu_bias_block_decided. Qed.
+
+(** ** R10 (beyond the paper) *)
+
+Theorem r10_quick_gelu : Paper.R10_quick_gelu.
+Proof.
+  split; [exact QuickGeluRidge.quick_gelu_absorbable_iff_submatrix
+         | exact QuickGeluRidge.quick_gelu_generic_not_absorbable_below].
+Qed.
+
+Theorem r10_gelu_fast : Paper.R10_gelu_fast.
+Proof.
+  split; [exact GeluFastRidge.gelu_fast_absorbable_iff_submatrix
+         | exact GeluFastRidge.gelu_fast_generic_not_absorbable_below].
+Qed.
+
+Theorem r10_heaviside : Paper.R10_heaviside.
+Proof. exact HomogeneousReal.heaviside_not_absorbable. Qed.
+
+Theorem r10_real_degrees : Paper.R10_real_degrees.
+Proof.
+  split; [exact HomogeneousReal.homogeneous_real_not_absorbable_ungated|].
+  split; [exact HomogeneousReal.homogeneous_real_not_absorbable_gated
+         | exact HomogeneousReal.relu_real_pow_not_absorbable].
+Qed.

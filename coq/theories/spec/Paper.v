@@ -1,7 +1,8 @@
 (** * What is proved: the paper's results as statements
 
     A. Mijoski, M. Karbevski, "Can an MLP Absorb Its Own Skip Connection?"
-    (arXiv:2604.23705); results R1-R7 as in [../shared/paper.md].  Each
+    (arXiv:2604.23705); results R1-R7 as in [../shared/paper.md], and
+    R8-R10, which go beyond the paper ("deciding every block").  Each
     result is a named [Prop], readable without any proof: this file imports
     only definition files ([spec/]), and proves nothing.  The proofs are
     [results/PaperProofs.v] ([Theorem r5_relu : Paper.R5_relu], ...).
@@ -14,11 +15,24 @@
     [absorbable_gated]); [identity] is [I_d]; [submatrix_cond d n S A B] is
     [B[:,S] A[S,:] = -I_d]; [generic d n A B]: rows [a_i] nonzero and
     pairwise linearly independent, columns [b_i] nonzero.
+    R8-R10 ([decide/RidgeForm.v], [bias/BiasSpec.v], both definition
+    files): [ridge_form sigma d k U G L] is
+    [x |-> L x + sum_{t<k} G[:,t] sigma(u_t . x)] (directions [u_t] the rows
+    of [U], kink vectors [gamma_t] the columns of [G]); [width_condition d k m U G L]
+    is R8's criterion (the rank condition written as a factorization
+    [L + sum_S gamma_t u_t^T = sum_T e_t u_t^T + P Q], [P Q] of inner
+    dimension [r], [k + |T| + 2r <= m]); [lines_distinct] /
+    [signs_distinct]: nonzero directions pairwise on different lines /
+    pairwise not equal up to sign; [nonzero_cols]: nonzero kinks;
+    [grouping_drop] ([_pm]): how the rows of [(A, B)] form those classes;
+    [generic_bias_lines] / [generic_bias_signs]: genericity with biases;
+    [bias_ridge_form]: the ridge form with biases.
     Where the library proves more than the paper states, the statement
     below is the stronger one and the comment says "(beyond)". *)
 
 From Coq Require Import Reals List.
 From Absorb Require Import SumDefs BlockDefs ActivationDefs BiasBlocks Compositions ParamSets.
+From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs.
 Open Scope R_scope.
 
 (** ** R1 Skip reduction *)
@@ -41,7 +55,8 @@ Definition R1_gated : Prop :=
 (** "If [sigma(lam z) = lam^k sigma(z)] for all [lam > 0] ... then for
     [d >= 1] no residual block is absorbable."  (beyond) at any width [m],
     for any nonzero skip [P], and for [k = 0] as well as [k >= 2].
-    ([nonzero_mat d P] forces [d >= 1].) *)
+    ([nonzero_mat d P] forces [d >= 1].  The step activation of degree 0 is
+    [R10_heaviside]; [relu_pow 0] below is the constant [1], since [0^0 = 1].) *)
 Definition R2_ungated : Prop :=
   forall k sigma d n m P A B, k <> 1%nat -> pos_homogeneous k sigma -> nonzero_mat d P ->
     ~ absorbable_ungated sigma d n m P A B.
@@ -207,10 +222,173 @@ Definition R7_bias_sufficient : Prop :=
   forall sigma d n S A c B b0, odd_part_identity sigma -> submatrix_cond d n S A B ->
     absorbable_ungated_bias sigma d n n identity A c B b0.
 
-(** ** R8-R10 (beyond the paper: deciding every block)
+(** ** R8 ReLU, any weights, any target width (bias-free; beyond the paper) *)
 
-    To be added here by the work on [decide/RidgeForm.v] (R8, R8': ReLU and
-    the GELU family at any weights and any target width),
-    [bias/BiasSpec.v] (R9: biases, the (=>) direction) and R10 (more
-    activations), in the same form: a named [Prop] per claim, quoting
-    [paper.md], proved in [results/PaperProofs.v] or beside the proof. *)
+(** "Group the rest by the line through [a_i] ...
+    [f(x) = x + sum_i b_i ReLU(a_i . x) = L x + sum_u gamma_u ReLU(u . x)] ...
+    Claim: [f] is absorbable at width [m] iff there are [T ⊆ U], [S ⊆ U \ T]
+    and [r >= 0] with [k + |T| + 2r <= m] and
+    [rank((L + sum_{u in S} gamma_u u^T) Q_T) <= r]."
+    Every block equals a canonical ridge form (at most [n] classes,
+    directions on pairwise different lines, nonzero kinks) whose width
+    condition decides absorbability at every width [m]. *)
+Definition R8_relu_decided : Prop :=
+  forall d n (A B : mat), exists k (U G L : mat),
+    (k <= n)%nat /\ lines_distinct d k U /\ nonzero_cols d k G /\
+    same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L) /\
+    forall m, absorbable_ungated relu d n m identity A B <-> width_condition d k m U G L.
+
+(** "Drop rows with [a_i = 0] or [b_i = 0]. Group the rest by the line
+    through [a_i]; pick a direction [u] for each class, so [a_i = lam_i u]
+    with [lam_i <> 0] ... Let [U] be the classes with [gamma_u <> 0]": every
+    block has such a grouping (the classes with zero kink form the dropped
+    tail [k .. K-1]), and through any such canonical grouping the claim holds. *)
+Definition R8_relu_grouping : Prop :=
+  (forall d n (A B : mat), exists k K (U G L : mat) cls lam,
+     grouping_drop d n k K A B U G L cls lam /\ lines_distinct d k U /\ nonzero_cols d k G) /\
+  (forall d n k K m (A B U G L : mat) cls lam,
+     grouping_drop d n k K A B U G L cls lam -> lines_distinct d k U -> nonzero_cols d k G ->
+     (absorbable_ungated relu d n m identity A B <-> width_condition d k m U G L)).
+
+(** "[m >= k + 2d] is always absorbable" (for ReLU and, R8', for GELU,
+    GELU_tanh, SiLU: every [sigma] with [sigma(z) - sigma(-z) = z]; [k] the
+    number of classes of any ridge form of the block). *)
+Definition R8_wide : Prop :=
+  forall sigma d n k m (A B U G L : mat), odd_part_identity sigma ->
+    same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L) ->
+    (k + 2 * d <= m)%nat -> absorbable_ungated sigma d n m identity A B.
+
+(** "[m < k] never" ([k] the number of classes of a canonical ridge form). *)
+Definition R8_below : Prop :=
+  forall d n k m (A B U G L : mat), lines_distinct d k U -> nonzero_cols d k G ->
+    same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L) ->
+    (m < k)%nat -> ~ absorbable_ungated relu d n m identity A B.
+
+(** "every [d = 1] block at [m >= 2]" (and, "Correction to R6 at [d = 1]":
+    "For ReLU and [d = 1] every residual block of any width [n] is
+    absorbable at width 2 (so at every width [>= 2])"). *)
+Definition R8_dim1 : Prop :=
+  forall n m (A B : mat), (2 <= m)%nat -> absorbable_ungated relu 1 n m identity A B.
+
+(** "the paper's counterexample ([k = 1], [m = 2], [T = U]) is absorbable":
+    [x + ReLU(x) + ReLU(2x)] is the ridge form with [u = (1)], [gamma = 3],
+    [L = I], whose width condition holds at [m = 2]. *)
+Definition R8_counterexample : Prop :=
+  let A : mat := fun i _ => if Nat.eqb i 0 then 1 else 2 in
+  let B : mat := fun _ _ => 1 in
+  let U : mat := fun _ _ => 1 in
+  let G : mat := fun _ _ => 3 in
+  same_fun 1 (residual 1 identity (ungated relu 1 2 A B)) (ridge_form relu 1 1 U G identity) /\
+  lines_distinct 1 1 U /\ nonzero_cols 1 1 G /\
+  width_condition 1 1 2 U G identity /\ absorbable_ungated relu 1 2 2 identity A B.
+
+(** ** R8' GELU, GELU_tanh, SiLU, any weights (bias-free; beyond the paper) *)
+
+(** "The same statement with classes of rows equal up to sign
+    ([a_j = +-a_i]; [e(lam z)] is not a multiple of [e(z)] for [lam <> +-1]),
+    [gamma_u = sum_{i in u} b_i] over the class written with [a_i = +-u], and
+    the linear part [L = I - sum_u (sum_{i in u, a_i = -u} b_i) u^T]." *)
+Definition decided_up_to_sign (sigma : R -> R) : Prop :=
+  forall d n (A B : mat), exists k (U G L : mat),
+    (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
+    same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L) /\
+    forall m, absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L.
+
+Definition R8p_decided : Prop :=
+  decided_up_to_sign gelu /\ decided_up_to_sign gelu_tanh /\ decided_up_to_sign silu.
+
+(** Through a canonical grouping up to sign (scales [lam_i = +-1]). *)
+Definition grouping_decides_up_to_sign (sigma : R -> R) : Prop :=
+  forall d n k K m (A B U G L : mat) cls lam,
+    grouping_drop_pm d n k K A B U G L cls lam -> signs_distinct d k U -> nonzero_cols d k G ->
+    (absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L).
+
+Definition R8p_grouping : Prop :=
+  (forall d n (A B : mat), exists k K (U G L : mat) cls lam,
+     grouping_drop_pm d n k K A B U G L cls lam /\ signs_distinct d k U /\ nonzero_cols d k G) /\
+  grouping_decides_up_to_sign gelu /\ grouping_decides_up_to_sign gelu_tanh /\
+  grouping_decides_up_to_sign silu.
+
+(** "[m < k] never", up to sign. ([m >= k + 2d]: [R8_wide].) *)
+Definition never_below_classes_up_to_sign (sigma : R -> R) : Prop :=
+  forall d n k m (A B U G L : mat), signs_distinct d k U -> nonzero_cols d k G ->
+    same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L) ->
+    (m < k)%nat -> ~ absorbable_ungated sigma d n m identity A B.
+
+Definition R8p_below : Prop :=
+  never_below_classes_up_to_sign gelu /\ never_below_classes_up_to_sign gelu_tanh /\
+  never_below_classes_up_to_sign silu.
+
+(** ** R9 Biases, the (=>) direction (beyond the paper) *)
+
+(** "Block [x + B sigma(A x + c) + b0]; residual-free blocks may have biases
+    [c'], [b0'] ... *Generic with biases*: the [(a_i, c_i)] pairwise in
+    different classes, every [a_i <> 0], every [b_i <> 0]. Then R5 holds
+    with biases: absorbable at width [n] iff
+    [exists S, sum_{i in S} b_i a_i^T = -I]."  Classes: lines of
+    [(a_i, c_i)] for ReLU, [+-(a_i, c_i)] for the GELU family. *)
+Definition bias_characterization (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
+    (sigma : R -> R) : Prop :=
+  forall d n A c B b0, generic_b d n A c B ->
+    (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
+
+Definition R9_relu : Prop := bias_characterization generic_bias_lines relu.
+
+Definition R9_gelu_family : Prop :=
+  bias_characterization generic_bias_signs gelu /\
+  bias_characterization generic_bias_signs gelu_tanh /\
+  bias_characterization generic_bias_signs silu.
+
+(** R5's "below width [n] a generic one never is", with biases. *)
+Definition never_below_width_bias (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
+    (sigma : R -> R) : Prop :=
+  forall d n m A c B b0, generic_b d n A c B -> (m < n)%nat ->
+    ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+
+Definition R9_below : Prop :=
+  never_below_width_bias generic_bias_lines relu /\
+  never_below_width_bias generic_bias_signs gelu /\
+  never_below_width_bias generic_bias_signs gelu_tanh /\
+  never_below_width_bias generic_bias_signs silu.
+
+(** "R8 holds with biases with [u] replaced by the hyperplane classes (the
+    rank condition is on the linear parts only)", for ReLU: every biased
+    block equals a canonical biased ridge form (augmented rows [(u_t, s_t)]
+    pairwise independent, [u_t <> 0], nonzero kinks) whose width condition
+    decides absorbability at every width. *)
+Definition R9_relu_decided : Prop :=
+  forall d n A c B b0, exists k U s (G L : mat) l0,
+    (k <= n)%nat /\ generic_bias_lines d k U s G /\
+    same_fun d (residual d identity (ungated_bias relu d n A c B b0))
+               (bias_ridge_form relu d k U s G L l0) /\
+    forall m, absorbable_ungated_bias relu d n m identity A c B b0 <-> width_condition d k m U G L.
+
+(** ** R10 More activations (beyond the paper) *)
+
+(** "[quick_gelu(z) = z sigmoid(1.702 z)] (CLIP) and [gelu_fast] (another
+    tanh form) satisfy [sigma(z) - sigma(-z) = z]; R5 (<=) applies as is,
+    and (=>) follows from the SiLU / GELU_tanh ridge results by rescaling". *)
+Definition R10_quick_gelu : Prop :=
+  submatrix_characterization quick_gelu /\ never_below_width quick_gelu.
+
+Definition R10_gelu_fast : Prop :=
+  submatrix_characterization gelu_fast /\ never_below_width gelu_fast.
+
+(** "A step (Heaviside) activation is 0-homogeneous: R2 covers it, and it
+    is the honest meaning of 'ReLU^0'" (R2 with [k = 0], any widths, any
+    nonzero skip; [relu_pow 0] is the constant [1], not a step). *)
+Definition R10_heaviside : Prop :=
+  forall d n m P A B, nonzero_mat d P -> ~ absorbable_ungated heaviside d n m P A B.
+
+(** R2 for real degrees [k <> 1] ([sigma(lam z) = lam^k sigma(z)] for
+    [lam > 0], [k] real; gates of real degree [k <> 0]), e.g.
+    [ReLU^(1/2)], [ReLU^(3/2)] ([relu_real_pow]). *)
+Definition R10_real_degrees : Prop :=
+  (forall (k : R) sigma d n m P A B, k <> 1 ->
+     (forall lam z, 0 < lam -> sigma (lam * z) = Rpower lam k * sigma z) -> nonzero_mat d P ->
+     ~ absorbable_ungated sigma d n m P A B) /\
+  (forall (k : R) gamma d n m P C A B, k <> 0 ->
+     (forall lam z, 0 < lam -> gamma (lam * z) = Rpower lam k * gamma z) -> nonzero_mat d P ->
+     ~ absorbable_gated gamma d n m P C A B) /\
+  (forall (k : R) d n m P A B, k <> 1 -> nonzero_mat d P ->
+     ~ absorbable_ungated (relu_real_pow k) d n m P A B).
