@@ -13,8 +13,10 @@ for ``relu^k``, its degree. :func:`resolve` turns a spelling into it and raises
 :class:`~pybridge.errors.InputError` for unknown names. Nothing else in pybridge
 dispatches on activation name strings.
 
-Coq lemma names are qualified by their file (``Module.lemma``); the library's
-logical prefix (``Absorb``) is added by :func:`qualified`.
+Coq lemma names are fully qualified (``Absorb.folder.Module.lemma``, e.g.
+``Absorb.results.ReluSubmatrix.relu_absorbable_generic_submatrix``), the only
+form Coq resolves now that the library's files live in folders; a test checks
+that each one exists in the compiled library. :func:`qualified` checks that form.
 """
 
 from __future__ import annotations
@@ -35,8 +37,15 @@ Number = Union[float, Fraction]
 
 
 def qualified(name: str) -> str:
-    """``Module.lemma`` -> ``Absorb.Module.lemma``."""
-    return f"{THEORY}.{name}"
+    """``name`` itself when it is a full library name ``Absorb.folder.Module.lemma``.
+
+    Raises ValueError on a shorter name (``Module.lemma`` or ``Absorb.Module.lemma``):
+    Coq does not find those, so they must not reach a verdict.
+    """
+    parts = name.split(".")
+    if len(parts) != 4 or parts[0] != THEORY or not all(parts):
+        raise ValueError(f"not a full Coq name (Absorb.folder.Module.lemma): {name!r}")
+    return name
 
 
 # ---------------------------------------------------------------- evaluators
@@ -104,6 +113,8 @@ class ActivationSpec:
     odd_part_identity: bool = False
     homogeneity: Optional[int] = None
     coq_module: str = "ActivationDefs"
+    #: the library folder of ``coq_module`` (``spec``: ``Absorb.spec.ActivationDefs``)
+    coq_folder: str = "spec"
     coq_function: str = ""
     odd_part_lemma: Optional[str] = None
     generic_submatrix_lemma: Optional[str] = None
@@ -130,89 +141,95 @@ class ActivationSpec:
 
     @property
     def coq_names(self) -> tuple[str, ...]:
-        """Every Coq name this entry refers to, ``Module.name`` form."""
-        names = [f"{self.coq_module}.{self.coq_function}"] if self.coq_function else []
+        """Every Coq name this entry refers to, fully qualified (``Absorb.folder.Module.name``)."""
+        names = [self.coq_function_name] if self.coq_function else []
         names += [n for n in (self.odd_part_lemma, self.generic_submatrix_lemma,
                               self.generic_cert_lemma, self.not_absorbable_lemma) if n]
         names += [n for _, n in self.degree_lemmas]
         names += [self.width_theorem] if self.width_theorem else []
+        names += list(self.bias_theorems[1:]) if self.bias_theorems else []
         return tuple(names)
 
+    @property
+    def coq_function_name(self) -> str:
+        """The Coq function's full name (``Absorb.spec.ActivationDefs.relu``)."""
+        return f"{THEORY}.{self.coq_folder}.{self.coq_module}.{self.coq_function}"
 
-_PM_WIDTH = "GroupingDrop.pm_absorbable_iff_width_drop"
+
+_PM_WIDTH = "Absorb.decide.GroupingDrop.pm_absorbable_iff_width_drop"
 
 _SPECS: tuple[ActivationSpec, ...] = (
     ActivationSpec(
         "relu", hf_names=("relu",), odd_part_identity=True, homogeneity=1,
-        coq_function="relu", odd_part_lemma="Activations.relu_odd_part",
-        generic_submatrix_lemma="ReluSubmatrix.relu_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.relu_generic_submatrix",
-        ridge_classes="lines", width_theorem="GroupingDrop.relu_absorbable_iff_width_drop",
-        bias_theorems=("bias/ReluBias.v", "ReluBias.relu_bias_absorbable_generic_submatrix",
-                       "ReluBias.relu_bias_generic_not_absorbable_below"),
+        coq_function="relu", odd_part_lemma="Absorb.analysis.Activations.relu_odd_part",
+        generic_submatrix_lemma="Absorb.results.ReluSubmatrix.relu_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.Certify.relu_generic_submatrix",
+        ridge_classes="lines", width_theorem="Absorb.decide.GroupingDrop.relu_absorbable_iff_width_drop",
+        bias_theorems=("bias/ReluBias.v", "Absorb.bias.ReluBias.relu_bias_absorbable_generic_submatrix",
+                       "Absorb.bias.ReluBias.relu_bias_generic_not_absorbable_below"),
         exact_evaluation=True, z3_encodable=True, evaluate=_relu),
     ActivationSpec(
         "relu_pow", aliases=("relu2", "squared_relu"), hf_names=("relu2",),
         coq_function="relu_pow",
-        not_absorbable_lemma="ImpossibilityInstances.relu_pow_not_absorbable",
-        degree_lemmas=((2, "ImpossibilityInstances.relu2_not_absorbable"),),
+        not_absorbable_lemma="Absorb.results.ImpossibilityInstances.relu_pow_not_absorbable",
+        degree_lemmas=((2, "Absorb.results.ImpossibilityInstances.relu2_not_absorbable"),),
         exact_evaluation=True, evaluate=_relu,
         note="relu^k, k >= 2 (relu^1 is relu): positively homogeneous of degree k"),
     ActivationSpec(
         "gelu", hf_names=("gelu", "gelu_python"), odd_part_identity=True,
-        coq_function="gelu", odd_part_lemma="Activations.gelu_odd_part",
-        generic_submatrix_lemma="GeluRidge.gelu_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.gelu_generic_submatrix",
+        coq_function="gelu", odd_part_lemma="Absorb.analysis.Activations.gelu_odd_part",
+        generic_submatrix_lemma="Absorb.ridge.GeluRidge.gelu_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.Certify.gelu_generic_submatrix",
         ridge_classes="signs", width_theorem=_PM_WIDTH,
-        bias_theorems=("bias/GeluBias.v", "GeluBias.gelu_bias_absorbable_generic_submatrix",
-                       "GeluBias.gelu_bias_generic_not_absorbable_below"),
+        bias_theorems=("bias/GeluBias.v", "Absorb.bias.GeluBias.gelu_bias_absorbable_generic_submatrix",
+                       "Absorb.bias.GeluBias.gelu_bias_generic_not_absorbable_below"),
         evaluate=_gelu),
     ActivationSpec(
         "gelu_tanh", hf_names=("gelu_new", "gelu_pytorch_tanh", "gelu_accurate"),
         odd_part_identity=True, coq_function="gelu_tanh",
-        odd_part_lemma="Activations.gelu_tanh_odd_part",
-        generic_submatrix_lemma="GeluTanhRidge.gelu_tanh_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.gelu_tanh_generic_submatrix",
+        odd_part_lemma="Absorb.analysis.Activations.gelu_tanh_odd_part",
+        generic_submatrix_lemma="Absorb.ridge.GeluTanhRidge.gelu_tanh_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.Certify.gelu_tanh_generic_submatrix",
         ridge_classes="signs", width_theorem=_PM_WIDTH,
-        bias_theorems=("bias/GeluTanhAffineRidge.v", "GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
-                       "GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
+        bias_theorems=("bias/GeluTanhAffineRidge.v", "Absorb.bias.GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
+                       "Absorb.bias.GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
         evaluate=_gelu_tanh),
     ActivationSpec(
         "silu", aliases=("swish",), hf_names=("silu", "swish"), odd_part_identity=True,
-        coq_function="silu", odd_part_lemma="Activations.silu_odd_part",
-        generic_submatrix_lemma="SiluRidge.silu_absorbable_generic_submatrix",
-        generic_cert_lemma="Certify.silu_generic_submatrix",
+        coq_function="silu", odd_part_lemma="Absorb.analysis.Activations.silu_odd_part",
+        generic_submatrix_lemma="Absorb.ridge.SiluRidge.silu_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.Certify.silu_generic_submatrix",
         ridge_classes="signs", width_theorem=_PM_WIDTH,
-        bias_theorems=("bias/SiluAffineRidge.v", "SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
-                       "SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
+        bias_theorems=("bias/SiluAffineRidge.v", "Absorb.bias.SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
+                       "Absorb.bias.SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
         evaluate=_silu),
     ActivationSpec(
         "swiglu", gate="silu", coq_function="silu",
-        not_absorbable_lemma="ImpossibilityInstances.swiglu_not_absorbable", evaluate=_silu),
+        not_absorbable_lemma="Absorb.results.ImpossibilityInstances.swiglu_not_absorbable", evaluate=_silu),
     ActivationSpec(
         "geglu", gate="gelu", coq_function="gelu",
-        not_absorbable_lemma="ImpossibilityInstances.geglu_not_absorbable", evaluate=_gelu),
+        not_absorbable_lemma="Absorb.results.ImpossibilityInstances.geglu_not_absorbable", evaluate=_gelu),
     ActivationSpec(
         "geglu_tanh", gate="gelu_tanh", coq_function="gelu_tanh",
-        not_absorbable_lemma="ImpossibilityInstances.geglu_tanh_not_absorbable", evaluate=_gelu_tanh),
+        not_absorbable_lemma="Absorb.results.ImpossibilityInstances.geglu_tanh_not_absorbable", evaluate=_gelu_tanh),
     ActivationSpec(
         "reglu", gate="relu", homogeneity=2, coq_function="relu",
-        not_absorbable_lemma="ImpossibilityInstances.reglu_not_absorbable",
+        not_absorbable_lemma="Absorb.results.ImpossibilityInstances.reglu_not_absorbable",
         exact_evaluation=True, evaluate=_relu),
     # Not yet certifiable: their Coq definitions live in MoreActivationDefs (being proved).
     ActivationSpec(
         "gelu_fast", hf_names=("gelu_fast",), odd_part_identity=True,
-        coq_module="MoreActivationDefs", coq_function="gelu_fast", certifiable=False,
+        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="gelu_fast", certifiable=False,
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         evaluate=_gelu_fast, note="tanh approximation with the rounded constant 0.7978845608"),
     ActivationSpec(
         "quick_gelu", hf_names=("quick_gelu",), odd_part_identity=True,
-        coq_module="MoreActivationDefs", coq_function="quick_gelu", certifiable=False,
+        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="quick_gelu", certifiable=False,
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         evaluate=_quick_gelu, note="z * sigmoid(1.702 z)"),
     ActivationSpec(
         "heaviside", aliases=("step",), homogeneity=0,
-        coq_module="MoreActivationDefs", coq_function="heaviside", certifiable=False,
+        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="heaviside", certifiable=False,
         exact_evaluation=True, evaluate=_heaviside, note="1 for z > 0, else 0"),
 )
 

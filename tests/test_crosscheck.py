@@ -28,7 +28,7 @@ def flip_witness(inst: Instance, subset: tuple[int, ...]) -> Witness:
 
 
 def absorbable(w: Witness) -> Decision:
-    return Decision("absorbable", "R5", "Absorb.FlipSigns.odd_part_absorbable", "planted", witness=w)
+    return Decision("absorbable", "R5", "Absorb.results.FlipSigns.odd_part_absorbable", "planted", witness=w)
 
 
 def test_paper_identity_exact() -> None:

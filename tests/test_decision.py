@@ -27,7 +27,7 @@ def test_planted_subset_found_and_witness_equal(d, n, seed):
     A, B, S = planted(d, n, seed)
     dec = decide(Instance(RELU, A, B))
     assert dec.verdict == "absorbable"
-    assert dec.result == "R5" and dec.theorem == "Absorb.FlipSigns.odd_part_absorbable"
+    assert dec.result == "R5" and dec.theorem == "Absorb.results.FlipSigns.odd_part_absorbable"
     w = dec.witness
     # the subset found satisfies the condition exactly
     cond = [[sum((B[k][i] * A[i][l] for i in w.subset), F(0)) for l in range(d)] for k in range(d)]
@@ -44,7 +44,7 @@ def test_generic_random_not_absorbable():
     dec = decide(Instance(RELU, A, B))
     assert dec.verdict == "not_absorbable"
     assert dec.generic is True
-    assert dec.theorem == "Absorb.ReluSubmatrix.relu_absorbable_generic_submatrix"
+    assert dec.theorem == "Absorb.results.ReluSubmatrix.relu_absorbable_generic_submatrix"
     assert dec.evidence.nosub_cert is not None and dec.evidence.generic_cert is not None
 
 
@@ -66,7 +66,7 @@ def test_smooth_generic_without_subset_not_absorbable(name, module):
     B = mat([[rng.randint(-9, 9) for _ in range(10)] for _ in range(3)])
     dec = decide(Instance(Activation(name), A, B))
     assert dec.verdict == "not_absorbable"
-    assert dec.theorem.startswith(f"Absorb.{module}.")
+    assert dec.theorem.startswith(f"Absorb.ridge.{module}.")
 
 
 def test_gelu_planted_is_absorbable():
@@ -150,7 +150,7 @@ def test_classification_verdicts():
     for name, res in (("swiglu", "R3"), ("geglu", "R3"), ("reglu", "R3")):
         dec = decide(Instance(Activation(name), A, B, W_gate=A))
         assert (dec.verdict, dec.result) == ("not_absorbable", res)
-        assert dec.theorem == f"Absorb.ImpossibilityInstances.{name}_not_absorbable"
+        assert dec.theorem == f"Absorb.results.ImpossibilityInstances.{name}_not_absorbable"
     dec = decide(Instance(Activation("relu_pow", 2), A, B))
     assert (dec.verdict, dec.result) == ("not_absorbable", "R2")
     dec = decide(Instance(Activation("swiglu"), A, B, W_gate=A, b_up=(F(1), F(0), F(0))))

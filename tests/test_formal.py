@@ -251,3 +251,76 @@ def test_prove_without_coq_is_one_line(tmp_path: Path) -> None:
     proc = _cli("prove", env=env)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "coqc" in proc.stderr
+
+
+# ------------------------------------------------- Coq names pybridge writes or reports
+
+#: A Coq definition's head, for finding the file that defines a name.
+_DEF_HEAD = re.compile(
+    r"^\s*(?:Lemma|Theorem|Corollary|Example|Definition|Fixpoint|Let|Inductive|Record)\s+([A-Za-z_][\w']*)",
+    re.M,
+)
+#: Checker and certificate lemmas the certificate writers apply by their short name.
+_CERT_NAME = re.compile(r"^(?:cert|check)_[a-z0-9_]*[a-z0-9]$")
+
+
+def full_name_of(short: str) -> list[str]:
+    """``Absorb.folder.File.short`` for each library file that defines ``short``."""
+    out = []
+    for path in THEORY_FILES:
+        if short in _DEF_HEAD.findall(strip_comments(path.read_text())):
+            rel = path.relative_to(THEORIES).with_suffix("")
+            out.append("Absorb." + ".".join(rel.parts) + "." + short)
+    return out
+
+
+def certificate_template_names() -> list[str]:
+    """Full names of the checkers and ``cert_*`` lemmas in pybridge's certificate templates."""
+    from pybridge.certificate_uses import literal_identifiers
+    from pybridge.coq.certificates import CertificateKind
+
+    shorts = {k.lemma for k in CertificateKind}
+    for module in ("certificates.py", "certificates_width.py"):
+        source = (ROOT / "pybridge" / "coq" / module).read_text()
+        shorts |= {i for i in literal_identifiers(source) if _CERT_NAME.match(i)}
+    names = []
+    for short in sorted(shorts):
+        found = full_name_of(short)
+        assert len(found) == 1, f"certificate template name {short}: defined in {found or 'no file'}"
+        names += found
+    return names
+
+
+def registry_names() -> list[str]:
+    """Every Coq name the activation registry and the decision routes report."""
+    from pybridge.activations import REGISTRY, qualified
+    from pybridge.decision import width_route
+
+    names = [n for spec in REGISTRY.values() for n in spec.coq_names]
+    names += [*width_route.BELOW_THEOREM.values(), width_route.RELU_BIAS_GROUPED]
+    names += ["Absorb.results.Biases.odd_part_absorbable_bias", "Absorb.results.FlipSigns.odd_part_absorbable"]
+    return [qualified(n) for n in names]
+
+
+def test_qualified_refuses_short_names() -> None:
+    from pybridge.activations import qualified
+
+    assert qualified("Absorb.results.FlipSigns.odd_part_absorbable") == "Absorb.results.FlipSigns.odd_part_absorbable"
+    for bad in ("FlipSigns.odd_part_absorbable", "Absorb.FlipSigns.odd_part_absorbable", "odd_part_absorbable"):
+        with pytest.raises(ValueError):
+            qualified(bad)
+
+
+def test_full_name_of_finds_the_folder() -> None:
+    assert full_name_of("relu_dim1_absorbable") == ["Absorb.decide.R8Absorbable.relu_dim1_absorbable"]
+    assert full_name_of("no_such_lemma_here") == []
+
+
+def test_registry_and_certificate_names_exist(backend: CoqBackend) -> None:
+    """Each Coq name pybridge reports or writes into a certificate is in the compiled
+    library under that full name (one describe run)."""
+    names = sorted(set(registry_names() + certificate_template_names()))
+    assert len(names) >= 40
+    infos = backend.describe(names)
+    absent = [n for n in names if not infos[n].exists]
+    assert not absent, absent

@@ -89,16 +89,16 @@ def test_biased_generic_relu_with_and_without_subset():
     no_s = inst("relu", [[1], [1]], [[1, 1]], b_up=(F(0), F(1)))
     dec = decide(no_s)
     assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
-    assert dec.theorem == "Absorb.ReluBias.relu_bias_absorbable_generic_submatrix"
+    assert dec.theorem == "Absorb.bias.ReluBias.relu_bias_absorbable_generic_submatrix"
     with_s = inst("relu", [[1], [2]], [[-1, 0]], b_up=(F(3), F(1)))
     assert decide(with_s).verdict == "absorbable"
-    assert decide(no_s, width=1).theorem == "Absorb.ReluBias.relu_bias_generic_not_absorbable_below"
+    assert decide(no_s, width=1).theorem == "Absorb.bias.ReluBias.relu_bias_generic_not_absorbable_below"
 
 
 def test_biased_nongeneric_relu_uses_grouped_r8():
     i = inst("relu", [[1], [2]], [[1, 1]], b_up=(F(1), F(2)))
     dec = decide(i)
-    assert dec.verdict == "absorbable" and dec.theorem == "Absorb.ReluBiasNecessity.relu_bias_grouped_iff"
+    assert dec.verdict == "absorbable" and dec.theorem == "Absorb.bias.ReluBiasNecessity.relu_bias_grouped_iff"
     assert witness_equal(i, dec, POINTS_1D)
 
 
@@ -110,7 +110,7 @@ def test_biased_nongeneric_relu_uses_grouped_r8():
 def test_gelu_family_bias_generic_r9(act, thm):
     i = inst(act, [[1], [1]], [[1, 1]], b_up=(F(0), F(1)))
     dec = decide(i)
-    assert (dec.verdict, dec.result, dec.theorem) == ("not_absorbable", "R9", "Absorb." + thm)
+    assert (dec.verdict, dec.result, dec.theorem) == ("not_absorbable", "R9", "Absorb.bias." + thm)
 
 
 def test_gelu_bias_not_generic_stays_outside():

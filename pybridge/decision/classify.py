@@ -31,7 +31,7 @@ METHOD = "subset search mod p, exact verification"
 
 
 def _theorem(name: Optional[str]) -> Optional[str]:
-    """``Module.lemma`` of the registry as reported: ``Absorb.Module.lemma``."""
+    """The registry's full Coq name (``Absorb.folder.Module.lemma``) as reported."""
     return qualified(name) if name is not None else None
 
 
@@ -131,10 +131,10 @@ def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
     if out.status == "found" and out.subset is not None:
         witness = flip_witness(inst, out.subset)
         if inst.has_bias:
-            return Decision("absorbable", "R7", qualified("Biases.odd_part_absorbable_bias"),
+            return Decision("absorbable", "R7", qualified("Absorb.results.Biases.odd_part_absorbable_bias"),
                             f"S = {list(out.subset)} gives sum b_i a_i^T = -I{via}; with biases the output "
                             "bias absorbs sum_S b_i c_i (R7)", witness=witness, **common)
-        return Decision("absorbable", "R5", qualified("FlipSigns.odd_part_absorbable"),
+        return Decision("absorbable", "R5", qualified("Absorb.results.FlipSigns.odd_part_absorbable"),
                         f"S = {list(out.subset)} gives B~[:,S] A[S,:] = -I{via}: flip rows S of W_up (R5 <=)",
                         witness=witness, **common)
     if out.status == "unknown":

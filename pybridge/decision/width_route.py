@@ -40,9 +40,10 @@ from .subset_search import search_subset
 
 METHOD = "canonical ridge form and R8 width search, exact"
 
-BELOW_THEOREM = {"lines": "R8.relu_not_absorbable_below_classes", "signs": "R8.pm_not_absorbable_below_classes"}
+BELOW_THEOREM = {"lines": "Absorb.decide.R8.relu_not_absorbable_below_classes",
+                 "signs": "Absorb.decide.R8.pm_not_absorbable_below_classes"}
 
-RELU_BIAS_GROUPED = "ReluBiasNecessity.relu_bias_grouped_iff"
+RELU_BIAS_GROUPED = "Absorb.bias.ReluBiasNecessity.relu_bias_grouped_iff"
 
 
 def library_has(relpath: str) -> bool:
