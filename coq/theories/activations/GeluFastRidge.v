@@ -181,8 +181,7 @@ Proof.
 Qed.
 
 (** R5 for gelu_fast: the whole package, and its uniform names. *)
-Definition gelu_fast_R5 : R5_package gelu_fast :=
-  even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique.
+Definition gelu_fast_R5 : R5_package gelu_fast := even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique.
 Definition gelu_fast_absorbable_iff_submatrix := package_iff gelu_fast_R5.
 Definition gelu_fast_absorbable_generic_submatrix := package_forward gelu_fast_R5.
 Definition gelu_fast_generic_not_absorbable_below := package_below gelu_fast_R5.

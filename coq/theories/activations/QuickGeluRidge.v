@@ -78,8 +78,7 @@ Qed.
 
 (** ** R5 for quick_gelu: the whole package of [results/R5Package.v] *)
 
-Definition quick_gelu_R5 : R5_package quick_gelu :=
-  even_R5 quick_gelu quick_gelu_odd_part quick_gelu_zero quick_gelu_ridge_unique.
+Definition quick_gelu_R5 : R5_package quick_gelu := even_R5 quick_gelu quick_gelu_odd_part quick_gelu_zero quick_gelu_ridge_unique.
 Definition quick_gelu_absorbable_iff_submatrix := package_iff quick_gelu_R5.
 Definition quick_gelu_absorbable_generic_submatrix := package_forward quick_gelu_R5.
 Definition quick_gelu_generic_not_absorbable_below := package_below quick_gelu_R5.

@@ -18,7 +18,7 @@
       of [R^(d+1)] is an affine function, every [beta_j] is 0. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks Geometry Ridge BiasSpec.
+From Absorb Require Import Sums Blocks Geometry Ridge BiasSpec AugRows.
 Open Scope R_scope.
 
 (** ** Definitions *)
@@ -161,13 +161,7 @@ Proof.
       * left. intros Z. apply E. lra.
 Qed.
 
-(** ** Augmented rows *)
-
-Lemma aug_row_coord d A c i k : (k < d)%nat -> aug_row d A c i k = A i k.
-Proof. intros Hk. unfold aug_row. apply Nat.ltb_lt in Hk. rewrite Hk. reflexivity. Qed.
-
-Lemma aug_row_bias_coord d A c i : aug_row d A c i d = c i.
-Proof. unfold aug_row. rewrite Nat.ltb_irrefl. reflexivity. Qed.
+(** ** Augmented rows ([AugRows.v]: their coordinates) *)
 
 (** If [(v, e) = lam1 (a_i1, c_i1) = lam2 (a_i2, c_i2)] with [lam1 <> 0], the
     augmented rows [i1], [i2] are dependent. *)

@@ -18,7 +18,7 @@
 
 From Coq Require Import Reals Lra Lia Arith Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
-  Ridge ReluSubmatrix Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm
+  Ridge ReluSubmatrix Biases BiasSpec AugRows AffineRidge ReluBias RidgeForm BiasRidgeForm
   ReluBiasNecessity.
 Open Scope R_scope.
 

@@ -22,7 +22,8 @@
     Any [sigma] with [odd_part_identity sigma] and the one-variable
     statement [affine_independent_1d (even_part sigma)]:
     [bias_absorbable_iff_of_1d], [bias_not_absorbable_below_of_1d] (used for
-    SiLU and GELU_tanh in [SiluAffineRidge.v], [GeluTanhAffineRidge.v]).
+    SiLU and GELU_tanh in [SiluAffineRidge.v], [GeluTanhAffineRidge.v]), and
+    [affine_independent_of_positive]: positive dilations suffice.
     GELU (no hypotheses): [gelu_bias_absorbable_generic_submatrix],
     [gelu_bias_absorbable_iff_submatrix] (with [Biases.odd_part_absorbable_bias]),
     [gelu_bias_generic_not_absorbable_below]; non-vacuity examples for
@@ -31,16 +32,10 @@
 From Coq Require Import Reals Lra Lia List.
 From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
-From Absorb Require Import Biases SubmatrixIff GeluRidge RidgeForm BiasSpec GeluAffineRidge.
+From Absorb Require Import Biases SubmatrixIff GeluRidge RidgeForm BiasSpec AugRows GeluAffineRidge.
 Open Scope R_scope.
 
 (** ** Augmented rows *)
-
-Lemma aug_row_lt d (A : mat) (c : vec) i l : (l < d)%nat -> aug_row d A c i l = A i l.
-Proof. intros Hl. unfold aug_row. apply Nat.ltb_lt in Hl. rewrite Hl. reflexivity. Qed.
-
-Lemma aug_row_last d (A : mat) (c : vec) i : aug_row d A c i d = c i.
-Proof. unfold aug_row. rewrite Nat.ltb_irrefl. reflexivity. Qed.
 
 (** [(a, c) = s (a', c')] with [s = +-1], read coordinatewise. *)
 Lemma aug_pm_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j :
@@ -48,10 +43,10 @@ Lemma aug_pm_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j :
   exists s, (s = 1 \/ s = -1) /\ (forall l, (l < d)%nat -> A1 i l = s * A2 j l) /\ c1 i = s * c2 j.
 Proof.
   intros [H|H]; [exists 1 | exists (-1)]; (split; [lra|]); split.
-  - intros l Hl. rewrite <- (aug_row_lt d A1 c1 i l Hl), <- (aug_row_lt d A2 c2 j l Hl), H; [ring|lia].
-  - rewrite <- (aug_row_last d A1 c1 i), <- (aug_row_last d A2 c2 j), H; [ring|lia].
-  - intros l Hl. rewrite <- (aug_row_lt d A1 c1 i l Hl), <- (aug_row_lt d A2 c2 j l Hl), H; [ring|lia].
-  - rewrite <- (aug_row_last d A1 c1 i), <- (aug_row_last d A2 c2 j), H; [ring|lia].
+  - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
+  - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
+  - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
+  - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
 Qed.
 
 Lemma aug_pm_of_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j s :
@@ -92,14 +87,14 @@ Lemma sim_ind_aug_zero d (V : mat) (c : vec) j (p : vec) :
 Proof.
   intros Hz [k [Hk Hp]]. unfold sim_ind.
   destruct (sign_sim_dec (S d) (aug_row d V c j) p) as [[C|C]|]; [| |reflexivity];
-    exfalso; apply Hp; specialize (C k ltac:(lia)); rewrite (aug_row_lt d V c j k Hk), (Hz k Hk) in C;
+    exfalso; apply Hp; specialize (C k ltac:(lia)); rewrite (aug_row_coord d V c j k Hk), (Hz k Hk) in C;
     lra.
 Qed.
 
 Lemma nonzero_aug_row d (A : mat) (c : vec) i :
   nonzero_vec d (row A i) -> nonzero_vec d (aug_row d A c i).
 Proof.
-  intros [k [Hk Hn]]. exists k. split; [exact Hk|]. rewrite aug_row_lt by exact Hk. exact Hn.
+  intros [k [Hk Hn]]. exists k. split; [exact Hk|]. rewrite aug_row_coord by exact Hk. exact Hn.
 Qed.
 
 (** ** Regrouping a sum of affine ridges *)
@@ -457,6 +452,42 @@ Theorem bias_not_absorbable_below_of_1d : forall sigma,
   ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 Proof.
   intros sigma Hodd H1. exact (even_bias_not_absorbable_below sigma Hodd (affine_ridge_unique_of_1d _ H1)).
+Qed.
+
+(** ** From positive dilations to every nonzero one (the even part is even)
+
+    [affine_positive_1d e] is [affine_independent_1d e] for [alpha_j > 0]
+    and pairs [(alpha_j, beta_j)] pairwise distinct; flipping the sign of
+    [(alpha_j, beta_j)] where [alpha_j < 0] gives the general statement
+    ([affine_independent_of_positive]; SiLU and GELU_tanh use it). *)
+
+Definition affine_positive_1d (e : R -> R) : Prop :=
+  forall N (gamma alpha beta : nat -> R) (p q : R),
+    (forall j, (j < N)%nat -> 0 < alpha j) ->
+    (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
+    (forall t, sumn N (fun j => gamma j * e (alpha j * t + beta j)) = p * t + q) ->
+    forall j, (j < N)%nat -> gamma j = 0.
+
+Theorem affine_independent_of_positive sigma : odd_part_identity sigma ->
+  affine_positive_1d (even_part sigma) -> affine_independent_1d (even_part sigma).
+Proof.
+  intros Hodd Hpos N gamma alpha beta p q Ha Hd Hs.
+  set (sg := fun j => if Rlt_dec (alpha j) 0 then -1 else 1).
+  assert (Hsg : forall j, sg j = 1 \/ sg j = -1).
+  { intros j. unfold sg. destruct (Rlt_dec (alpha j) 0); [right|left]; reflexivity. }
+  apply (Hpos N gamma (fun j => sg j * alpha j) (fun j => sg j * beta j) p q).
+  - intros j Hj. unfold sg. pose proof (Ha j Hj).
+    destruct (Rlt_dec (alpha j) 0); [lra|]. apply Rnot_lt_le in n. lra.
+  - intros i j Hi Hj Hne [E1 E2]. apply (Hd i j Hi Hj Hne).
+    destruct (Hsg i) as [Si|Si], (Hsg j) as [Sj|Sj]; rewrite Si, Sj in E1, E2.
+    + left. split; lra.
+    + right. split; lra.
+    + right. split; lra.
+    + left. split; lra.
+  - intros t. rewrite <- (Hs t). apply sumn_ext. intros j _. f_equal.
+    destruct (Hsg j) as [S1|S1]; rewrite S1.
+    + f_equal. ring.
+    + rewrite <- (even_part_even sigma Hodd (alpha j * t + beta j)). f_equal. ring.
 Qed.
 
 (** ** GELU, unconditionally *)

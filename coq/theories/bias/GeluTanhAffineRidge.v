@@ -396,25 +396,7 @@ Qed.
 (** ** One variable, any nonzero dilations (by evenness) *)
 
 Theorem gelu_tanh_even_affine_independent : affine_independent_1d (even_part gelu_tanh).
-Proof.
-  intros N gamma alpha beta p q Ha Hd Hs.
-  set (sg := fun j => if Rlt_dec (alpha j) 0 then -1 else 1).
-  assert (Hsg : forall j, sg j = 1 \/ sg j = -1).
-  { intros j. unfold sg. destruct (Rlt_dec (alpha j) 0); [right|left]; reflexivity. }
-  apply (gelu_tanh_even_affine_positive N gamma (fun j => sg j * alpha j) (fun j => sg j * beta j) p q).
-  - intros j Hj. unfold sg. pose proof (Ha j Hj).
-    destruct (Rlt_dec (alpha j) 0); [lra|]. apply Rnot_lt_le in n. lra.
-  - intros i j Hi Hj Hne [E1 E2]. apply (Hd i j Hi Hj Hne).
-    destruct (Hsg i) as [Si|Si], (Hsg j) as [Sj|Sj]; rewrite Si, Sj in E1, E2.
-    + left. split; lra.
-    + right. split; lra.
-    + right. split; lra.
-    + left. split; lra.
-  - intros t. rewrite <- (Hs t). apply sumn_ext. intros j _. f_equal.
-    destruct (Hsg j) as [S1|S1]; rewrite S1.
-    + f_equal. ring.
-    + rewrite <- (even_part_even gelu_tanh gelu_tanh_odd_part (alpha j * t + beta j)). f_equal. ring.
-Qed.
+Proof. exact (affine_independent_of_positive gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_positive). Qed.
 
 (** ** R9 for GELU_tanh, with biases *)
 

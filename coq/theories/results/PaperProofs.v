@@ -202,18 +202,12 @@ Qed.
 Lemma grouping_decides_up_to_sign_of sigma :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   Paper.grouping_decides_up_to_sign sigma.
-Proof.
-  intros Hodd H0 Hun d n k K m A B U G L cls lam.
-  exact (GroupingDrop.pm_absorbable_iff_width_drop sigma d n k K m A B U G L cls lam Hodd H0 Hun).
-Qed.
+Proof. intros Hodd H0 Hun. repeat intro. eapply GroupingDrop.pm_absorbable_iff_width_drop; eassumption. Qed.
 
 Lemma never_below_classes_up_to_sign_of sigma :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   Paper.never_below_classes_up_to_sign sigma.
-Proof.
-  intros Hodd H0 Hun d n k m A B U G L.
-  exact (R8.pm_not_absorbable_below_classes sigma d n k m A B U G L Hodd H0 Hun).
-Qed.
+Proof. intros Hodd H0 Hun. repeat intro. eapply R8.pm_not_absorbable_below_classes; eassumption. Qed.
 
 (** The three hypotheses for GELU, GELU_tanh and SiLU, in one place. *)
 Lemma gelu_family_hyps (P : (R -> R) -> Prop) :
