@@ -277,8 +277,9 @@ def test_timeout_is_its_own_outcome(coq):
 
 
 def test_uncertifiable_activation_is_not_certified():
-    """quick_gelu is in the registry but has no Coq support yet: undecided, never a rejection."""
+    """heaviside is in the registry but has no Coq support yet: undecided, never a rejection."""
     A, B, _ = planted(2, 5, 6)
-    inst = Instance(Activation("quick_gelu"), A, B)
+    inst = Instance(Activation("heaviside"), A, B)
     dec = decide(inst)
     assert dec.verdict == "undecided" and dec.theorem is None
+    assert certify(inst, dec, CoqBackend()) is None
