@@ -13,6 +13,7 @@ the unused lemmas.
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -20,10 +21,10 @@ import click
 import networkx as nx
 
 from .coq import CoqBackend
-from .docs_site import write_atomic, write_site
+from .docs_site import CoqdocRun, write_atomic, write_site
 from .errors import InputError
 from .graph import breaks, resolve, rests_on, summary, to_node_link, unused
-from .graph_cache import load_graph
+from .graph_cache import build_library, load_graph
 from .graph_html import layout_of, to_dot, to_html, to_svg
 
 FORMATS = ("html", "svg", "dot", "json")
@@ -114,14 +115,26 @@ def graph_cmd(out: Optional[Path], fmt: str, as_json: bool, rests: Optional[str]
     if out is not None:
         _out_dir(out)
     backend = CoqBackend()
-    g = load_graph(backend, build=not no_build, cache=not no_cache)
-    doc = answers(g, rests, broken, want_unused)
+    if not no_build:
+        build_library(backend)
+    writing = out is not None or not (asking or as_json)
+    directory = _out_dir(out if out is not None else Path("graph")) if writing else None
+    # coqdoc needs only the compiled .glob files: it runs (into a scratch directory)
+    # while the graph is extracted
+    coqdoc = (CoqdocRun(backend, Path(tempfile.mkdtemp(prefix=".src-", dir=directory)))
+              if directory is not None and fmt == "html" and not no_docs else None)
+    try:
+        g = load_graph(backend, build=False, cache=not no_cache)
+        doc = answers(g, rests, broken, want_unused)
+    except BaseException:
+        if coqdoc is not None:
+            coqdoc.discard()
+        raise
     target: Optional[Path] = None
-    if out is not None or not (asking or as_json):
-        directory = _out_dir(out if out is not None else Path("graph"))
+    if directory is not None:
         target = directory / f"graph.{fmt}"
         if fmt == "html":
-            write_site(g, directory, backend, docs=not no_docs)
+            write_site(g, directory, backend, docs=coqdoc if coqdoc is not None else not no_docs)
         else:
             write_atomic(target, render(g, fmt))
     if as_json:

@@ -15,6 +15,7 @@ comment just above it) for the side panel.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -73,32 +74,56 @@ def page_name(module: str) -> str:
     return f"{module}.html"
 
 
+class CoqdocRun:
+    """coqdoc running in the background (it needs only the ``.glob`` files, so it can run
+    while the graph is extracted); :meth:`wait` collects its pages and anchors."""
+
+    def __init__(self, backend: CoqBackend, out: Path, *, timeout: float = 120.0) -> None:
+        exe = shutil.which("coqdoc")
+        if exe is None:
+            raise ProverUnavailable("coqdoc not found: install Coq (it ships coqdoc)")
+        self.modules = backend.modules()
+        files = [str(backend.module_file(m)) for m in self.modules]
+        self.out = out.resolve()  # coqdoc runs in coq/
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.timeout = timeout
+        self.start = time.monotonic()
+        self.proc = subprocess.Popen(
+            [exe, "--html", "--utf8", "--toc", "--no-externals", "-R", str(backend.theories),
+             "Absorb", "-d", str(self.out), *files],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=backend.coq_dir,
+        )
+
+    def wait(self) -> SourceDocs:
+        try:
+            _, stderr = self.proc.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate()
+            raise ProverUnavailable(f"coqdoc took longer than {self.timeout:.0f} s") from None
+        if self.proc.returncode != 0:
+            tail = " | ".join(stderr.strip().splitlines()[-3:])
+            raise ProverUnavailable(f"coqdoc failed: {tail}")
+        pages: dict[str, str] = {}
+        anchors: dict[str, frozenset[str]] = {}
+        for m in self.modules:
+            f = self.out / page_name(m)
+            if f.is_file():
+                pages[m] = page_name(m)
+                anchors[m] = frozenset(_ANCHOR_RE.findall(f.read_text(errors="replace")))
+        return SourceDocs(self.out, pages, anchors, time.monotonic() - self.start)
+
+    def discard(self) -> None:
+        """Stop coqdoc and remove its output (the command failed before the site was written)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+        shutil.rmtree(self.out, ignore_errors=True)
+
+
 def run_coqdoc(backend: CoqBackend, out: Path, *, timeout: float = 120.0) -> SourceDocs:
     """coqdoc HTML of every ``_CoqProject`` file into ``out`` (needs the ``.glob`` files)."""
-    exe = shutil.which("coqdoc")
-    if exe is None:
-        raise ProverUnavailable("coqdoc not found: install Coq (it ships coqdoc)")
-    modules = backend.modules()
-    files = [str(backend.theories / (m.split(".", 1)[1].replace(".", "/") + ".v")) for m in modules]
-    out = out.resolve()  # coqdoc runs in coq/
-    out.mkdir(parents=True, exist_ok=True)
-    start = time.monotonic()
-    proc = subprocess.run(
-        [exe, "--html", "--utf8", "--toc", "--no-externals", "-R", str(backend.theories),
-         "Absorb", "-d", str(out), *files],
-        capture_output=True, text=True, timeout=timeout, cwd=backend.coq_dir,
-    )
-    if proc.returncode != 0:
-        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-        raise ProverUnavailable(f"coqdoc failed: {tail}")
-    pages: dict[str, str] = {}
-    anchors: dict[str, frozenset[str]] = {}
-    for m in modules:
-        f = out / page_name(m)
-        if f.is_file():
-            pages[m] = page_name(m)
-            anchors[m] = frozenset(_ANCHOR_RE.findall(f.read_text(errors="replace")))
-    return SourceDocs(out, pages, anchors, time.monotonic() - start)
+    return CoqdocRun(backend, out, timeout=timeout).wait()
 
 
 def coqdoc_anchor(inner: str) -> str:
@@ -223,13 +248,28 @@ def copy_vendor(out: Path) -> None:
 
 
 def write_site(
-    g: nx.DiGraph, out: Path, backend: CoqBackend, *, docs: bool = True,
+    g: nx.DiGraph, out: Path, backend: CoqBackend, *, docs: bool | CoqdocRun = True,
     title: str = "Lemma graph of the Absorb library",
 ) -> SiteReport:
-    """Write the page, the vendored libraries and (``docs``) the coqdoc pages into ``out``."""
+    """Write the page, the vendored libraries and (``docs``) the coqdoc pages into ``out``.
+
+    ``docs`` may be a :class:`CoqdocRun` started earlier into ``out/src``.
+    """
     start = time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    source_docs = run_coqdoc(backend, out / SRC_DIR) if docs else None
+    if isinstance(docs, CoqdocRun):
+        try:
+            done = docs.wait()
+        except BaseException:
+            docs.discard()
+            raise
+        src = out / SRC_DIR  # the scratch output replaces the previous pages
+        if done.directory != src.resolve():
+            shutil.rmtree(src, ignore_errors=True)
+            os.replace(done.directory, src)
+        source_docs: SourceDocs | None = SourceDocs(src, done.pages, done.anchors, done.seconds)
+    else:
+        source_docs = run_coqdoc(backend, out / SRC_DIR) if docs else None
     hrefs = node_hrefs(g, source_docs) if source_docs else {}
     sources = node_sources(g, backend.root)
     copy_vendor(out)

@@ -91,6 +91,14 @@ def save(g: nx.DiGraph, key: CacheKey, directory: Optional[Path] = None) -> None
         pass
 
 
+def build_library(backend: CoqBackend) -> None:
+    """``make`` the library (a no-op when up to date), or :class:`ProverUnavailable`."""
+    res = backend.build_library()
+    if not res.ok:
+        tail = " | ".join(res.log.strip().splitlines()[-3:])
+        raise ProverUnavailable(f"the Coq library does not build: {tail}")
+
+
 def load_graph(
     backend: Optional[CoqBackend] = None, *, build: bool = True, cache: bool = True
 ) -> nx.DiGraph:
@@ -101,10 +109,7 @@ def load_graph(
     """
     backend = backend or CoqBackend()
     if build:
-        res = backend.build_library()
-        if not res.ok:
-            tail = " | ".join(res.log.strip().splitlines()[-3:])
-            raise ProverUnavailable(f"the Coq library does not build: {tail}")
+        build_library(backend)
     key = library_key(backend)
     if cache:
         g = load(key)

@@ -550,3 +550,19 @@ def test_declaration_source_is_the_statement_with_its_comment() -> None:
     assert declaration_source(src, 99) == ""
     assert coqdoc_anchor("orphan'") == "orphan'"
     assert coqdoc_anchor("résumé") == "a799c331edbeacb6d0f394b27aafc02a"  # coqdoc's MD5 form
+
+
+def test_cli_failed_query_leaves_no_partial_docs(mini, tmp_path) -> None:
+    """coqdoc runs while the graph is extracted; a failure after that leaves nothing of it."""
+    backend, _ = mini
+    out = tmp_path / "out"
+    proc = run_cli(["--no-build", "--out", str(out), "--rests-on", "no_such_lemma"], backend.root, tmp_path)
+    assert proc.returncode == 2 and "no_such_lemma" in proc.stderr
+    assert list(out.iterdir()) == []
+    # and a site written over an older one replaces its source pages
+    assert run_cli(["--no-build", "--out", str(out)], backend.root, tmp_path).returncode == 0
+    stale = out / "src" / "stale.html"
+    stale.write_text("old")
+    assert run_cli(["--no-build", "--out", str(out)], backend.root, tmp_path).returncode == 0
+    assert not stale.exists() and (out / "src" / "Absorb.Top.html").is_file()
+    assert sorted(p.name for p in out.iterdir()) == ["graph.html", "index.html", "src", "vendor"]
