@@ -12,7 +12,10 @@
     - [nosub_no_width_at_k]: [check_nosub] on [(U, G, L)] proves
       [~ width_condition d k k U G L];
     - [cert_r8_nosub_relu] / [cert_r8_nosub_pm]: with a canonical grouping,
-      the block is not absorbable at width [k]. *)
+      the block is not absorbable at width [k].
+    Examples: the paper's counterexample is not absorbable at width 1
+    ([cw_relu_not_absorbable_1]), nor [x + 2 gelu(x)] ([cw_gelu_not_absorbable_1]);
+    tampered no-subset data is rejected ([cw_nosub_tampered]). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations ReluSubmatrix Ridge.
@@ -76,4 +79,48 @@ Proof.
   intros Hodd H0 Hun Hg Hpm Hs HG Hn.
   exact (cert_r8_no_width_condition_pm sigma d n k K k _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg Hpm Hs HG
            (nosub_no_width_at_k d k dU dG dL RU CG RL p F FS Hn)).
+Qed.
+
+(** ** Examples *)
+
+(** The paper's counterexample [x + relu(x) + relu(2x)]: one ridge ([U = 1],
+    kink [G = 3], [L = 1]); no [S] gives [1 + 3 s = 0], so it is not absorbable
+    at width [k = 1] (it is at width 2, [R8Certify.ex_relu_absorbable_2]). *)
+Definition cw_RA : list (list int) := [[1%uint63]; [2%uint63]].
+Definition cw_CB : list (list int) := [[1%uint63]; [1%uint63]].
+Definition cw_RU : list (list int) := [[1%uint63]].
+Definition cw_CG : list (list int) := [[3%uint63]].
+Definition cw_RL : list (list int) := [[1%uint63]].
+Definition cw_FS : list (option nat * functional) := [(Some 0%nat, [(0%nat, [1336866829%uint63])])].
+
+Example cw_nosub_ok : check_nosub 1 1 1 1 1 cw_RU cw_CG cw_RL 2005300243%uint63 [] cw_FS = true.
+Proof. vm_compute. reflexivity. Qed.
+
+Example cw_relu_not_absorbable_1 :
+  ~ absorbable_ungated relu 1 2 1 identity (zmat_rows 1 (zrows cw_RA)) (zmat_cols 1 (zrows cw_CB)).
+Proof.
+  apply (cert_r8_nosub_relu 1 2 1 1 1 (zrows cw_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 2%Z] [0%nat; 0%nat]
+           1 cw_CG 1 cw_RL 2005300243%uint63 [] cw_FS); vm_compute; reflexivity.
+Qed.
+
+(** A tampered certificate is rejected: no functionals, or a wrong target [L = -3]
+    (then [S = {0}] works and no refutation exists). *)
+Example cw_nosub_tampered :
+  check_nosub 1 1 1 1 1 cw_RU cw_CG cw_RL 2005300243%uint63 [] [] = false /\
+  check_nosub 1 1 1 1 1 cw_RU cw_CG [[Uint63.opp 3%uint63]] 2005300243%uint63 [] cw_FS = false.
+Proof. split; vm_compute; reflexivity. Qed.
+
+(** GELU family: [x + s(x) + s(x) = x + 2 s(x)] ([G = 2], [L = 1]): not absorbable
+    at width [1] for GELU (and so for any sigma with the odd-part identity and ridge
+    uniqueness of its even part). *)
+Definition cw2_RA : list (list int) := [[1%uint63]; [1%uint63]].
+Definition cw2_CG : list (list int) := [[2%uint63]].
+Definition cw2_FS : list (option nat * functional) := [(Some 0%nat, [(0%nat, [928075639%uint63])])].
+
+Example cw_gelu_not_absorbable_1 :
+  ~ absorbable_ungated gelu 1 2 1 identity (zmat_rows 1 (zrows cw2_RA)) (zmat_cols 1 (zrows cw_CB)).
+Proof.
+  apply (cert_r8_nosub_pm gelu 1 2 1 1 1 (zrows cw2_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 1%Z] [0%nat; 0%nat]
+           1 cw2_CG 1 cw_RL 1856151277%uint63 [] cw2_FS gelu_odd_part gelu_zero gelu_even_part_unique);
+    vm_compute; reflexivity.
 Qed.
