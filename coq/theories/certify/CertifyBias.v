@@ -17,7 +17,9 @@
       [lines_of_signs_property], [below_of_signs_property] and
       [signs_property_of_iff] turn statements on [generic_bias_signs] (the GELU
       family's hypothesis: GELU, GELU_tanh, SiLU in [bias/]) into ones on
-      [generic_bias_lines]. *)
+      [generic_bias_lines].
+    Examples: [bx_relu_not_absorbable] (width [n]), [bx_relu_not_absorbable_below],
+    a rejected tampered genericity check. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs BiasBlocks RidgeForm BiasSpec ReluBias.
@@ -160,6 +162,19 @@ Example bx_relu_not_absorbable_below (b0 : vec) :
 Proof.
   apply (cert_bias_not_absorbable_below relu relu_bias_below_property 1 2 1 1 1 bx_RA bx_CB b0
            2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63]); vm_compute; reflexivity.
+Qed.
+
+(** Width [n = 2]: no subset of [b_i a_i = 1, 1] sums to [-1] (one functional,
+    free index [1]); so the ReLU block is not absorbable at its own width. *)
+Definition bx_FS : list (option nat * functional) := [(Some 0%nat, [(0%nat, [1%uint63])])].
+
+Example bx_relu_not_absorbable (b0 : vec) :
+  ~ absorbable_ungated_bias relu 1 2 2 identity (mat_of_rows 1 bx_RA) (aug_bias 1 1 bx_RA)
+      (mat_of_cols 1 bx_CB) b0.
+Proof.
+  apply (cert_bias_not_absorbable relu relu_bias_lines_property 1 2 1 1 bx_RA bx_CB b0
+           2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63] 1904553449 [1%nat] bx_FS);
+    vm_compute; reflexivity.
 Qed.
 
 (** A tampered certificate is rejected: the augmented rows [(1, 0)], [(2, 0)] are parallel. *)
