@@ -10,6 +10,7 @@ Coq (:data:`CERTIFICATE_MODULES`); this module reads them with :mod:`ast`
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 from importlib import resources
 from pathlib import Path
@@ -45,13 +46,25 @@ def literal_identifiers(source: str) -> set[str]:
     return out
 
 
+def _certificate_files() -> list[Path]:
+    with resources.as_file(resources.files("pybridge")) as pkg:
+        return [f for pattern in CERTIFICATE_MODULES for f in sorted(Path(pkg).glob(pattern))]
+
+
+def modules_digest() -> str:
+    """A digest of the certificate-writing modules (part of the lemma-graph cache key)."""
+    h = hashlib.sha256()
+    for f in _certificate_files():
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def pybridge_identifiers() -> set[str]:
     """Identifiers named by the certificate-writing modules of the installed package."""
     out: set[str] = set()
-    with resources.as_file(resources.files("pybridge")) as pkg:
-        for pattern in CERTIFICATE_MODULES:
-            for f in sorted(Path(pkg).glob(pattern)):
-                out |= literal_identifiers(f.read_text(encoding="utf-8"))
+    for f in _certificate_files():
+        out |= literal_identifiers(f.read_text(encoding="utf-8"))
     return out
 
 

@@ -4,7 +4,8 @@ Extraction asks Coq three times (several seconds); a query (``--rests-on``,
 ``--breaks``, ``--unused``) needs none of that when the library has not
 changed. The key is a digest of every compiled file of ``_CoqProject``
 (``.vo`` and ``.glob``: size and modification time), of ``_CoqProject`` and
-``results.toml`` (contents) and of :data:`SCHEMA`; any change gives a new key,
+``results.toml`` (contents), of the modules whose certificates name library
+lemmas (:func:`pybridge.certificate_uses.modules_digest`) and of :data:`SCHEMA`; any change gives a new key,
 so a stale graph is never read. The file lives in
 :func:`pybridge.coq.query.default_cache_dir`.
 """
@@ -19,11 +20,12 @@ from typing import Optional
 
 import networkx as nx
 
+from .certificate_uses import modules_digest
 from .coq import CoqBackend
 from .coq.query import default_cache_dir
 from .errors import ProverUnavailable
 from .files import atomic_write_text
-from .graph import extract, mark_certificate_uses
+from .graph import extract
 
 #: Bump when the node attributes written by :func:`pybridge.graph.extract` change.
 SCHEMA = "graph-v2"
@@ -45,6 +47,7 @@ class CacheKey:
 def library_key(backend: CoqBackend) -> CacheKey:
     """Digest of the compiled library as it is on disk now."""
     h = hashlib.sha256(SCHEMA.encode())
+    h.update(modules_digest().encode())  # which nodes pybridge's certificates name
     project = backend.coq_dir / "_CoqProject"
     results = backend.coq_dir / "results.toml"
     for f in (project, results):
@@ -114,7 +117,6 @@ def load_graph(
     if cache:
         g = load(key)
         if g is not None:
-            mark_certificate_uses(g)  # pybridge itself may have changed since
             return g
     g = extract(backend, build=False, cache=cache)
     if cache:
