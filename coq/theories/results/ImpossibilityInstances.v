@@ -138,7 +138,7 @@ Example relu_pow_depth_instance :
                (compose (map (ublock (relu_pow 2) 1) [one_block; one_block; one_block])).
 Proof. apply relu_pow_depth; [lia | right; lia | discriminate]. Qed.
 
-(** The same for the step-like [relu_pow 0] ([k = 0]). *)
+(** The same for the constant activation [relu_pow 0 = 1] ([k = 0]; the step is [heaviside], activations/HomogeneousReal.v). *)
 Example relu_pow0_depth_instance :
   ~ same_fun 1 (compose (map (res_ublock (relu_pow 0) 1) [one_block]))
                (compose (map (ublock (relu_pow 0) 1) [one_block])).
