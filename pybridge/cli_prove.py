@@ -36,6 +36,18 @@ def prove_cmd(as_json: bool, markdown: bool) -> None:
         click.echo(json.dumps(doc, indent=2))
         return
     console = Console()
+    if not console.is_terminal:
+        # Piped or redirected: plain lines, so that no name is ever cut to a column width.
+        for s in statuses:
+            click.echo(f"{s.entry.id}  {s.status}  {s.entry.title}")
+            for n in s.entry.statements:
+                click.echo(f"  statement: {n}")
+            for t in s.theorems:
+                click.echo(f"  theorem:   {t.name}")
+            if s.note:
+                click.echo(f"  note:      {s.note}")
+        _print_details(statuses, console)
+        return
     table = Table(title="Paper results and their formal proofs")
     for col in ("id", "statement", "status", "Coq theorems", "note"):
         table.add_column(col)
@@ -44,6 +56,11 @@ def prove_cmd(as_json: bool, markdown: bool) -> None:
         names = "\n".join(short_name(t.name) for t in s.theorems) or "-"
         table.add_row(s.entry.id, stmts, s.status, names, s.note)
     console.print(table)
+    _print_details(statuses, console)
+
+
+def _print_details(statuses: list, console: Console) -> None:
+    """Each statement's text and each theorem's statement with its axioms."""
     for s in statuses:
         for st in s.statements:
             console.print(f"[bold]{st.name}[/bold] := {st.statement or '(not in the library)'}", highlight=False)

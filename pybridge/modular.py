@@ -104,7 +104,7 @@ def _ratio(v: object) -> tuple[int, int]:
 
 def _row_ratios(r: Sequence[object]) -> list[tuple[int, int]]:
     try:
-        return list(map(Fraction.as_integer_ratio, r))  # a row of Fractions: no per-entry dispatch
+        return list(map(Fraction.as_integer_ratio, r))  # type: ignore[arg-type]  # a row of Fractions: no per-entry dispatch
     except (TypeError, AttributeError):
         return [_ratio(v) for v in r]
 
