@@ -88,15 +88,6 @@ def _add_to_basis(v: list[Fraction], basis: list[tuple[int, list[Fraction]]]) ->
     return len(basis) - 1
 
 
-def rank(rows: Sequence[Sequence[Fraction]]) -> int:
-    """Exact rank of a rational matrix given by rows."""
-    basis: list[tuple[int, list[Fraction]]] = []
-    for r in rows:
-        rem, _ = _eliminate(list(r), basis)
-        _add_to_basis(rem, basis)
-    return len(basis)
-
-
 # ---------------------------------------------------------------- the condition
 
 

@@ -16,7 +16,7 @@ from pybridge.coq import CoqBackend
 from pybridge.errors import InputError
 from pybridge.exact_linalg import invert
 from pybridge.model import Activation, Instance
-from pybridge.width import rank
+from pybridge.exact_linalg import rank
 
 REPO = Path(__file__).resolve().parent.parent
 RELU = Activation("relu")

@@ -17,13 +17,13 @@ from itertools import combinations_with_replacement
 
 import pytest
 
+from pybridge.exact_linalg import rank
 from pybridge.ridge_form import canonical_form
 from pybridge.width import (
     condition_for,
     condition_holds,
     explicit_block,
     min_width,
-    rank,
 )
 
 F = Fraction
