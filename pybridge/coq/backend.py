@@ -22,6 +22,13 @@ from ..prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo, repo
 
 PREFIX = "Absorb"
 _STEM_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+#: coqc's messages when the compiled library itself cannot be loaded (stale, corrupt,
+#: missing or built by another Coq): no certificate was judged, so this is not a rejection.
+_LIBRARY_FAILURE_RE = re.compile(
+    r"makes inconsistent assumptions over library|has bad magic number|"
+    r"Cannot find a physical path bound to logical path|Unable to locate library|"
+    r"compiled with an incompatible version|\.vo: premature end of file|contains library \S+ and not library"
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,20 @@ class CoqRun:
     @property
     def output(self) -> str:
         return (self.stdout + self.stderr).strip()
+
+
+def library_failure(output: str) -> None:
+    """Raise :class:`ProverUnavailable` when ``output`` says the library could not be loaded.
+
+    A stale or inconsistent build (a module recompiled without its dependents) makes every
+    certificate fail to load; reporting that as a rejection would blame the user's weights.
+    """
+    match = _LIBRARY_FAILURE_RE.search(output)
+    if match is None:
+        return
+    line = next((ln.strip() for ln in output.splitlines() if match.group(0) in ln), match.group(0))
+    raise ProverUnavailable(f"the compiled Coq library cannot be loaded ({line[:160]}); "
+                            "rebuild it with `make -C coq`")
 
 
 class CoqBackend:
@@ -143,6 +164,8 @@ class CoqBackend:
         if res.timed_out:
             return ProverResult(ProverOutcome.TIMEOUT, res.seconds, f"coqc timed out after {timeout:g} s",
                                 prover=self.name, kept_path=kept_path)
+        if not res.ok:
+            library_failure(res.output)
         outcome = ProverOutcome.ACCEPTED if res.ok else ProverOutcome.REJECTED
         return ProverResult(outcome, res.seconds, res.output, prover=self.name, kept_path=kept_path)
 
