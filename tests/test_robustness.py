@@ -148,9 +148,14 @@ def test_unwritable_keep_certificate_refused_before_work(capsys, tmp_path: Path,
 
 
 def test_unwritable_json_out_refused_before_work(capsys, tmp_path: Path, monkeypatch) -> None:
-    from test_architectures import opt, write
+    from safetensors.numpy import save_file
 
-    write(tmp_path, *opt())
+    rng = np.random.default_rng(0)
+    save_file({"model.decoder.layers.0.fc1.weight": rng.standard_normal((4, 2)).astype(np.float32),
+               "model.decoder.layers.0.fc2.weight": rng.standard_normal((2, 4)).astype(np.float32)},
+              str(tmp_path / "model.safetensors"))
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "opt", "num_hidden_layers": 1,
+                                                       "activation_function": "relu"}))
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setattr(api, "decide", lambda *a, **k: pytest.fail("decide ran"))
