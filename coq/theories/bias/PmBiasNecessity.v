@@ -410,3 +410,276 @@ Proof.
 Qed.
 
 End PmNecessity.
+
+(** ** Headline results *)
+
+Theorem pm_bias_form_necessary : forall sigma, odd_part_identity sigma ->
+  affine_ridge_unique_even (even_part sigma) ->
+  forall d k m U s G L l0,
+  generic_bias_signs d k U s G ->
+  (exists A' c' B' b0',
+     same_fun d (ungated_bias sigma d m A' c' B' b0') (bias_ridge_form sigma d k U s G L l0)) ->
+  width_condition d k m U G L.
+Proof.
+  intros sigma Hodd Hu d k m U s G L l0 Hg [A' [c' [B' [b0' H]]]].
+  destruct (pm_form_block_width sigma Hodd Hu d k m U s G A' c' B' Hg k (fun _ => true)
+              (fun _ => true) L (fun i => l0 i - b0' i) ltac:(rewrite count_true; lia))
+    as [T [S [r [E [P [Q [HT [HS [Hc HL]]]]]]]]].
+  - intros x i Hi. pose proof (H x i Hi) as E.
+    unfold ungated_bias, bias_ridge_form in E. unfold masked. cbv beta iota. lra.
+  - exists T, S, r, E, P, Q. split; [intros t Ht Et; apply (HT t Ht Et)|].
+    split; [rewrite !count_true in Hc; lia | exact HL].
+Qed.
+
+Theorem pm_bias_form_iff : forall sigma, odd_part_identity sigma ->
+  affine_ridge_unique_even (even_part sigma) ->
+  forall d k m U s G L l0,
+  generic_bias_signs d k U s G ->
+  ((exists A' c' B' b0',
+      same_fun d (ungated_bias sigma d m A' c' B' b0') (bias_ridge_form sigma d k U s G L l0))
+   <-> width_condition d k m U G L).
+Proof.
+  intros sigma Hodd Hu d k m U s G L l0 Hg. split.
+  - apply (pm_bias_form_necessary sigma Hodd Hu). exact Hg.
+  - intros Hw. exact (bias_width_condition_sufficient sigma d k m U s G L l0 Hodd Hw).
+Qed.
+
+(** A block whose residual equals a canonical form is absorbable at width
+    [m] iff the form's width condition holds. *)
+Theorem pm_bias_residual_form_iff : forall sigma, odd_part_identity sigma ->
+  affine_ridge_unique_even (even_part sigma) ->
+  forall d n A c B b0 k U s G L l0,
+  generic_bias_signs d k U s G ->
+  same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+             (bias_ridge_form sigma d k U s G L l0) ->
+  forall m, absorbable_ungated_bias sigma d n m identity A c B b0 <-> width_condition d k m U G L.
+Proof.
+  intros sigma Hodd Hu d n A c B b0 k U s G L l0 Hg Hres m.
+  rewrite <- (pm_bias_form_iff sigma Hodd Hu d k m U s G L l0 Hg). split.
+  - intros [A' [c' [B' [b0' H]]]]. exists A', c', B', b0'.
+    exact (same_fun_trans_b d _ _ _ H Hres).
+  - intros [A' [c' [B' [b0' H]]]]. exists A', c', B', b0'. intros x p Hp.
+    rewrite (H x p Hp). symmetry. exact (Hres x p Hp).
+Qed.
+
+(** Every biased block of the GELU family is decided. *)
+Theorem pm_bias_block_decided : forall sigma, odd_part_identity sigma ->
+  affine_ridge_unique_even (even_part sigma) ->
+  forall d n A c B b0,
+  exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
+    same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+               (bias_ridge_form sigma d k U s G L l0) /\
+    forall m, absorbable_ungated_bias sigma d n m identity A c B b0 <-> width_condition d k m U G L.
+Proof.
+  intros sigma Hodd Hu d n A c B b0.
+  destruct (pm_bias_ridge_form_canonical sigma Hodd n d n A c B identity b0 (le_n n))
+    as [k [U [s [G [L [l0 [Hk [Hg Hs]]]]]]]].
+  assert (Hres : same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+                            (bias_ridge_form sigma d k U s G L l0))
+    by exact (same_fun_trans_b d _ _ _ (residual_is_bias_ridge_form sigma d n A c B b0) Hs).
+  exists k, U, s, G, L, l0. split; [exact Hk|]. split; [exact Hg|]. split; [exact Hres|].
+  exact (pm_bias_residual_form_iff sigma Hodd Hu d n A c B b0 k U s G L l0 Hg Hres).
+Qed.
+
+Corollary gelu_bias_block_decided : forall d n A c B b0,
+  exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
+    same_fun d (residual d identity (ungated_bias gelu d n A c B b0))
+               (bias_ridge_form gelu d k U s G L l0) /\
+    forall m, absorbable_ungated_bias gelu d n m identity A c B b0 <-> width_condition d k m U G L.
+Proof. exact (pm_bias_block_decided gelu gelu_odd_part gelu_even_part_affine_unique). Qed.
+
+Corollary gelu_tanh_bias_block_decided : forall d n A c B b0,
+  exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
+    same_fun d (residual d identity (ungated_bias gelu_tanh d n A c B b0))
+               (bias_ridge_form gelu_tanh d k U s G L l0) /\
+    forall m, absorbable_ungated_bias gelu_tanh d n m identity A c B b0
+              <-> width_condition d k m U G L.
+Proof.
+  exact (pm_bias_block_decided gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique).
+Qed.
+
+Corollary silu_bias_block_decided : forall d n A c B b0,
+  exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
+    same_fun d (residual d identity (ungated_bias silu d n A c B b0))
+               (bias_ridge_form silu d k U s G L l0) /\
+    forall m, absorbable_ungated_bias silu d n m identity A c B b0 <-> width_condition d k m U G L.
+Proof. exact (pm_bias_block_decided silu silu_odd_part silu_even_part_affine_unique). Qed.
+
+Corollary gelu_bias_form_iff : forall d k m U s G L l0,
+  generic_bias_signs d k U s G ->
+  ((exists A' c' B' b0',
+      same_fun d (ungated_bias gelu d m A' c' B' b0') (bias_ridge_form gelu d k U s G L l0))
+   <-> width_condition d k m U G L).
+Proof. exact (pm_bias_form_iff gelu gelu_odd_part gelu_even_part_affine_unique). Qed.
+
+Corollary gelu_tanh_bias_form_iff : forall d k m U s G L l0,
+  generic_bias_signs d k U s G ->
+  ((exists A' c' B' b0',
+      same_fun d (ungated_bias gelu_tanh d m A' c' B' b0')
+                 (bias_ridge_form gelu_tanh d k U s G L l0))
+   <-> width_condition d k m U G L).
+Proof.
+  exact (pm_bias_form_iff gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique).
+Qed.
+
+Corollary silu_bias_form_iff : forall d k m U s G L l0,
+  generic_bias_signs d k U s G ->
+  ((exists A' c' B' b0',
+      same_fun d (ungated_bias silu d m A' c' B' b0') (bias_ridge_form silu d k U s G L l0))
+   <-> width_condition d k m U G L).
+Proof. exact (pm_bias_form_iff silu silu_odd_part silu_even_part_affine_unique). Qed.
+
+(** ** Non-vacuity *)
+
+(** The non-generic block [x + sigma(x + 1) + sigma(x + 1)] ([d = 1], two
+    equal rows) has the canonical form [x + 2 sigma(x + 1)] ([k = 1],
+    [u = s = 1], [G = 2], [L = 1]). *)
+Definition pmn_A : mat := fun _ _ => 1.
+Definition pmn_c : vec := fun _ => 1.
+Definition pmn_B : mat := fun _ _ => 1.
+Definition pmn_G : mat := fun _ _ => 2.
+
+Lemma pmn_residual sigma :
+  same_fun 1 (residual 1 identity (ungated_bias sigma 1 2 pmn_A pmn_c pmn_B (fun _ => 0)))
+             (bias_ridge_form sigma 1 1 pmn_A pmn_c pmn_G identity (fun _ => 0)).
+Proof.
+  intros x i Hi. unfold residual, ungated_bias, bias_ridge_form, pmn_A, pmn_B, pmn_c, pmn_G, row.
+  rewrite !sumn_S, !sumn_0. ring.
+Qed.
+
+Lemma pmn_generic : generic_bias_signs 1 1 pmn_A pmn_c pmn_G.
+Proof.
+  split; [|split].
+  - intros i _. exists 0%nat. split; [lia | unfold row, pmn_A; lra].
+  - intros i j Hi Hj Hne. lia.
+  - intros i _. exists 0%nat. split; [lia | unfold col, pmn_G; lra].
+Qed.
+
+Lemma pmn_width2 : width_condition 1 1 2 pmn_A pmn_G identity.
+Proof.
+  exists (fun _ => true), (fun _ => false), 0%nat, (fun _ _ => 1), (fun _ _ => 0), (fun _ _ => 0).
+  split; [intros; reflexivity|]. split; [simpl; lia|].
+  intros i j Hi Hj. replace i with 0%nat by lia. replace j with 0%nat by lia.
+  unfold masked_outer, low_rank, identity, pmn_A. simpl. ring.
+Qed.
+
+Lemma pmn_not_width1 : ~ width_condition 1 1 1 pmn_A pmn_G identity.
+Proof.
+  intros [T [S [r [E [P [Q [_ [Hw HL]]]]]]]].
+  pose proof (HL 0%nat 0%nat ltac:(lia) ltac:(lia)) as H.
+  unfold masked_outer, low_rank, identity, pmn_A, pmn_G in H. simpl in Hw, H.
+  destruct (T 0%nat); [lia|]. assert (r = 0%nat) by lia. subst r. simpl in H.
+  destruct (S 0%nat); lra.
+Qed.
+
+Example gelu_bias_decided_width2 :
+  absorbable_ungated_bias gelu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  apply (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
+           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu)).
+  exact pmn_width2.
+Qed.
+
+Example gelu_bias_decided_width1 :
+  ~ absorbable_ungated_bias gelu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  rewrite (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
+             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu)).
+  exact pmn_not_width1.
+Qed.
+
+Example gelu_tanh_bias_decided_width2 :
+  absorbable_ungated_bias gelu_tanh 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  apply (pm_bias_residual_form_iff gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique
+           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_tanh)).
+  exact pmn_width2.
+Qed.
+
+Example gelu_tanh_bias_decided_width1 :
+  ~ absorbable_ungated_bias gelu_tanh 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  rewrite (pm_bias_residual_form_iff gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique
+             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_tanh)).
+  exact pmn_not_width1.
+Qed.
+
+Example silu_bias_decided_width2 :
+  absorbable_ungated_bias silu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  apply (pm_bias_residual_form_iff silu silu_odd_part silu_even_part_affine_unique
+           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual silu)).
+  exact pmn_width2.
+Qed.
+
+Example silu_bias_decided_width1 :
+  ~ absorbable_ungated_bias silu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  rewrite (pm_bias_residual_form_iff silu silu_odd_part silu_even_part_affine_unique
+             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual silu)).
+  exact pmn_not_width1.
+Qed.
+
+(** Both sides of [gelu_bias_form_iff] on the canonical form itself. *)
+Example gelu_bias_form_iff_width2 :
+  exists A' c' B' b0', same_fun 1 (ungated_bias gelu 1 2 A' c' B' b0')
+    (bias_ridge_form gelu 1 1 pmn_A pmn_c pmn_G identity (fun _ => 0)).
+Proof. apply (gelu_bias_form_iff 1 1 2 _ _ _ _ _ pmn_generic). exact pmn_width2. Qed.
+
+Example gelu_bias_form_iff_width1 :
+  ~ exists A' c' B' b0', same_fun 1 (ungated_bias gelu 1 1 A' c' B' b0')
+      (bias_ridge_form gelu 1 1 pmn_A pmn_c pmn_G identity (fun _ => 0)).
+Proof. rewrite (gelu_bias_form_iff 1 1 1 _ _ _ _ _ pmn_generic). exact pmn_not_width1. Qed.
+
+(** The block [x + sigma(x + 1) - sigma(-x - 1)] (rows equal up to sign) is
+    the affine map [2 x + 1]: no class is left ([k = 0], [L = 2], [l0 = 1]),
+    and the rank of [L] alone costs two rows: absorbable at width 2, not 1. *)
+Definition pmf_A : mat := fun j _ => if Nat.eq_dec j 0 then 1 else -1.
+Definition pmf_B : mat := fun _ j => if Nat.eq_dec j 0 then 1 else -1.
+
+Lemma pmf_residual sigma : odd_part_identity sigma ->
+  same_fun 1 (residual 1 identity (ungated_bias sigma 1 2 pmf_A (fun j => pmf_A j 0%nat) pmf_B
+                                     (fun _ => 0)))
+             (bias_ridge_form sigma 1 0 pmf_A (fun j => pmf_A j 0%nat) pmf_B (fun _ _ => 2)
+                (fun _ => 1)).
+Proof.
+  intros Hodd x i Hi. replace i with 0%nat by lia.
+  unfold residual, ungated_bias, bias_ridge_form, pmf_A, pmf_B, mv, dot, row, identity.
+  rewrite !sumn_S, !sumn_0. simpl.
+  pose proof (Hodd (0 + 1 * x 0%nat + 1)) as E.
+  replace (0 + -1 * x 0%nat + -1) with (- (0 + 1 * x 0%nat + 1)) by ring. lra.
+Qed.
+
+Lemma pmf_generic : generic_bias_signs 1 0 pmf_A (fun j => pmf_A j 0%nat) pmf_B.
+Proof. split; [|split]; intros; lia. Qed.
+
+Lemma pmf_width2 : width_condition 1 0 2 pmf_A pmf_B (fun _ _ => 2).
+Proof.
+  exists (fun _ => false), (fun _ => false), 1%nat, (fun _ _ => 0), (fun _ _ => 2), (fun _ _ => 1).
+  split; [intros; lia|]. split; [simpl; lia|].
+  intros i j Hi Hj. unfold masked_outer, low_rank. simpl. ring.
+Qed.
+
+Lemma pmf_not_width1 : ~ width_condition 1 0 1 pmf_A pmf_B (fun _ _ => 2).
+Proof.
+  intros [T [S [r [E [P [Q [_ [Hw HL]]]]]]]].
+  pose proof (HL 0%nat 0%nat ltac:(lia) ltac:(lia)) as H.
+  unfold masked_outer, low_rank in H. simpl in Hw, H.
+  assert (r = 0%nat) by lia. subst r. simpl in H. lra.
+Qed.
+
+Example gelu_bias_affine_width2 :
+  absorbable_ungated_bias gelu 1 2 2 identity pmf_A (fun j => pmf_A j 0%nat) pmf_B (fun _ => 0).
+Proof.
+  apply (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
+           1 2 _ _ _ _ 0 _ _ _ _ _ pmf_generic (pmf_residual gelu gelu_odd_part)).
+  exact pmf_width2.
+Qed.
+
+Example gelu_bias_affine_width1 :
+  ~ absorbable_ungated_bias gelu 1 2 1 identity pmf_A (fun j => pmf_A j 0%nat) pmf_B (fun _ => 0).
+Proof.
+  rewrite (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
+             1 2 _ _ _ _ 0 _ _ _ _ _ pmf_generic (pmf_residual gelu gelu_odd_part)).
+  exact pmf_not_width1.
+Qed.
