@@ -20,6 +20,7 @@ From Absorb Require Import NonGeneric NullSet GenericDisjointness NullDisjointne
 From Absorb Require Biases.
 From Absorb Require R8 R8Absorbable R8Examples GroupingDrop WidthSufficient.
 From Absorb Require ReluBias GeluBias GeluTanhAffineRidge SiluAffineRidge BiasCanonical.
+From Absorb Require PmBiasNecessity.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 Open Scope R_scope.
 
@@ -253,6 +254,13 @@ Qed.
 
 Theorem r9_relu_decided : Paper.R9_relu_decided.
 Proof. exact BiasCanonical.relu_bias_block_decided. Qed.
+
+Theorem r9_gelu_family_decided : Paper.R9_gelu_family_decided.
+Proof.
+  split; [exact PmBiasNecessity.gelu_bias_block_decided|].
+  split; [exact PmBiasNecessity.gelu_tanh_bias_block_decided|].
+  exact PmBiasNecessity.silu_bias_block_decided.
+Qed.
 
 (** ** R10 (beyond the paper) *)
 

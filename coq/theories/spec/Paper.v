@@ -363,6 +363,21 @@ Definition R9_relu_decided : Prop :=
                (bias_ridge_form relu d k U s G L l0) /\
     forall m, absorbable_ungated_bias relu d n m identity A c B b0 <-> width_condition d k m U G L.
 
+(** The same for the GELU family: every biased block equals a canonical biased
+    ridge form (augmented rows [(u_t, s_t)] pairwise not equal up to sign,
+    [u_t <> 0], nonzero kinks) whose width condition decides absorbability
+    at every width. *)
+Definition bias_block_decided_signs (sigma : R -> R) : Prop :=
+  forall d n A c B b0, exists k U s (G L : mat) l0,
+    (k <= n)%nat /\ generic_bias_signs d k U s G /\
+    same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+               (bias_ridge_form sigma d k U s G L l0) /\
+    forall m, absorbable_ungated_bias sigma d n m identity A c B b0 <-> width_condition d k m U G L.
+
+Definition R9_gelu_family_decided : Prop :=
+  bias_block_decided_signs gelu /\ bias_block_decided_signs gelu_tanh /\
+  bias_block_decided_signs silu.
+
 (** ** R10 More activations (beyond the paper) *)
 
 (** "[quick_gelu(z) = z sigmoid(1.702 z)] (CLIP) and [gelu_fast] (another
