@@ -18,9 +18,9 @@
       [affine_ridge_unique_even (even_part sigma)] from the one-variable
       statements via [GeluAffineRidge.affine_ridge_unique_of_1d] (GELU's is
       [GeluBias.gelu_even_part_affine_unique]).
-    This is an ingredient of R8 with biases for the GELU family; the
-    necessity direction ([width_condition] from an absorbing block) is NOT
-    proved here.
+    This is the canonicalization step of R8 with biases for the GELU family;
+    the necessity of the width condition and the decision of every biased
+    block are in [PmBiasNecessity.v].
     The merging bookkeeping ([bskip], [merged_kinks], ...) is that of
     [BiasCanonical.v]. *)
 
