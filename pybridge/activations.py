@@ -130,6 +130,10 @@ class ActivationSpec:
     width_theorem: Optional[str] = None
     #: R9 (generic with biases): (library file, theorem at width n, theorem below n); None: not proved
     bias_theorems: Optional[tuple[str, str, str]] = None
+    #: R8 with biases (any weights, any width): (library file, theorem deciding every biased block:
+    #: canonical form and ``absorbable <-> width_condition`` at every width); None: not proved.
+    #: Used only once the file is in the library, so not part of ``coq_names``.
+    bias_width_theorem: Optional[tuple[str, str]] = None
     #: Z3 can state the block in real arithmetic (ReLU as ``If``): the cross-check's identity proof
     z3_encodable: bool = False
     evaluate: Callable[[Number], Number] = field(default=_relu, repr=False, compare=False)
@@ -157,6 +161,8 @@ class ActivationSpec:
 
 
 _PM_WIDTH = "Absorb.decide.GroupingDrop.pm_absorbable_iff_width_drop"
+#: R8 with biases for the GELU family (PmBiasNecessity.pm_bias_block_decided and its instances)
+_PM_BIAS_FILE = "bias/PmBiasNecessity.v"
 
 _SPECS: tuple[ActivationSpec, ...] = (
     ActivationSpec(
@@ -167,6 +173,7 @@ _SPECS: tuple[ActivationSpec, ...] = (
         ridge_classes="lines", width_theorem="Absorb.decide.GroupingDrop.relu_absorbable_iff_width_drop",
         bias_theorems=("bias/ReluBias.v", "Absorb.bias.ReluBias.relu_bias_absorbable_generic_submatrix",
                        "Absorb.bias.ReluBias.relu_bias_generic_not_absorbable_below"),
+        bias_width_theorem=("bias/ReluBiasNecessity.v", "Absorb.bias.ReluBiasNecessity.relu_bias_grouped_iff"),
         exact_evaluation=True, z3_encodable=True, evaluate=_relu),
     ActivationSpec(
         "relu_pow", aliases=("relu2", "squared_relu"), hf_names=("relu2",),
@@ -183,6 +190,7 @@ _SPECS: tuple[ActivationSpec, ...] = (
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         bias_theorems=("bias/GeluBias.v", "Absorb.bias.GeluBias.gelu_bias_absorbable_generic_submatrix",
                        "Absorb.bias.GeluBias.gelu_bias_generic_not_absorbable_below"),
+        bias_width_theorem=(_PM_BIAS_FILE, "Absorb.bias.PmBiasNecessity.gelu_bias_block_decided"),
         evaluate=_gelu),
     ActivationSpec(
         "gelu_tanh", hf_names=("gelu_new", "gelu_pytorch_tanh", "gelu_accurate"),
@@ -193,6 +201,7 @@ _SPECS: tuple[ActivationSpec, ...] = (
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         bias_theorems=("bias/GeluTanhAffineRidge.v", "Absorb.bias.GeluTanhAffineRidge.gelu_tanh_bias_absorbable_iff_submatrix",
                        "Absorb.bias.GeluTanhAffineRidge.gelu_tanh_bias_generic_not_absorbable_below"),
+        bias_width_theorem=(_PM_BIAS_FILE, "Absorb.bias.PmBiasNecessity.gelu_tanh_bias_block_decided"),
         evaluate=_gelu_tanh),
     ActivationSpec(
         "silu", aliases=("swish",), hf_names=("silu", "swish"), odd_part_identity=True,
@@ -202,6 +211,7 @@ _SPECS: tuple[ActivationSpec, ...] = (
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         bias_theorems=("bias/SiluAffineRidge.v", "Absorb.bias.SiluAffineRidge.silu_bias_absorbable_iff_submatrix",
                        "Absorb.bias.SiluAffineRidge.silu_bias_generic_not_absorbable_below"),
+        bias_width_theorem=(_PM_BIAS_FILE, "Absorb.bias.PmBiasNecessity.silu_bias_block_decided"),
         evaluate=_silu),
     ActivationSpec(
         "swiglu", gate="silu", coq_function="silu",

@@ -197,6 +197,9 @@ def width_to_json(report: Report) -> dict:
             "W_up": _matrix_json(b.W_up), "b_up": [fraction_to_text(x) for x in b.b_up],
             "W_down": _matrix_json(b.W_down), "b_down": [fraction_to_text(x) for x in b.b_down],
         }
+        if b.sigma_constants:  # the output bias is b_down + sum b sigma(c) (irrational: kept symbolic)
+            doc["witness_block"]["b_down_plus_sigma"] = [
+                {"c": fraction_to_text(c), "b": [fraction_to_text(x) for x in col]} for c, col in b.sigma_constants]
     if info.data is not None:
         doc["width_data"] = {"T": list(info.data.T), "S": list(info.data.S), "r": info.data.r}
     return doc

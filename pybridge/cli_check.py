@@ -144,7 +144,9 @@ def _print_width(report: Report, console: Console) -> None:
     if block is not None:
         console.print("residual-free block (exact): W_up = " + escape(str(block["W_up"])) + ", b_up = "
                       + escape(str(block["b_up"])) + ", W_down = " + escape(str(block["W_down"]))
-                      + ", b_down = " + escape(str(block["b_down"])), highlight=False)
+                      + ", b_down = " + escape(str(block["b_down"]))
+                      + ("".join(f" + {escape(str(t['b']))} sigma({escape(t['c'])})"
+                                 for t in block.get("b_down_plus_sigma", ()))), highlight=False)
 
 
 @click.command("check")

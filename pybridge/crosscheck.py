@@ -295,8 +295,9 @@ def crosscheck(
     winfo = decision.width_info
     width_route = winfo is not None
     if w is None and winfo is not None and winfo.block is not None:
-        b = winfo.block
-        w = Witness(subset=(), W_up=b.W_up, W_down=b.W_down, b_down=b.b_down, b_up=b.b_up)
+        # Constants b sigma(c) of the output bias (GELU family, a_i = 0 rows) as rows (0, c).
+        up, b_up, down, b_down = winfo.block.evaluable()
+        w = Witness(subset=(), W_up=up, W_down=down, b_down=b_down, b_up=b_up)
     if w is not None:
         if small:
             if width_route:

@@ -13,8 +13,17 @@ With ``sigma(-z) = sigma(z) - z`` the block becomes
 whose kink vector ``gamma_t = sum_{i in t} |lam_i| b_i`` is nonzero. Classes
 whose kinks cancel are *flat*: they keep only their linear part. Rows with
 ``b_i = 0`` are dropped; rows with ``a_i = 0`` are constants, added to the offset
-for ReLU and listed apart (``constant_rows``) for the GELU family. The linear part is
-``L = I - sum_{i: lam_i < 0} |lam_i| b_i u_{cls i}^T`` (flat classes included).
+for ReLU and listed apart (``constant_rows``, ``constants``) for the GELU family. The linear
+part is ``L = I - sum_{i: lam_i < 0} |lam_i| b_i u_{cls i}^T`` (flat classes included).
+
+With biases and ``"signs"`` this is the canonical form of Coq's
+``PmBiasCanonical.pm_bias_ridge_form_canonical``: classes of augmented rows
+``(a_i, c_i) = +-(u_t, s_t)``, ``G_t = sum_{i in t} b_i``, a row with sign ``-1`` adds
+``-b_i u_t^T`` to ``L`` and ``-b_i s_t`` to the offset, classes with ``G_t = 0`` dropped
+(their linear part stays in ``L``), rows with ``a_i = 0`` the constants ``b_i sigma(c_i)``
+(irrational in general, so kept symbolic: the offset ``l0`` of Coq's form is
+``offset + sum_{(c, b) in constants} b sigma(c)``). The ridges are then pairwise not
+equal up to sign with nonzero kinks (``generic_bias_signs``).
 
 Everything is exact (:class:`fractions.Fraction`); this module knows nothing
 about Coq (the checkers re-verify the grouping).
@@ -52,6 +61,8 @@ class RidgeForm:
     #: Rows with ``a_i = 0``, ``c_i != 0`` and ``b_i != 0`` of a ``"signs"`` form: constants
     #: ``b_i sigma(c_i)`` that the output bias must add (irrational for GELU, so kept apart).
     constant_rows: tuple[int, ...] = ()
+    #: ``(c_i, b_i)`` for each of ``constant_rows``: the output gets ``b_i sigma(c_i)`` on top of ``offset``.
+    constants: tuple[tuple[Fraction, tuple[Fraction, ...]], ...] = ()
 
     @property
     def k(self) -> int:
@@ -101,7 +112,7 @@ def canonical_form(
     where: dict[tuple[Fraction, ...], int] = {}
     cls0 = [-1] * n
     lam0 = [Fraction(0)] * n
-    constants = []
+    const_rows: list[int] = []
     for i in range(n):
         if not any(B[p][i] for p in range(d)):
             continue
@@ -112,7 +123,7 @@ def canonical_form(
                 for p in range(d):
                     offset[p] += B[p][i] * max(c[i], Fraction(0))
             else:
-                constants.append(i)
+                const_rows.append(i)
             continue
         key = _normal_key(aug[i], kind)
         assert key is not None
@@ -161,5 +172,6 @@ def canonical_form(
         cls=tuple(order[x] if x >= 0 else -1 for x in cls0),
         lam=tuple(lam0),
         flat=tuple(tuple(reps[j][:d]) for j in flat),
-        constant_rows=tuple(constants),
+        constant_rows=tuple(const_rows),
+        constants=tuple((c[i], tuple(B[p][i] for p in range(d))) for i in const_rows),
     )

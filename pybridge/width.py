@@ -192,12 +192,30 @@ def condition_holds(form: RidgeForm, data: WidthData) -> bool:
 
 @dataclass(frozen=True)
 class ExplicitBlock:
-    """Residual-free weights ``W_down sigma(W_up x + b_up) + b_down`` of width ``m``."""
+    """Residual-free weights ``W_down sigma(W_up x + b_up) + b_down`` of width ``m``.
+
+    ``sigma_constants`` (GELU family with biases, rows with ``a_i = 0``): pairs ``(c, b)``
+    whose ``b sigma(c)`` the output bias also gets; it is irrational in general, so it is
+    kept symbolic and the true output bias is ``b_down + sum b sigma(c)``."""
 
     W_up: FMatrix
     b_up: tuple[Fraction, ...]
     W_down: FMatrix
     b_down: tuple[Fraction, ...]
+    sigma_constants: tuple[tuple[Fraction, tuple[Fraction, ...]], ...] = ()
+
+    def evaluable(self) -> tuple[FMatrix, tuple[Fraction, ...], FMatrix, tuple[Fraction, ...]]:
+        """``(W_up, b_up, W_down, b_down)`` of the same function with every rational weight:
+        each ``b sigma(c)`` of ``sigma_constants`` becomes a row ``(0, c)`` with column ``b``
+        (a wider block, for evaluating the function only)."""
+        if not self.sigma_constants:
+            return self.W_up, self.b_up, self.W_down, self.b_down
+        d = len(self.b_down)
+        zero = tuple(_ZERO for _ in range(d))
+        up = self.W_up + tuple(zero for _ in self.sigma_constants)
+        b_up = self.b_up + tuple(c for c, _ in self.sigma_constants)
+        down = tuple(self.W_down[p] + tuple(b[p] for _, b in self.sigma_constants) for p in range(d))
+        return up, b_up, down, self.b_down
 
 
 def explicit_block(form: RidgeForm, data: WidthData, m: int) -> ExplicitBlock:
@@ -206,7 +224,8 @@ def explicit_block(form: RidgeForm, data: WidthData, m: int) -> ExplicitBlock:
     Class ``t``: in ``S`` one row ``(-u_t, gamma_t)``; in ``T`` rows ``(u_t, gamma_t + e_t)``
     and ``(-u_t, -e_t)``; else ``(u_t, gamma_t)``. Each ``l < r``: rows ``(q_l, p_l)`` and
     ``(-q_l, -p_l)``. Padding rows are zero. Shifts follow the rows' signs, and the
-    output bias absorbs what the flipped shifts leave."""
+    output bias absorbs what the flipped shifts leave (and the form's constants
+    ``b_i sigma(c_i)``, kept symbolic in ``sigma_constants``)."""
     d, k = form.d, form.k
     need = data.width(k)
     if m < need:
@@ -240,6 +259,7 @@ def explicit_block(form: RidgeForm, data: WidthData, m: int) -> ExplicitBlock:
         b_up=tuple(r[1] for r in rows),
         W_down=tuple(tuple(r[2][p] for r in rows) for p in range(d)),
         b_down=tuple(offset),
+        sigma_constants=form.constants,
     )
 
 

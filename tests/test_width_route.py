@@ -13,13 +13,18 @@ from hypothesis import strategies as st
 
 from pybridge.coq.certificates import build_certificate, certify
 from pybridge.decision import decide
+from pybridge.activations import REGISTRY
+from pybridge.decision import width_route
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance
 
 import random
+from contextlib import contextmanager
 from itertools import combinations_with_replacement
+from unittest.mock import patch
 
 from helpers import block, block_value, mat, random_block, relu, sector_points, solvable
+from pm_oracle import least_width, same_function
 
 RELU = Activation("relu")
 needs_r8 = pytest.mark.skipif(not library_has("certify/R8Certify.v"),
@@ -113,10 +118,171 @@ def test_gelu_family_bias_generic_r9(act, thm):
     assert (dec.verdict, dec.result, dec.theorem) == ("not_absorbable", "R9", "Absorb.bias." + thm)
 
 
-def test_gelu_bias_not_generic_stays_outside():
-    i = inst("gelu", [[1], [1]], [[1, 0]], b_up=(F(0), F(1)))  # a zero column of W_down
-    dec = decide(i)
-    assert dec.verdict == "outside_hypotheses" and "ReLU only" in dec.reason
+# ---------------------------------------------------------------- R8 with biases, GELU family
+
+PM_FILE = "bias/PmBiasNecessity.v"
+HAS_PM = library_has(PM_FILE)
+needs_pm = pytest.mark.skipif(not HAS_PM, reason=f"{PM_FILE} (R8 with biases, GELU family) not merged yet")
+PM_ACTS = ["gelu", "gelu_tanh", "silu"]
+
+
+@contextmanager
+def pm_library(present: bool = True):
+    """Decide as if ``bias/PmBiasNecessity.v`` were (or were not) in the library: the decision
+    logic is tested either way; only the theorem names need the real file."""
+    real = width_route.library_has
+    with patch.object(width_route, "library_has", lambda p: present if p == PM_FILE else real(p)):
+        yield
+
+
+# (W_up, b_up, W_down, b_down): verdicts at widths 0.. and the least width, by hand.
+PM_CASES = {
+    # a zero column: one ridge (1, 0), G = 1, L = 1: no S at k = 1; T = {0} at 2
+    "zero_column": (([[1], [1]], [0, 1], [[1, 0]], [0]), [False, False, True, True], 2),
+    # duplicate augmented rows (1, 1): G = -2 + 1 = -1; ridge (2, 0), G = 3; S = {0}: 1 - 1 = 0
+    "duplicates": (([[1], [1], [2]], [1, 1, 0], [[-2, 1, 3]], [2]), [False, False, True, True, True], 2),
+    # opposite rows: one ridge, G = 2, L = 1 - 1 = 0: width 1
+    "opposite": (([[1], [-1]], [1, -1], [[1, 1]], [0]), [False, True, True, True], 1),
+    # a constant row (a = 0, c = 2): ridge (1, 0), G = -1, L = 1: S = {0} at width 1
+    "constant": (([[0], [1]], [2, 0], [[5, -1]], [1]), [False, True, True, True], 1),
+    # generic with biases, asked above n: two ridges, G = 1, 1, L = 1; width 3 (T = {0})
+    "generic_wide": (([[1], [1]], [0, 1], [[1, 1]], [0]), [False, False, False, True, True], 3),
+    # d = 2, tests/test_ridge_form_bias.py's block: k = 2, G = [[3,1],[2,1]], L = [[-1,1],[-1,1]];
+    # no S at 2, no (T, S) with |T| = 1 and r = 0 at 3, T = {0, 1} at 4
+    "d2_mixed": (([[1, 0], [-1, 0], [1, 0], [0, 1], [0, 0], [1, 1], [0, 1], [0, -1]], [1, -1, 1, 2, 3, 0, -1, 1],
+                  [[1, 2, 0, 1, 1, 0, 1, -1], [0, 1, 1, 1, -1, 0, 0, 0]], [5, 7]),
+                 [False] * 4 + [True] * 6, 4),
+}
+
+
+def _pm_inst(act, case) -> Instance:
+    up, c, down, b0 = case
+    return inst(act, up, down, b_up=tuple(F(v) for v in c), b_down=tuple(F(v) for v in b0))
+
+
+def _witness_same_function(i: Instance, dec) -> bool:
+    up, c, down, b0 = dec.width_info.block.evaluable()
+    return same_function(i.W_up, i.b_up, i.W_down, i.b_down or (F(0),) * i.d, up, c, down, b0)
+
+
+@pytest.mark.parametrize("act", PM_ACTS)
+@pytest.mark.parametrize("name", sorted(PM_CASES))
+def test_gelu_family_biased_blocks_decided(act, name):
+    case, expected, least = PM_CASES[name]
+    i = _pm_inst(act, case)
+    with pm_library():
+        for m, absorbable in enumerate(expected):
+            dec = decide(i, width=m)
+            assert dec.verdict == ("absorbable" if absorbable else "not_absorbable"), (m, dec.reason)
+            assert dec.result in ("R9", "R7")
+            if dec.width_info is not None and dec.verdict == "absorbable":
+                assert len(dec.width_info.block.W_up) == m and _witness_same_function(i, dec)
+        mw = decide(i, min_width=True)
+    assert (mw.verdict, mw.width, mw.result) == ("absorbable", least, "R9")
+    assert mw.width_info.min_exact and _witness_same_function(i, mw)
+    assert least == least_width(case[0], case[1], case[2])
+
+
+def test_constant_rows_kept_symbolic_in_the_witness():
+    i = _pm_inst("gelu", PM_CASES["constant"][0])
+    with pm_library():
+        dec = decide(i, width=1)
+    blk = dec.width_info.block
+    assert blk.sigma_constants == ((F(2), (F(5),)),) and blk.b_down == (F(1),)
+
+
+@pytest.mark.parametrize("act", PM_ACTS)
+def test_gelu_family_biased_outside_until_merged(act):
+    """Without bias/PmBiasNecessity.v: outside_hypotheses naming the missing theorem."""
+    i = _pm_inst(act, PM_CASES["zero_column"][0])
+    with pm_library(present=False):
+        for kw in ({}, {"width": 3}, {"min_width": True}):
+            dec = decide(i, **kw)
+            assert dec.verdict == "outside_hypotheses" and dec.theorem is None
+            assert f"PmBiasNecessity.{act}_bias_block_decided" in dec.reason and "not in the library" in dec.reason
+        # generic with biases at widths <= n stays R9 either way
+        g = _pm_inst(act, PM_CASES["generic_wide"][0])
+        assert decide(g).verdict == "not_absorbable" and decide(g, width=4).verdict == "outside_hypotheses"
+
+
+@pytest.mark.parametrize("act", ["quick_gelu", "gelu_fast"])
+def test_quick_gelu_gelu_fast_biased_not_decided(act):
+    """No R9 / R8 with biases for them in the library: never a verdict."""
+    assert REGISTRY[act].bias_width_theorem is None
+    i = _pm_inst(act, PM_CASES["zero_column"][0])
+    with pm_library():
+        assert decide(i).verdict in ("outside_hypotheses", "undecided")
+        assert decide(i, width=2).verdict in ("outside_hypotheses", "undecided")
+
+
+@pytest.mark.parametrize("act", PM_ACTS)
+def test_gelu_family_bias_theorem_names_in_registry(act):
+    path, name = REGISTRY[act].bias_width_theorem
+    assert path == PM_FILE and name == f"Absorb.bias.PmBiasNecessity.{act}_bias_block_decided"
+    assert REGISTRY["relu"].bias_width_theorem[1] == width_route.RELU_BIAS_GROUPED
+
+
+@needs_pm
+@pytest.mark.parametrize("act", PM_ACTS)
+def test_gelu_family_biased_theorem_names(act):
+    i = _pm_inst(act, PM_CASES["d2_mixed"][0])
+    thm = f"Absorb.bias.PmBiasNecessity.{act}_bias_block_decided"
+    assert decide(i, width=3).theorem == thm and decide(i, width=4).theorem == thm
+    assert decide(i, min_width=True).theorem == thm
+
+
+@needs_pm
+def test_gelu_family_biased_theorems_exist(backend):
+    names = [REGISTRY[a].bias_width_theorem[1] for a in PM_ACTS] + ["Absorb.bias.PmBiasNecessity.pm_bias_form_iff",
+                                                                    "Absorb.bias.PmBiasNecessity.pm_bias_block_decided"]
+    infos = backend.describe(names)
+    assert all(infos[n].exists for n in names), names
+
+
+@pytest.mark.parametrize("kw", [{"width": 1}, {"width": 4}])
+def test_gelu_biased_width_verdict_not_certified(backend, kw):
+    """No Coq checker for biased groupings: the verdict stands, ``checked`` stays false."""
+    i = _pm_inst("gelu", PM_CASES["d2_mixed"][0])
+    with pm_library():
+        dec = decide(i, **kw)
+    assert dec.width_info is not None
+    res = certify(i, dec, backend)
+    assert res is not None and not res.accepted and res.outcome.value == "not_certified"
+
+
+small = st.integers(-2, 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PM_ACTS), st.integers(1, 2).flatmap(lambda d: st.tuples(
+    st.just(d),
+    st.lists(st.tuples(st.lists(small, min_size=d, max_size=d), small, st.lists(small, min_size=d, max_size=d)),
+             min_size=1, max_size=4),
+    st.lists(small, min_size=d, max_size=d))), st.integers(0, 6))
+def test_gelu_family_biased_against_oracle(act, case, m):
+    """Small integer blocks with biases: the verdict at width m and the least width agree with
+    tests/pm_oracle.py's own grouping and (T, S) enumeration; every absorbing block is checked
+    against the residual block exactly for three activations with the odd-part identity."""
+    d, rows, b0 = case
+    up = [r[0] for r in rows]
+    c = [r[1] for r in rows]
+    down = [[r[2][p] for r in rows] for p in range(d)]
+    i = inst(act, up, down, b_up=tuple(F(v) for v in c), b_down=tuple(F(v) for v in b0))
+    least = least_width(up, c, down)
+    with pm_library():
+        dec = decide(i, width=m)
+        mw = decide(i, min_width=True) if i.has_bias else None
+    assert dec.verdict == ("absorbable" if m >= least else "not_absorbable"), (dec.reason, least)
+    if dec.verdict == "absorbable":
+        if dec.width_info is not None:
+            assert _witness_same_function(i, dec)
+        else:  # R5 / R7 at width n: the flip witness
+            w = dec.witness
+            zero = (F(0),) * i.n
+            assert same_function(i.W_up, i.b_up or zero, i.W_down, i.b_down or (F(0),) * d,
+                                 w.W_up, w.b_up or i.b_up or zero, w.W_down, w.b_down or i.b_down or (F(0),) * d)
+    if mw is not None:
+        assert mw.width == least and mw.width_info.min_exact and _witness_same_function(i, mw)
 
 
 def test_bad_width_is_input_error():
@@ -258,4 +424,14 @@ def test_generated_checkpoints_decided(tmp_path):
     gpt2 = scan(mod.write_gpt2(tmp_path / "gpt2", 3, 8), prove=False).to_json()["layers"]
     assert [l["activation"] for l in gpt2] == ["gelu_tanh"] * 3
     assert [(l["verdict"], l["result"]) for l in gpt2][:2] == [("not_absorbable", "R9"), ("absorbable", "R7")]
-    assert gpt2[2]["verdict"] == "outside_hypotheses" and "ReLU only" in gpt2[2]["reason"]
+    # Layer 2 is not generic with biases: R8 with biases decides it. Here (d = 3, n = 8) its 7
+    # ridges need width 10 (tests/pm_oracle.py's enumeration agrees): not absorbable at n = 8.
+    if HAS_PM:
+        assert (gpt2[2]["verdict"], gpt2[2]["result"]) == ("not_absorbable", "R9")
+        assert gpt2[2]["theorem"] == "Absorb.bias.PmBiasNecessity.gelu_tanh_bias_block_decided"
+    else:
+        assert gpt2[2]["verdict"] == "outside_hypotheses" and "PmBiasNecessity" in gpt2[2]["reason"]
+    with pm_library():
+        gpt2 = scan(tmp_path / "gpt2", prove=False).to_json()["layers"]
+    assert (gpt2[2]["verdict"], gpt2[2]["result"]) == ("not_absorbable", "R9")
+    assert "7 ridge(s)" in gpt2[2]["reason"] and "the least width is 10 > 8" in gpt2[2]["reason"]

@@ -15,11 +15,15 @@ width condition is searched (:mod:`pybridge.width`):
   Coq checker refutes a rank condition yet), and a large ``k`` with no cheap
   witness is ``undecided``.
 
-Biases (R9): ReLU with biases uses the classes of augmented rows ``(a_i, c_i)``;
-generic-with-biases blocks use ``relu_bias_*``, ``gelu_bias_*``, ``gelu_tanh_bias_*``,
-``silu_bias_*`` (each once its file is in the library); otherwise R8 with biases for ReLU
-(``ReluBiasNecessity.relu_bias_grouped_iff``). What no theorem covers stays
-``outside_hypotheses`` with the missing theorem named.
+Biases (R9): rows are the augmented rows ``(a_i, c_i)``. Generic-with-biases blocks at
+widths ``<= n`` use ``relu_bias_*``, ``gelu_bias_*``, ``gelu_tanh_bias_*``, ``silu_bias_*``
+(each once its file is in the library); any other biased block, width or least width uses
+R8 with biases through the canonical form of the augmented rows (by line for ReLU:
+``ReluBiasNecessity.relu_bias_grouped_iff``; equal up to sign for GELU, GELU_tanh, SiLU:
+``PmBiasNecessity.*_bias_block_decided``, from the registry's ``bias_width_theorem``, once
+``bias/PmBiasNecessity.v`` is in the library). What no theorem covers stays
+``outside_hypotheses`` with the missing theorem named. Verdicts with biases through the
+width search have no Coq checker yet (``checked`` false, like ReLU's).
 """
 
 from __future__ import annotations
@@ -225,9 +229,49 @@ def generic_with_biases(inst: Instance, kind: ClassKind) -> tuple[bool, str]:
     return True, "augmented rows (a_i, c_i) pairwise in distinct classes, a_i and b_i nonzero"
 
 
+def bias_width_theorem(act: Activation) -> tuple[Optional[str], str]:
+    """``(theorem, why not)``: R8 with biases for this activation if its file is in the library.
+
+    The theorem (registry field ``bias_width_theorem``) decides every biased block at every
+    width: its canonical form and ``absorbable <-> width_condition``. ``why not`` names what
+    is missing when the theorem is None."""
+    entry = act.spec.bias_width_theorem
+    if entry is None:
+        return None, f"R8 with biases (any weights, any width) is not proved for {act.label}"
+    path, name = entry
+    if not library_has(path):
+        short = name.rsplit(".", 2)[-2:]
+        return None, (f"R8 with biases for {act.label} ({'.'.join(short)}, {path}) is not in the library yet")
+    return qualified(name), ""
+
+
+def _decide_bias_form(inst: Instance, m: int, min_width: bool, theorem: str, gen: bool, base: dict) -> Decision:
+    """R8 with biases: canonical form of the augmented rows and the width search (exact)."""
+    kind = _classes(inst.activation)
+    form = canonical_form(inst.W_up, inst.W_down, kind, inst.b_up, inst.b_down)
+    consts = f", {len(form.constants)} constant row(s) a_i = 0" if form.constants else ""
+    flat = f", {len(form.flat)} flat" if form.flat else ""
+    head = (f"{form.k} ridge(s) from {inst.n} rows (classes of augmented rows (a_i, c_i) "
+            f"{'on a line' if kind == 'lines' else 'equal up to sign'}{flat}{consts}); ")
+    if min_width:
+        info = min_width_info(form)
+        exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
+        return Decision("absorbable", "R9", theorem,
+                        head + f"least absorbing width {info.width} ({exact}: {info.min_reason})",
+                        generic=gen, width=info.width, width_info=info, **base)
+    verdict, info, why = decide_form(form, m)
+    thm = theorem if verdict != "undecided" else None
+    return Decision(verdict, "R9", thm, head + why, generic=gen, width=m, width_info=info, **base)  # type: ignore[arg-type]
+
+
 def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[Decision],
                 base: dict) -> Decision:
-    """Biased blocks (identity skip) of ReLU (and GELU once R9 for it is in the library)."""
+    """Biased blocks (identity skip) of ReLU and the GELU family (R9, R8 with biases).
+
+    Generic with biases at widths ``<= n``: R9 (``bias_theorems``). Otherwise R8 with biases
+    (``bias_width_theorem``: ReLU's ``relu_bias_grouped_iff``, the GELU family's
+    ``*_bias_block_decided``) once its file is in the library; until then
+    ``outside_hypotheses`` naming the missing theorem."""
     act = inst.activation
     r9 = act.spec.bias_theorems
     if r9 is None or not library_has(r9[0]):
@@ -252,23 +296,14 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
         return Decision("not_absorbable", "R9", qualified(thm_n),
                         f"generic with biases ({greason}) and no S with B[:,S] A[S,:] = -I: not absorbable "
                         f"at width n (R9 =>, {act.label})", generic=True, width=m, evidence=ev, **base)
-    if kind != "lines":
+    theorem, missing = bias_width_theorem(act)
+    if theorem is None:
         why = f"not generic with biases ({greason})" if not gen else \
             ("the least width was asked" if min_width else f"width {m} > n")
         return Decision("outside_hypotheses", "R9", None,
                         f"{act.label} with biases, {why}: R9 decides generic blocks at widths <= n only, "
-                        "and R8 with biases (any weights, any width) is proved for ReLU only", generic=gen, **base)
-    form = canonical_form(inst.W_up, inst.W_down, "lines", inst.b_up, inst.b_down)
-    head = f"{form.k} ridge(s) from {n} rows (classes of augmented rows (a_i, c_i)); "
-    if min_width:
-        info = min_width_info(form)
-        exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
-        return Decision("absorbable", "R9", qualified(RELU_BIAS_GROUPED),
-                        head + f"least absorbing width {info.width} ({exact}: {info.min_reason})",
-                        generic=gen, width=info.width, width_info=info, **base)
-    verdict, info, why = decide_form(form, m)
-    theorem = qualified(RELU_BIAS_GROUPED) if verdict != "undecided" else None
-    return Decision(verdict, "R9", theorem, head + why, generic=gen, width=m, width_info=info, **base)  # type: ignore[arg-type]
+                        f"and {missing}", generic=gen, **base)
+    return _decide_bias_form(inst, m, min_width, theorem, gen, base)
 
 
 def identity_target(d: int) -> IntMatrix:
