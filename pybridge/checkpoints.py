@@ -539,9 +539,7 @@ def config_activation(ckpt: Checkpoint, gated: bool, layer: Optional[Layer] = No
 def _read_matrix(arr, transposed: bool, lazy: bool, where: str):
     if arr.ndim != 2 or 0 in arr.shape:
         raise InputError(f"{where}: expected a non-empty 2-D tensor, got shape {tuple(arr.shape)}")
-    if lazy:
-        return ArrayMatrix(arr, transposed=transposed, where=where)
-    return exact_array(arr.T if transposed else arr, where)
+    return ArrayMatrix(arr, transposed=transposed, where=where, exact=not lazy)
 
 
 def _read_vector(ref: TensorRef, where: str):
@@ -569,7 +567,9 @@ def layer_shape(layer: Layer) -> tuple[int, int]:
 
 
 def load_layer(layer: Layer, activation: Activation, *, lazy: bool = False) -> Instance:
-    """The exact instance of one layer (``lazy``: matrices converted row by row on demand)."""
+    """The exact instance of one layer. Matrices are :class:`~pybridge.io.lazy.ArrayMatrix`
+    views of the tensors: converted at once to integer numerators over a power of two
+    (no Fraction per entry), or with ``lazy`` only on demand (rows as Fractions)."""
     if layer.status != "ok":
         raise InputError(f"{layer.name}: {layer.problem}")
     if activation.gated != layer.gated:

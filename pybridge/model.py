@@ -61,10 +61,29 @@ def _is_exact(x: object) -> bool:
     return isinstance(x, (int, Fraction)) and not isinstance(x, bool)
 
 
+def _all_exact(row: Sequence[Any]) -> bool:
+    """Every entry an int or a Fraction (not a bool): by type at C speed, entry by entry
+    only for subclasses."""
+    if set(map(type, row)) <= _EXACT_TYPES:
+        return True
+    return all(map(_is_exact, row))
+
+
+_EXACT_TYPES = {int, Fraction}
+
+
 def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
-    """``(rows, cols)`` of a non-empty rectangular matrix of exact numbers, else InputError."""
+    """``(rows, cols)`` of a non-empty rectangular matrix of exact numbers, else InputError.
+
+    A lazy array matrix (``pybridge.io.lazy.ArrayMatrix``) is exact and rectangular by
+    construction: its shape is read, no entry is converted."""
     from .errors import InputError
 
+    if _lazy(m):
+        rows, cols = cast(Any, m).shape
+        if rows == 0 or cols == 0:
+            raise InputError(f"{name}: expected a non-empty matrix (sequence of rows)")
+        return rows, cols
     if isinstance(m, (str, bytes)) or not hasattr(m, "__len__") or not hasattr(m, "__getitem__") or len(m) == 0:
         raise InputError(f"{name}: expected a non-empty matrix (sequence of rows)")
     width = None
@@ -77,9 +96,16 @@ def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
                 raise InputError(f"{name}: rows are empty")
         elif len(row) != width:
             raise InputError(f"{name}: row {i} has {len(row)} entries, row 0 has {width}")
-        if entries and not all(_is_exact(x) for x in row):
+        if entries and not _all_exact(row):
             raise InputError(f"{name}: row {i} holds an entry that is not an exact number (int or Fraction)")
     return len(m), width  # type: ignore[return-value]
+
+
+def _lazy(m: object) -> bool:
+    """A matrix read from an array (``pybridge.io.lazy.ArrayMatrix``): exact by construction."""
+    from .io.lazy import ArrayMatrix
+
+    return isinstance(m, ArrayMatrix)
 
 
 def _validate_instance(inst: Instance) -> None:
@@ -98,16 +124,13 @@ def _validate_instance(inst: Instance) -> None:
     if act.name != "relu_pow" and act.degree is not None:
         raise InputError(f"activation {act.name} takes no degree")
 
-    def lazy(m: object) -> bool:
-        return hasattr(m, "materialize") and hasattr(m, "shape")
-
-    n, d = _shape("W_up", inst.W_up, not lazy(inst.W_up))
-    if _shape("W_down", inst.W_down, not lazy(inst.W_down)) != (d, n):
+    n, d = _shape("W_up", inst.W_up, True)
+    if _shape("W_down", inst.W_down, True) != (d, n):
         raise InputError(f"W_down must be d x n = {d} x {n} (W_up is {n} x {d})")
     if act.gated:
         if inst.W_gate is None:
             raise InputError(f"activation {act.label} is gated: W_gate is missing")
-        if _shape("W_gate", inst.W_gate, not lazy(inst.W_gate)) != (n, d):
+        if _shape("W_gate", inst.W_gate, True) != (n, d):
             raise InputError(f"W_gate must be n x d = {n} x {d} for a gated activation")
     else:
         if inst.W_gate is not None:
@@ -119,7 +142,7 @@ def _validate_instance(inst: Instance) -> None:
     for name, value, length in (("b_up", inst.b_up, n), ("b_gate", inst.b_gate, n), ("b_down", inst.b_down, d)):
         if value is None:
             continue
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not all(_is_exact(x) for x in value):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or not _all_exact(value):
             raise InputError(f"{name}: expected a vector of exact numbers (int or Fraction)")
         if len(value) != length:
             raise InputError(f"{name} has length {len(value)}, expected {length}")

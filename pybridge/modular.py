@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from operator import attrgetter
 from typing import Optional, Sequence
 
 import flint
@@ -80,19 +80,99 @@ def random_primes(count: int, lo: int = 2**30, hi: int = 2**31, rng: Optional[ra
     return out
 
 
-@dataclass(frozen=True)
 class IntMatrix:
-    """A rational matrix as integer numerators over one common positive denominator."""
+    """A rational matrix as integer numerators over one common positive denominator.
 
-    rows: tuple[tuple[int, ...], ...]
-    den: int
+    Built from rows of Python ints (``IntMatrix(rows, den)``) or from a NumPy
+    numerator array (:meth:`from_numerators`: ``int64``, or ``object`` holding
+    Python ints when some numerator needs more than 63 bits). Both views are
+    available (:attr:`rows`, :meth:`numerators`); each is computed once, on first use.
+    """
+
+    __slots__ = ("den", "_rows", "_num", "_shape")
+
+    def __init__(self, rows: Sequence[Sequence[int]], den: int) -> None:
+        self._rows: Optional[tuple[tuple[int, ...], ...]] = tuple(tuple(r) for r in rows)
+        self._num: Optional[np.ndarray] = None
+        self.den = den
+        self._shape = (len(self._rows), len(self._rows[0]) if self._rows else 0)
+
+    @classmethod
+    def from_numerators(cls, num: np.ndarray, den: int) -> IntMatrix:
+        """The matrix ``num / den`` from a 2-D ``int64`` (or ``object``, Python ints) array."""
+        if num.ndim != 2 or num.dtype.kind not in "iO":
+            raise ValueError("numerators must be a 2-D int64 or object array")
+        m = cls.__new__(cls)
+        m._rows = None
+        m._num = num if num.dtype == np.int64 or num.dtype.kind == "O" else num.astype(np.int64)
+        m.den = den
+        m._shape = (int(num.shape[0]), int(num.shape[1]))
+        return m
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The numerators as a tuple of rows of Python ints."""
+        if self._rows is None:
+            assert self._num is not None
+            self._rows = tuple(map(tuple, self._num.tolist()))
+        return self._rows
+
+    def numerators(self) -> np.ndarray:
+        """The numerators as a 2-D array: ``int64`` when every one fits, else ``object``."""
+        if self._num is None:
+            self._num = _int_array(self.rows, self._shape)
+        return self._num
 
     @property
     def shape(self) -> tuple[int, int]:
-        return (len(self.rows), len(self.rows[0]) if self.rows else 0)
+        return self._shape
 
     def max_abs(self) -> int:
-        return max((abs(v) for r in self.rows for v in r), default=0)
+        """The largest absolute numerator (0 for an empty matrix)."""
+        num = self.numerators()
+        if num.size == 0:
+            return 0
+        return int(np.max(np.abs(num)))
+
+    def mod(self, p: int) -> np.ndarray:
+        """Residues in ``[0, p)`` of the numerators (``int64``)."""
+        num = self.numerators()
+        if num.dtype.kind == "O":
+            return np.remainder(num, p).astype(np.int64)
+        return np.remainder(num, p)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, IntMatrix):
+            return NotImplemented
+        if self.den != other.den or self._shape != other._shape:
+            return False
+        if self._rows is not None and other._rows is not None:
+            return self._rows == other._rows
+        return bool(np.array_equal(self.numerators(), other.numerators()))
+
+    def __hash__(self) -> int:
+        return hash((self._shape, self.den))
+
+    def __repr__(self) -> str:
+        return f"IntMatrix(shape={self._shape}, den={self.den})"
+
+    def __reduce__(self) -> tuple:  # pickled as the numerator array (compact, fast)
+        return (_restore_int_matrix, (self.numerators(), self.den))
+
+
+def _restore_int_matrix(num: np.ndarray, den: int) -> IntMatrix:
+    return IntMatrix.from_numerators(num, den)
+
+
+def _int_array(rows: Sequence[Sequence[int]], shape: tuple[int, int]) -> np.ndarray:
+    """A 2-D ``int64`` array of ``rows``, or ``object`` when some entry needs more than 63 bits."""
+    try:
+        return np.array(rows, dtype=np.int64).reshape(shape)
+    except OverflowError:
+        out = np.empty(shape, dtype=object)
+        for i, r in enumerate(rows):
+            out[i, :] = list(r)  # Python ints, exact
+        return out
 
 
 def _ratio(v: object) -> tuple[int, int]:
@@ -110,7 +190,19 @@ def _row_ratios(r: Sequence[object]) -> list[tuple[int, int]]:
 
 
 def scale_matrix(m: Sequence[Sequence[Fraction]]) -> IntMatrix:
-    """Write ``m`` as ``rows / den`` with integer rows and the least common denominator."""
+    """Write ``m`` as ``rows / den`` with integer rows and the least common denominator.
+
+    A matrix read from an array (``pybridge.io.lazy.ArrayMatrix``: it has ``int_matrix``)
+    gives its exact integer form directly, without a Fraction per entry; a matrix of
+    Fractions is converted with NumPy when numerators and denominators fit 63 bits."""
+    direct = getattr(m, "int_matrix", None)
+    if callable(direct):
+        out = direct()
+        if isinstance(out, IntMatrix):
+            return out
+    fast = _scale_fractions_fast(m)
+    if fast is not None:
+        return fast
     ratios = [_row_ratios(r) for r in m]
     dens = {q for r in ratios for _, q in r}
     den = lcm(1, *dens)
@@ -122,8 +214,47 @@ def scale_matrix(m: Sequence[Sequence[Fraction]]) -> IntMatrix:
     return IntMatrix(rows, den)
 
 
+_NUMERATOR = attrgetter("numerator")
+_DENOMINATOR = attrgetter("denominator")
+_INT64_MAX = 2**63 - 1
+
+
+def _scale_fractions_fast(m: Sequence[Sequence[Fraction]]) -> Optional[IntMatrix]:
+    """:func:`scale_matrix` of a rectangular matrix of exact Fractions / ints through
+    ``int64`` arrays; None when the matrix is not one (ragged, other entry types) or
+    when some numerator, denominator or scaled numerator needs more than 63 bits."""
+    rows = len(m)
+    if rows == 0:
+        return None
+    cols = len(m[0])
+    flat = [v for r in m if len(r) == cols for v in r]
+    if len(flat) != rows * cols or cols == 0:
+        return None
+    if not set(map(type, flat)) <= {Fraction, int}:
+        return None
+    try:
+        num = np.fromiter(map(_NUMERATOR, flat), dtype=np.int64, count=len(flat))
+        dq = np.fromiter(map(_DENOMINATOR, flat), dtype=np.int64, count=len(flat))
+    except OverflowError:
+        return None
+    if int(num.min()) < -_INT64_MAX:  # -2**63: its absolute value does not fit
+        return None
+    dens = [int(q) for q in np.unique(dq)]
+    den = lcm(1, *dens)
+    if den > _INT64_MAX:
+        return None
+    if len(dens) > 1:
+        factor = den // dq  # exact: every denominator divides den
+        big = int(np.max(np.abs(num))) * int(np.max(factor))
+        if big > _INT64_MAX:
+            return None
+        num = num * factor
+    return IntMatrix.from_numerators(num.reshape(rows, cols), den)
+
+
 def identity_int(d: int) -> IntMatrix:
-    return IntMatrix(tuple(tuple(1 if i == j else 0 for j in range(d)) for i in range(d)), 1)
+    """The d x d identity over the denominator 1."""
+    return IntMatrix.from_numerators(np.eye(d, dtype=np.int64), 1)
 
 
 def reduce_mod(rows: Sequence[Sequence[int]], p: int) -> np.ndarray:

@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 from ..evidence import GenericCertificate
-from ..modular import IntMatrix, random_primes, reduce_mod
+from ..modular import IntMatrix, random_primes
 
 PRIME_TRIES = 4  #: primes tried before settling genericity by exact pair checks alone
 MAX_FLAGGED = 2000  #: flagged pairs checked exactly per projection before another prime
@@ -43,13 +43,14 @@ def sorted_certificate(A: IntMatrix, B: IntMatrix, cols: tuple[int, ...], attemp
     must have a nonzero entry in every column), or None."""
     n, _ = A.shape
     r = len(cols)
-    sub = [[row[j] for j in cols] for row in A.rows]
-    bsub = np.array([[B.rows[k][i] != 0 for i in range(n)] for k in cols], dtype=bool).reshape(r, n)
+    idx = list(cols)
+    sub = IntMatrix.from_numerators(A.numerators()[:, idx], A.den)
+    bsub = (B.numerators()[idx, :] != 0).reshape(r, n)
     if not np.all(bsub.any(axis=0)):
         return None
     rng = random.Random(seed)
     for p in random_primes(attempts, rng=rng if seed is not None else None):
-        amod = reduce_mod(sub, p)
+        amod = sub.mod(p)
         u = np.array([rng.randrange(1, 1024) for _ in range(r)], dtype=np.int64)
         v = np.array([rng.randrange(1, 1024) for _ in range(r)], dtype=np.int64)
         U = (amod @ u) % p  # < 2**31 * 2**10 * r: no overflow for r < 2**21
@@ -70,6 +71,11 @@ class GenericOutcome:
     certificate: Optional[GenericCertificate] = None
 
 
+def _row(A: IntMatrix, i: int) -> tuple[int, ...]:
+    """Row ``i`` of the numerators as Python ints."""
+    return tuple(A.numerators()[i].tolist())
+
+
 def _parallel(u: tuple[int, ...], v: tuple[int, ...]) -> bool:
     k = next(i for i, x in enumerate(u) if x != 0)
     return all(v[l] * u[k] == u[l] * v[k] for l in range(len(u)))
@@ -78,18 +84,18 @@ def _parallel(u: tuple[int, ...], v: tuple[int, ...]) -> bool:
 def check_generic(A: IntMatrix, B: IntMatrix, seed: int = 0) -> GenericOutcome:
     """Exact genericity of ``(A, B)``: rows a_i != 0, columns b_i != 0, a_i pairwise independent."""
     n, d = A.shape
-    for i, r in enumerate(A.rows):
-        if not any(r):
-            return GenericOutcome(False, f"row {i} of W_up is zero")
-    for i in range(n):
-        if not any(B.rows[k][i] for k in range(d)):
-            return GenericOutcome(False, f"column {i} of W_down is zero")
+    zero_rows = np.flatnonzero(~(A.numerators() != 0).any(axis=1))
+    if zero_rows.size:
+        return GenericOutcome(False, f"row {int(zero_rows[0])} of W_up is zero")
+    zero_cols = np.flatnonzero(~(B.numerators() != 0).any(axis=0))
+    if zero_cols.size:
+        return GenericOutcome(False, f"column {int(zero_cols[0])} of W_down is zero")
     if n == 1:
         return GenericOutcome(True, "n = 1", GenericCertificate(random_primes(1)[0], (1,) * d, (0,) * d))
     rng = random.Random(seed)
     spurious: set[tuple[int, int]] = set()
     for p in random_primes(PRIME_TRIES):
-        amod = reduce_mod(A.rows, p)
+        amod = A.mod(p)
         for _attempt in range(3):
             u = np.array([rng.randrange(1, 1024) for _ in range(d)], dtype=np.int64)
             v = np.array([rng.randrange(1, 1024) for _ in range(d)], dtype=np.int64)
@@ -110,15 +116,16 @@ def check_generic(A: IntMatrix, B: IntMatrix, seed: int = 0) -> GenericOutcome:
             for i, j in pairs:
                 if (i, j) in spurious:
                     continue
-                if _parallel(A.rows[i], A.rows[j]):
+                if _parallel(_row(A, i), _row(A, j)):
                     return GenericOutcome(False, f"rows {i} and {j} of W_up are parallel")
                 spurious.add((i, j))
             if not pairs:
                 cert = GenericCertificate(p, tuple(int(x) for x in u), tuple(int(x) for x in v))
                 return GenericOutcome(True, "rows nonzero and pairwise independent (projection mod p)", cert)
+    rows = A.rows
     for i in range(n):
         for j in range(i + 1, n):
-            if (i, j) not in spurious and _parallel(A.rows[i], A.rows[j]):
+            if (i, j) not in spurious and _parallel(rows[i], rows[j]):
                 return GenericOutcome(False, f"rows {i} and {j} of W_up are parallel")
     # Every flagged pair was checked exactly: generic, but no single projection certificate.
     return GenericOutcome(True, "rows pairwise independent (exact check of flagged pairs)")

@@ -33,7 +33,6 @@ from ..modular import (
     IntMatrix,
     matvec_mod,
     random_primes,
-    reduce_mod,
     rref_mod,
     solve_left_mod,
     solve_mod,
@@ -65,9 +64,10 @@ def block_indices(d: int, n: int) -> tuple[int, ...]:
 
 def sub_matrices(A: IntMatrix, B: IntMatrix, T: IntMatrix, R: tuple[int, ...]) -> tuple[IntMatrix, IntMatrix, IntMatrix]:
     """Columns ``R`` of ``A``, rows ``R`` of ``B``, the block ``T[R, R]``."""
-    Ab = IntMatrix(tuple(tuple(row[j] for j in R) for row in A.rows), A.den)
-    Bb = IntMatrix(tuple(B.rows[k] for k in R), B.den)
-    Tb = IntMatrix(tuple(tuple(T.rows[k][l] for l in R) for k in R), T.den)
+    idx = list(R)
+    Ab = IntMatrix.from_numerators(A.numerators()[:, idx], A.den)
+    Bb = IntMatrix.from_numerators(B.numerators()[idx, :], B.den)
+    Tb = IntMatrix.from_numerators(T.numerators()[np.ix_(idx, idx)], T.den)
     return Ab, Bb, Tb
 
 
@@ -86,10 +86,10 @@ def subset_residual(A: IntMatrix, B: IntMatrix, T: IntMatrix, subset: tuple[int,
     s = list(subset)
     bound = len(s) * A.max_abs() * B.max_abs() * T.den + A.den * B.den * T.max_abs()
     dtype = np.int64 if bound < 2**62 else object
-    a = np.array([A.rows[i] for i in s], dtype=dtype).reshape(len(s), d)
-    b = np.array([[B.rows[k][i] for i in s] for k in range(d)], dtype=dtype).reshape(d, len(s))
+    a = A.numerators()[s, :].astype(dtype).reshape(len(s), d)
+    b = B.numerators()[:, s].astype(dtype).reshape(d, len(s))
     lhs = (b @ a) * T.den if s else np.zeros((d, d), dtype=dtype)
-    rhs = np.array(T.rows, dtype=dtype) * (A.den * B.den)
+    rhs = T.numerators().astype(dtype) * (A.den * B.den)
     bad = np.argwhere(lhs + rhs != 0)
     return None if len(bad) == 0 else (int(bad[0][0]), int(bad[0][1]))
 
@@ -105,11 +105,11 @@ class _System:
     def __init__(self, A: IntMatrix, B: IntMatrix, T: IntMatrix, p: int) -> None:
         self.p = p
         self.n, self.d = A.shape
-        self.amod = reduce_mod(A.rows, p)  # n x d
-        self.bmod = reduce_mod(B.rows, p)  # d x n
+        self.amod = A.mod(p)  # n x d
+        self.bmod = B.mod(p)  # d x n
         self.dT = T.den % p
         self.rhs_scale = (-A.den * B.den) % p
-        self.tmod = reduce_mod(T.rows, p)
+        self.tmod = T.mod(p)
 
     def rows(self, positions: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
         p = self.p

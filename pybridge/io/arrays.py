@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..model import Activation, Instance
 from .build import ROLES, build_instance, optional_activation
 from .exact import exact_array
+from .lazy import ArrayMatrix
 from .limits import DEFAULT_LIMITS, Limits
 from .npzfile import read_npz
 from .safetensors_file import SafetensorsFile
@@ -31,7 +32,10 @@ def read_safetensors(path: Path, limits: Limits = DEFAULT_LIMITS) -> dict[str, n
 def instance_from_arrays(
     arrays: dict[str, np.ndarray], *, source: str, activation: Optional[Activation]
 ) -> Instance:
-    """Tensors named ``W_up``, ``W_down``, ... (other names rejected) -> exact instance."""
+    """Tensors named ``W_up``, ``W_down``, ... (other names rejected) -> exact instance.
+
+    Matrices stay arrays (:class:`~pybridge.io.lazy.ArrayMatrix`, converted at once to
+    integer numerators over a power of two); bias vectors become Fractions."""
     unknown = [k for k in arrays if k not in ROLES]
     if unknown:
         raise InputError(f"{source}: unknown tensor name {unknown[0]!r:.40} (expected {', '.join(ROLES)})")
@@ -43,5 +47,5 @@ def instance_from_arrays(
             raise InputError(f"{source}: {key}: expected a {want}-dimensional array, got shape {arr.shape}")
         if arr.size == 0:
             raise InputError(f"{source}: {key}: zero-size array {arr.shape}")
-        tensors[key] = exact_array(arr, key)
+        tensors[key] = exact_array(arr, key) if want == 1 else ArrayMatrix(arr, where=key, exact=True)
     return build_instance(act, tensors, source=source)

@@ -18,6 +18,7 @@ from .linalg import is_invertible
 MATRICES = ("W_up", "W_down", "W_gate", "skip")
 VECTORS = ("b_up", "b_gate", "b_down")
 ROLES = MATRICES + VECTORS
+_FRACTION = {Fraction}
 
 
 def _matrix(name: str, value: object) -> tuple[tuple[Fraction, ...], ...]:
@@ -36,9 +37,8 @@ def _matrix(name: str, value: object) -> tuple[tuple[Fraction, ...], ...]:
                 raise InputError(f"{name}: rows are empty (zero-size matrix)")
         elif len(row) != width:
             raise InputError(f"{name}: row {i} has {len(row)} entries, row 0 has {width}")
-        for x in row:
-            if not isinstance(x, Fraction):
-                raise InputError(f"{name}: row {i} holds a non-number")
+        if not set(map(type, row)) <= _FRACTION and not all(isinstance(x, Fraction) for x in row):
+            raise InputError(f"{name}: row {i} holds a non-number")
         rows.append(tuple(row))
     return tuple(rows)
 
@@ -46,9 +46,8 @@ def _matrix(name: str, value: object) -> tuple[tuple[Fraction, ...], ...]:
 def _vector(name: str, value: object) -> tuple[Fraction, ...]:
     if not isinstance(value, (list, tuple)) or not value:
         raise InputError(f"{name}: expected a non-empty vector")
-    for x in value:
-        if not isinstance(x, Fraction):
-            raise InputError(f"{name}: expected a flat list of numbers")
+    if not set(map(type, value)) <= _FRACTION and not all(isinstance(x, Fraction) for x in value):
+        raise InputError(f"{name}: expected a flat list of numbers")
     return tuple(value)
 
 
