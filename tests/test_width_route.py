@@ -146,6 +146,10 @@ PM_CASES = {
     # a constant row (a = 0, c = 2): ridge (1, 0), G = -1, L = 1: S = {0} at width 1
     "constant": (([[0], [1]], [2, 0], [[5, -1]], [1]), [False, True, True, True], 1),
     # generic with biases, asked above n: two ridges, G = 1, 1, L = 1; width 3 (T = {0})
+    # Coq's non-vacuity examples (PmBiasNecessity.v): x + gelu(x + 1) + gelu(x + 1), and
+    # x + gelu(x + 1) - gelu(-x - 1) = 2x + 1 (no ridge, L = 2: r = 1): both width 2, not 1
+    "coq_duplicate": (([[1], [1]], [1, 1], [[1, 1]], [0]), [False, False, True, True], 2),
+    "coq_no_class": (([[1], [-1]], [1, -1], [[1, -1]], [0]), [False, False, True, True], 2),
     "generic_wide": (([[1], [1]], [0, 1], [[1, 1]], [0]), [False, False, False, True, True], 3),
     # d = 2, tests/test_ridge_form_bias.py's block: k = 2, G = [[3,1],[2,1]], L = [[-1,1],[-1,1]];
     # no S at 2, no (T, S) with |T| = 1 and r = 0 at 3, T = {0, 1} at 4
