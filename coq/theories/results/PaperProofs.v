@@ -21,6 +21,7 @@ From Absorb Require Biases.
 From Absorb Require R8 R8Absorbable R8Examples GroupingDrop WidthSufficient.
 From Absorb Require ReluBias GeluBias GeluTanhAffineRidge SiluAffineRidge BiasCanonical.
 From Absorb Require PmBiasNecessity.
+From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 Open Scope R_scope.
 
@@ -141,6 +142,16 @@ Proof. exact (disjoint_of_R5 gelu gelu_R5). Qed.
 
 Theorem r6_disjoint_beyond : Paper.R6_disjoint_beyond.
 Proof. split; [exact (disjoint_of_R5 gelu_tanh gelu_tanh_R5) | exact (disjoint_of_R5 silu silu_R5)]. Qed.
+
+(** Every [d >= 1] for the GELU family: the bad set is [Z ∪ pm-non-generic]
+    ([PmDisjointness.pm_generic_disjointness]). *)
+Theorem r6_disjoint_pm : Paper.R6_disjoint_pm.
+Proof.
+  split; [|split]; intros d n Hd; exists (PmDisjointness.pm_bad d n).
+  - exact (PmDisjointness.gelu_generically_disjoint_all d n Hd).
+  - exact (PmDisjointness.gelu_tanh_generically_disjoint_all d n Hd).
+  - exact (PmDisjointness.silu_generically_disjoint_all d n Hd).
+Qed.
 
 (** ** R7 *)
 

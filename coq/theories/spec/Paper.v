@@ -207,6 +207,21 @@ Definition R6_disjoint_gelu : Prop := generically_disjoint gelu.
 (** (beyond) GELU_tanh and SiLU. *)
 Definition R6_disjoint_beyond : Prop := generically_disjoint gelu_tanh /\ generically_disjoint silu.
 
+(** "Correction to R6 at [d = 1]": "For GELU, GELU_tanh and SiLU ... a
+    weaker genericity (rows pairwise not [+-]equal) is the natural
+    hypothesis, and the null/open-dense statements should hold for all
+    [d >= 1]": [generically_disjoint] without the premise
+    [2 <= d \/ n <= 1]. *)
+Definition generically_disjoint_all (sigma : R -> R) : Prop :=
+  forall d n, (1 <= d)%nat ->
+    exists bad : mat -> mat -> Prop,
+      closed_set d n bad /\ empty_interior d n bad /\ params_null d n bad /\
+      forall A B, ~ bad A B -> ~ absorbable_ungated sigma d n n identity A B.
+
+Definition R6_disjoint_pm : Prop :=
+  generically_disjoint_all gelu /\ generically_disjoint_all gelu_tanh /\
+  generically_disjoint_all silu.
+
 (** ** R7 Biases (beyond) *)
 
 (** "With biases the gated impossibility fails: with up-branch bias,
