@@ -544,33 +544,52 @@ Proof.
   intros k _. unfold row, ex2_A. ring.
 Qed.
 
+(** The three non-vacuity facts of R9 on the [ex2] blocks, for any activation
+    with R9's two statements (used for GELU, GELU_tanh and SiLU). *)
+Lemma ex2_r9_sides (sigma : R -> R) :
+  (forall d n A c B b0, generic_bias_signs d n A c B ->
+     (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
+  (forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
+     ~ absorbable_ungated_bias sigma d n m identity A c B b0) ->
+  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
+   (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
+   absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)) /\
+  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
+   ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
+   ~ absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5)) /\
+  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
+   ~ absorbable_ungated_bias sigma 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)).
+Proof.
+  intros Hiff Hbelow.
+  assert (Hy : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
+  { apply ex2_generic. intros j Hj. unfold ex2_B_yes. destruct (Nat.eq_dec j 0); lra. }
+  assert (Hn : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no) by (apply ex2_generic; intros; unfold ex2_B_no; lra).
+  assert (HSy : exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes).
+  { exists (fun i => if Nat.eq_dec i 0 then true else false).
+    intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst.
+    unfold subset_sum, ex2_A, ex2_B_yes, identity. simpl. ring. }
+  assert (HSn : ~ exists S, submatrix_cond 1 2 S ex2_A ex2_B_no).
+  { intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
+    unfold subset_sum, ex2_A, ex2_B_no, identity in HS. simpl in HS.
+    destruct (S 0%nat), (S 1%nat); lra. }
+  split; [|split].
+  - split; [exact Hy|]. split; [exact HSy|]. apply (Hiff 1%nat 2%nat _ _ _ _ Hy). exact HSy.
+  - split; [exact Hn|]. split; [exact HSn|]. rewrite (Hiff 1%nat 2%nat _ _ _ _ Hn). exact HSn.
+  - split; [exact Hy|]. split; [lia|]. exact (Hbelow 1%nat 2%nat 1%nat _ _ _ _ Hy ltac:(lia)).
+Qed.
+
 Example gelu_bias_absorbable_side :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
   (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
   absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  assert (Hg : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
-  { apply ex2_generic. intros j Hj. unfold ex2_B_yes. destruct (Nat.eq_dec j 0); lra. }
-  assert (HS : exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes).
-  { exists (fun i => if Nat.eq_dec i 0 then true else false).
-    intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst.
-    unfold subset_sum, ex2_A, ex2_B_yes, identity. simpl. ring. }
-  split; [exact Hg|]. split; [exact HS|].
-  apply (gelu_bias_absorbable_iff_submatrix 1 2 ex2_A ex2_c ex2_B_yes _ Hg). exact HS.
-Qed.
+Proof. exact (proj1 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below)). Qed.
 
 Example gelu_bias_not_absorbable_side :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
   ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
   ~ absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
 Proof.
-  assert (Hg : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no) by (apply ex2_generic; intros; unfold ex2_B_no; lra).
-  assert (HS : ~ exists S, submatrix_cond 1 2 S ex2_A ex2_B_no).
-  { intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
-    unfold subset_sum, ex2_A, ex2_B_no, identity in HS. simpl in HS.
-    destruct (S 0%nat), (S 1%nat); lra. }
-  split; [exact Hg|]. split; [exact HS|].
-  rewrite (gelu_bias_absorbable_iff_submatrix 1 2 ex2_A ex2_c ex2_B_no _ Hg). exact HS.
+  exact (proj1 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
 Qed.
 
 (** Below the width: the same generic block at width [m = 1 < 2]. *)
@@ -578,8 +597,5 @@ Example gelu_bias_below_instance :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
   ~ absorbable_ungated_bias gelu 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
 Proof.
-  assert (Hg : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
-  { apply ex2_generic. intros j Hj. unfold ex2_B_yes. destruct (Nat.eq_dec j 0); lra. }
-  split; [exact Hg|]. split; [lia|].
-  exact (gelu_bias_generic_not_absorbable_below 1 2 1 ex2_A ex2_c ex2_B_yes _ Hg ltac:(lia)).
+  exact (proj2 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
 Qed.

@@ -416,30 +416,18 @@ Example gelu_tanh_bias_absorbable_side :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
   (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
   absorbable_ungated_bias gelu_tanh 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  destruct gelu_bias_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  apply (gelu_tanh_bias_absorbable_iff_submatrix 1 2 ex2_A ex2_c ex2_B_yes _ Hg). exact HS.
-Qed.
+Proof. exact (proj1 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below)). Qed.
 
 Example gelu_tanh_bias_not_absorbable_side :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
   ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
   ~ absorbable_ungated_bias gelu_tanh 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof.
-  destruct gelu_bias_not_absorbable_side as [Hg [HS _]].
-  split; [exact Hg|]. split; [exact HS|].
-  rewrite (gelu_tanh_bias_absorbable_iff_submatrix 1 2 ex2_A ex2_c ex2_B_no _ Hg). exact HS.
-Qed.
+Proof. exact (proj1 (proj2 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below))). Qed.
 
 Example gelu_tanh_bias_below_instance :
   generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
   ~ absorbable_ungated_bias gelu_tanh 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  destruct gelu_bias_absorbable_side as [Hg _].
-  split; [exact Hg|]. split; [lia|].
-  exact (gelu_tanh_bias_generic_not_absorbable_below 1 2 1 ex2_A ex2_c ex2_B_yes _ Hg ltac:(lia)).
-Qed.
+Proof. exact (proj2 (proj2 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below))). Qed.
 
 (** One variable: the hypotheses of [gelu_tanh_even_affine_independent] hold
     for the pairs [(1, 0)] and [(1, 1)]. *)
