@@ -5,10 +5,13 @@ OPT (ReLU, ``model.decoder.layers.{i}.fc1`` / ``fc2``) and GPT-2 (GELU_tanh,
 
 0. random integer weights and biases: generic with biases, no S -> R9 (=>), certified;
 1. a planted S (rows ``e_k`` with ``b_k = -e_k``) -> R5 (<=) with biases (R7), certified;
-2. every row a positive multiple of one of 4 augmented rows: not generic with biases, k <= 4
-   ridges -> ReLU: R8 with
-   biases (``relu_bias_grouped_iff``, decided exactly, no Coq checker for biased groupings
-   yet); GELU_tanh: ``outside_hypotheses`` (R8 with biases is proved for ReLU only).
+2. every row a positive multiple (1, 2 or 1/2) of one of 4 augmented rows: not generic with
+   biases -> R8 with biases, decided exactly by the canonical form of the augmented rows and
+   the width search (no Coq checker for biased groupings yet, so not Coq-checked): ReLU groups
+   rows by line (k <= 4 ridges, ``ReluBiasNecessity.relu_bias_grouped_iff``); GELU_tanh by sign,
+   so the scaled copies are distinct ridges (k <= 12,
+   ``PmBiasNecessity.gelu_tanh_bias_block_decided``, once ``bias/PmBiasNecessity.v`` is in the
+   library; ``outside_hypotheses`` naming it before).
 
 Usage: ``.venv/bin/python bench/generated_checkpoints.py [OUTDIR] [--no-prove] [--d D --n N]``.
 Prints one line per layer and writes ``OUTDIR/{opt,gpt2}/scan.json``.

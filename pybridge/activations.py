@@ -132,7 +132,7 @@ class ActivationSpec:
     bias_theorems: Optional[tuple[str, str, str]] = None
     #: R8 with biases (any weights, any width): (library file, theorem deciding every biased block:
     #: canonical form and ``absorbable <-> width_condition`` at every width); None: not proved.
-    #: Used only once the file is in the library, so not part of ``coq_names``.
+    #: The route checks that the file is in the library before naming the theorem.
     bias_width_theorem: Optional[tuple[str, str]] = None
     #: Z3 can state the block in real arithmetic (ReLU as ``If``): the cross-check's identity proof
     z3_encodable: bool = False
@@ -152,6 +152,7 @@ class ActivationSpec:
         names += [n for _, n in self.degree_lemmas]
         names += [self.width_theorem] if self.width_theorem else []
         names += list(self.bias_theorems[1:]) if self.bias_theorems else []
+        names += [self.bias_width_theorem[1]] if self.bias_width_theorem else []
         return tuple(names)
 
     @property
