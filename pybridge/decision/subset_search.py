@@ -120,6 +120,26 @@ class _System:
         r = self.tmod[ks, ls] * self.rhs_scale % p
         return m, r
 
+    def transposed_float(self, positions: list[tuple[int, int]]) -> np.ndarray:
+        """``[m | r]^T`` of :meth:`rows` as ``float64`` integers below ``2**40`` (not reduced;
+        for ``p < 2**20``): column ``q`` holds position ``q``'s coefficients, then its target."""
+        p, n = self.p, self.n
+        ks = np.array([k for k, _ in positions], dtype=np.int64)
+        ls = np.array([l for _, l in positions], dtype=np.int64)
+        out = np.empty((n + 1, len(positions)))
+        af = self.amod.astype(np.float64)  # n x d
+        bsc = (self.bmod * self.dT % p).astype(np.float64)  # d x n
+        start = 0
+        while start < len(positions):  # runs of positions in one row k: column-scaled blocks of A
+            k = int(ks[start])
+            stop = start + 1
+            while stop < len(positions) and ks[stop] == k:
+                stop += 1
+            np.multiply(af[:, ls[start:stop]], bsc[k][:, None], out=out[:n, start:stop])
+            start = stop
+        out[n] = self.tmod[ks, ls] * self.rhs_scale % p
+        return out
+
     def functional(self, positions: list[tuple[int, int]], y: np.ndarray, pivot: Optional[int]) -> Functional:
         rows: dict[int, list[int]] = {}
         for (k, l), val in zip(positions, y):
@@ -238,11 +258,13 @@ def _block_search(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOu
     p = random_primes(1, BLAS_PRIME_BOUND // 2, BLAS_PRIME_BOUND)[0] if small else random_primes(1)[0]
     system = _System(Ab, Bb, Tb, p)
     positions = _positions(r, n + 1)
-    m, rhs = system.rows(positions)
-    g_t = np.concatenate([m, rhs[:, None]], axis=1).T  # (n + 1) x (n + 1): y^T g = e_last
     e_last = np.zeros(n + 1, dtype=np.int64)
     e_last[n] = 1
-    y = solve_square_blas(g_t, e_last, p) if small else solve_mod(g_t, e_last, p)
+    if small:
+        y = solve_square_blas(system.transposed_float(positions), e_last, p)
+    else:
+        m, rhs = system.rows(positions)
+        y = solve_mod(np.concatenate([m, rhs[:, None]], axis=1).T, e_last, p)
     if y is None:
         return None
     f = system.functional(positions, y, None)
