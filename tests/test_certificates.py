@@ -104,8 +104,9 @@ def test_bias_absorbable_accepted(coq):
 
 
 def test_nothing_to_certify():
-    # GELU with biases, not generic (a zero column of W_down): R8 with biases is proved for ReLU only
-    inst = Instance(Activation("gelu"), mat([[1], [1]]), mat([[1, 0]]), b_up=(F(0), F(1)))
+    # A gated block with biases: R3 is bias-free and with biases the impossibility fails (R7)
+    inst = Instance(Activation("swiglu"), mat([[1], [1]]), mat([[1, 0]]), W_gate=mat([[1], [2]]),
+                    b_up=(F(0), F(1)))
     dec = decide(inst)
     assert dec.verdict == "outside_hypotheses"
     assert certify(inst, dec, CoqBackend()) is None
