@@ -203,10 +203,8 @@ def test_every_certifiable_decision_is_accepted(coq, d, n, data):
     inst = Instance(RELU, *planted(d, n, seed)[:2]) if data.draw(st.booleans()) else generic_instance(d, n, seed)
     dec = decide(inst)
     res = certify(inst, dec, coq)
-    if dec.width_info is not None and dec.width_info.reason == "exhaustive":
-        # R8 (=>) at k < m below the least width: exact, but no Coq checker for the rank condition yet
-        assert res is not None and res.outcome is ProverOutcome.NOT_CERTIFIED
-    elif dec.verdict in ("absorbable", "not_absorbable"):
+    # R8 (=>) at k < m below the least width included: rank certificates (certificates_rank)
+    if dec.verdict in ("absorbable", "not_absorbable"):
         assert accepted(res), res.message
     else:
         assert res is None

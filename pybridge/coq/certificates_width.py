@@ -12,16 +12,16 @@ Bias-free blocks (identity skip) are written with the R8 checkers of
   ``cert_r8_below_classes_*``;
 - not absorbable at ``m = k``: the same and a no-subset certificate for
   ``A := U``, ``B := G``, target ``L`` (``CertifyWidth.cert_r8_nosub_*``);
+- not absorbable at ``m >= k`` after the exhaustive search: a rank certificate for
+  every ``(T, S)`` (``RankCheck.cert_r8_rank_*``, :mod:`.certificates_rank`);
 - ``--min-width``: one theorem, "absorbable at m* and not at m* - 1", when the
-  lower side is one of the two cases above.
+  lower side is one of the cases above.
 
 Generic blocks with biases are written with ``CertifyBias.v``: the augmented rows
 ``(a_i, c_i)`` over one denominator, ``check_bias_nonzero``, ``check_generic`` in
 dimension ``d + 1`` and ``check_nosub`` (``cert_bias_not_absorbable``), or
 ``m < n`` (``cert_bias_not_absorbable_below``).
 
-"Not absorbable" at ``k < m`` rests on the exhaustive search (no Coq checker
-refutes a rank condition yet) and is not certified.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from ..ridge_form import RidgeForm
 from ..width import WidthData
 from ..width_evidence import WidthInfo
 from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _nonzero_skip, _Writer
+from .certificates_rank import rank_term
 
 #: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
 PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
@@ -66,7 +67,7 @@ R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
              "(below_of_signs_property silu silu_bias_generic_not_absorbable_below)", ("SiluAffineRidge",)),
 }
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
-              "CertifyWidth")
+              "CertifyWidth", "RankCheck")
 
 
 @dataclass(frozen=True)
@@ -222,9 +223,10 @@ def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCerti
         stmt = _statement(sigma, m, False)
         kind = f"absorbable at width {m} (R8 <=, explicit width data)"
         low = info.lower_reason if info.min_exact else None
-        if low in ("below_classes", "no_subset_at_k") and m >= 1:
+        if low in ("below_classes", "no_subset_at_k", "exhaustive") and m >= 1:
             _canonical_checks(w, pm)
-            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else _nosub_term(w, g, sigma, pm)
+            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else \
+                _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else rank_term(w, g, inst.d, m - 1, sigma, pm)
             stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
             term = f"(conj {term} {lterm})"
             kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
@@ -236,9 +238,12 @@ def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCerti
         _canonical_checks(w, pm)
         term, stmt = _nosub_term(w, g, sigma, pm), _statement(sigma, m, True)
         kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
+    elif info.reason == "exhaustive":
+        _canonical_checks(w, pm)
+        term, stmt = rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank certificate (R8 =>)"
     else:
-        raise CannotCertify(f"not absorbable at width {m} > k = {g.k} rests on the exhaustive search over (T, S): "
-                            "no Coq checker refutes the rank condition yet")
+        raise CannotCertify(f"no certificate for the width reason {info.reason!r}")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
     return WidthCertificate("CertWidth", w.text(), kind, inst.activation.label)
 
