@@ -11,9 +11,9 @@ width condition is searched (:mod:`pybridge.width`):
   ``T := L``; both certified;
 - ``m > k``: the least width over all ``(T, S)`` (exhaustive for
   ``k <= EXHAUSTIVE_MAX_K``); absorbable verdicts are certified by the explicit
-  width data, "not absorbable" there rests on the exhaustive search and R8 (no
-  Coq checker refutes a rank condition yet), and a large ``k`` with no cheap
-  witness is ``undecided``.
+  width data, "not absorbable" there on the exhaustive search and R8, certified
+  by one rank refutation per ``(T, S)`` (``certify/RankCheck.v``), and a large
+  ``k`` with no cheap witness is ``undecided``.
 
 Biases (R9): rows are the augmented rows ``(a_i, c_i)``. Generic-with-biases blocks at
 widths ``<= n`` use ``relu_bias_*``, ``gelu_bias_*``, ``gelu_tanh_bias_*``, ``silu_bias_*``
