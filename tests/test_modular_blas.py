@@ -32,7 +32,7 @@ def check_solution(m: np.ndarray, b: np.ndarray, x: np.ndarray, p: int) -> None:
     assert not np.any(exact)
 
 
-@pytest.mark.parametrize("n", [2, 16, 17, 33, 64, 100, 257])
+@pytest.mark.parametrize("n", [2, 16, 17, 33, 64, 100, 257, 600])
 def test_solve_worst_case_magnitudes_and_pivoting(n):
     """Entries p - 1 and 0 (largest residues; zero leading entries force row swaps)."""
     rng = np.random.default_rng(n)
