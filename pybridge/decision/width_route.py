@@ -283,7 +283,13 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
                         f"nonzero biases and no subset S at width n: {missing}", **base)
     kind = _classes(act)
     _, thm_n, thm_below = r9
-    gen, greason = generic_with_biases(inst, kind)
+    if r5_decision is not None and r5_decision.generic:
+        # a_i pairwise independent (R5's exact check) implies (a_i, c_i) pairwise independent
+        # (CertifyBias.generic_bias_lines_of_generic): the Fraction pass below is not needed.
+        gen, greason = True, "rows a_i nonzero and pairwise independent, hence so are the augmented rows (a_i, c_i); " \
+            "b_i nonzero"
+    else:
+        gen, greason = generic_with_biases(inst, kind)
     n = inst.n
     if gen and not min_width and m <= n:
         if m < n:
