@@ -232,3 +232,20 @@ def test_cli_check_biased_block(tmp_path, capsys, act):
     assert info.value.code == 0
     assert (doc["verdict"], doc["result"]) == ("not_absorbable", "R9")
     assert doc["theorem"] == f"{FILES[act][1]}.{act}_bias_absorbable_iff_submatrix"
+
+
+def test_scan_clip_checkpoint_layers_decided(tmp_path):
+    """A CLIP-shaped checkpoint (quick_gelu, fc1/fc2 with biases, random weights): every layer
+    gets R9's verdict instead of ``undecided``."""
+    from test_architectures import clip, write
+
+    import pybridge.api as api
+
+    write(tmp_path, *clip())
+    layers = api.scan(tmp_path, prove=False).to_json()["layers"]
+    assert len(layers) == 3
+    for layer in layers:
+        assert layer["activation"] == "quick_gelu"
+        assert (layer["verdict"], layer["result"]) == ("not_absorbable", "R9")
+        assert layer["theorem"] == "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_absorbable_iff_submatrix"
+        assert layer["checked"] is False
