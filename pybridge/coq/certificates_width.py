@@ -71,6 +71,16 @@ R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "silu": ("bias/SiluAffineRidge.v",
              "(lines_of_signs_property silu (signs_property_of_iff silu silu_bias_absorbable_iff_submatrix))",
              "(below_of_signs_property silu silu_bias_generic_not_absorbable_below)", ("SiluAffineRidge",)),
+    "quick_gelu": ("bias/QuickGeluAffineRidge.v",
+                   "(lines_of_signs_property quick_gelu (signs_property_of_iff quick_gelu "
+                   "quick_gelu_bias_absorbable_iff_submatrix))",
+                   "(below_of_signs_property quick_gelu quick_gelu_bias_generic_not_absorbable_below)",
+                   ("MoreActivationDefs", "QuickGeluAffineRidge")),
+    "gelu_fast": ("bias/TanhGeluAffineRidge.v",
+                  "(lines_of_signs_property gelu_fast (signs_property_of_iff gelu_fast "
+                  "gelu_fast_bias_absorbable_iff_submatrix))",
+                  "(below_of_signs_property gelu_fast gelu_fast_bias_generic_not_absorbable_below)",
+                  ("MoreActivationDefs", "TanhGeluAffineRidge")),
 }
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
               "CertifyWidth", "RankCheck")
