@@ -509,18 +509,20 @@ def solve_square_blas(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.nda
     a finished L panel, a finished row of U), so each product is below ``2**38``; an
     entry receives one such product per elimination step before it is reduced at the
     latest when its own column or row is finished, at most ``n <= 2**12`` of them, so
-    every intermediate stays below ``2**50 + 2**19`` and every float64 operation is
-    exact. ``m`` may be an integer array (any residues) or a ``float64`` array of
-    integers below ``2**52`` in absolute value (it is then overwritten)."""
+    every intermediate stays below ``2**51`` (starting entries below ``2**40``) and
+    every float64 operation is exact. ``m`` may be an integer array (any residues) or
+    a ``float64`` array of integers below ``2**52`` in absolute value (it is then
+    overwritten; entries of ``2**40`` or more are reduced first)."""
     n = m.shape[0]
     if p >= BLAS_PRIME_BOUND or n > BLAS_MAX_INNER or m.shape != (n, n):
         raise ValueError("solve_square_blas needs p < 2**20 and a square matrix of size <= 2**12")
     fp, pinv = float(p), 1.0 / p
     if m.dtype == np.float64:
         a = m
+        if not float(np.max(np.abs(a), initial=0.0)) < 2.0**40:
+            _reduce(a, fp, pinv)
     else:
         a = np.remainder(m, p).astype(np.float64)
-    _reduce(a, fp, pinv)
     perm = np.arange(n)
     with _one_blas_thread():
         try:
