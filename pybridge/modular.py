@@ -439,10 +439,13 @@ def _lu_columns(a: np.ndarray, c0: int, c1: int, p: float, pinv: float, perm: np
         for c in range(c0, c1):
             col = a[c:, c]
             _reduce(col, p, pinv)
-            nz = np.flatnonzero(col)
-            if nz.size == 0:
-                raise _Singular
-            r = c + int(nz[0])
+            if col[0] != 0:  # the usual case: no search, no swap
+                r = c
+            else:
+                nz = np.flatnonzero(col)
+                if nz.size == 0:
+                    raise _Singular
+                r = c + int(nz[0])
             if r != c:
                 a[[c, r]] = a[[r, c]]
                 perm[[c, r]] = perm[[r, c]]
