@@ -51,9 +51,10 @@ def decode(c: int, base: int) -> int:
     return sign * (c // 2 // base) * 2 ** ((c // 2) % base)
 
 
-def _width(values: Sequence[Sequence[int]]) -> int:
-    """Bits of a two's complement field holding every value (``_Writer.rows``)."""
-    return max((abs(v) for r in values for v in r), default=0).bit_length() + 1
+def _width(values: Sequence[Sequence[int]], unsigned: bool = False) -> int:
+    """Bits of a field holding every value: two's complement, or ``unsigned`` (``_Writer.rows``)."""
+    top = max((abs(v) for r in values for v in r), default=0).bit_length()
+    return max(1, top) if unsigned else top + 1
 
 
 def _literals(matrices: Sequence[Sequence[Sequence[int]]], width: int) -> int:
@@ -72,6 +73,6 @@ def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
     if any(c >= FIELD_LIMIT for m in coded for r in m for c in r):
         return None
     plain_width = _width([r for m in matrices for r in m])
-    if plain_ok and _literals(coded, _width([r for m in coded for r in m])) >= _literals(matrices, plain_width):
+    if plain_ok and _literals(coded, _width([r for m in coded for r in m], unsigned=True)) >= _literals(matrices, plain_width):
         return None
     return Coding(base, coded)

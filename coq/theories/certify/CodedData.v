@@ -77,19 +77,38 @@ Proof.
         f_equal. replace (phi e) with (q + q)%Z by lia. rewrite Z.pow_add_r by lia. reflexivity.
 Qed.
 
+(** [mag * 2^e mod p]: one shift when [mag * 2^e < 2^62] (every float32 weight over
+    the denominator of a matrix of a typical range), else by squaring. *)
+Definition mulpow2 (p m e : int) : int :=
+  if (e <? 31)%uint63 && (m <? 2147483648)%uint63 then ((m << e) mod p)%uint63
+  else mulm p m (pow2m p e 63).
+
+Lemma mulpow2_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) m e :
+  phi (mulpow2 p m e) = ((phi m * 2 ^ phi e) mod phi p)%Z.
+Proof.
+  assert (Hb : (phi e < 2 ^ Z.of_nat 63)%Z)
+    by (pose proof (to_Z_bounded e) as B; rewrite wB_eq in B; exact (proj2 B)).
+  unfold mulpow2. destruct ((e <? 31)%uint63 && (m <? 2147483648)%uint63) eqn:F.
+  - apply andb_prop in F as [F1 F2]. apply ltb_spec in F1, F2.
+    change (phi 31) with 31%Z in F1. change (phi 2147483648) with (2 ^ 31)%Z in F2.
+    pose proof (to_Z_bounded m). pose proof (to_Z_bounded e).
+    rewrite mod_spec, lsl_spec, wB_eq. f_equal. apply Z.mod_small. split; [lia|].
+    apply (Z.lt_le_trans _ (2 ^ 31 * 2 ^ 31)); [|apply Z.leb_le; reflexivity].
+    apply Z.mul_lt_mono_nonneg; try lia. apply Z.pow_lt_mono_r; lia.
+  - rewrite (mulm_spec p Hp), (pow2m_spec p Hp 63 _ Hb), Zmult_mod_idemp_r. reflexivity.
+Qed.
+
 (** The residue of a code modulo [p]. *)
 Definition dres (p E c : int) : int :=
-  let r := mulm p (dmag E c) (pow2m p (dexp E c) 63) in
+  let r := mulpow2 p (dmag E c) (dexp E c) in
   if dsign c then subm p 0 r else r.
 
 Lemma dres_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) E c : phi (dres p E c) = (dval E c mod phi p)%Z.
 Proof.
-  assert (Hb : (phi (dexp E c) < 2 ^ Z.of_nat 63)%Z)
-    by (pose proof (to_Z_bounded (dexp E c)) as B; rewrite wB_eq in B; exact (proj2 B)).
   unfold dres, dval. destruct (dsign c).
-  - rewrite (subm_spec p Hp), (mulm_spec p Hp), (pow2m_spec p Hp 63 _ Hb).
-    change (phi 0) with 0%Z. rewrite Zmult_mod_idemp_r, Zminus_mod_idemp_r. f_equal. ring.
-  - rewrite (mulm_spec p Hp), (pow2m_spec p Hp 63 _ Hb), Zmult_mod_idemp_r. f_equal. ring.
+  - rewrite (subm_spec p Hp), (mulpow2_spec p Hp). change (phi 0) with 0%Z.
+    rewrite Zminus_mod_idemp_r. f_equal. ring.
+  - rewrite (mulpow2_spec p Hp). f_equal. ring.
 Qed.
 
 Lemma zval_small u : (phi u < 2 ^ 62)%Z -> zval u = phi u.

@@ -1,0 +1,140 @@
+"""Coded certificate data (``+- m 2^e``, CodedData.v): numerators beyond 63 bits.
+
+A float32 block holding 1e-30 next to 1 needs about 150-bit numerators over one
+denominator per matrix; its certificates write the entries as codes and Coq
+computes their residues. Accepted when right, rejected when tampered with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from pybridge.coq import CoqBackend
+from pybridge.coq.certificates import CertificateKind, build_certificate, certify
+from pybridge.coq.coded import code, coding, decode, split
+from pybridge.decision import decide
+from pybridge.model import Activation, Instance
+from pybridge.prover import ProverOutcome
+
+from helpers import RELU, generic_instance
+
+
+def float32_block(d: int, n: int, seed: int) -> Instance:
+    """float32 N(0, 0.02) weights with float32(1e-30) next to 1.0 in W_up and 1e-30 in W_down."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0, 0.02, size=(n, d)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(d, n)).astype(np.float32)
+    a[0, 0], a[0, 1], b[1, 2] = np.float32(1e-30), np.float32(1.0), np.float32(1e-30)
+    A = tuple(tuple(F(float(v)) for v in r) for r in a)
+    B = tuple(tuple(F(float(v)) for v in r) for r in b)
+    return Instance(RELU, A, B)
+
+
+# ---------------------------------------------------------------- the encoding
+
+
+@pytest.mark.parametrize("v", [0, 1, -1, 2**100, -(2**100) * 3, 12345 << 70, -7, 2**61 - 1])
+def test_code_roundtrip(v):
+    base = 128
+    c = code(v, base)
+    assert c >= 0 and decode(c, base) == v
+    mag, e = split(v)
+    assert abs(v) == mag * 2**e and (v == 0 or mag % 2 == 1)
+
+
+def test_coding_choice():
+    # small integers: plain numerators are denser, no coding
+    assert coding([((1, -512, 7), (3, 4, 5))]) is None
+    # numerators beyond 63 bits but dyadic: coded, exactly
+    rows = ((2**146, 3 * 2**20, -(2**5)), (0, 1, -(2**146)))
+    c = coding([rows])
+    assert c is not None
+    assert tuple(tuple(decode(x, c.base) for x in r) for r in c.matrices[0]) == rows
+    # not dyadic and beyond 63 bits: neither encoding fits
+    assert coding([((3**80, 1),)]) is None
+
+
+def test_float32_block_numerators_exceed_63_bits():
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    assert dec.evidence is not None and dec.evidence.A.max_abs() >= 2**100
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
+    assert "cert_generic_not_absorbable_partial_coded" in cert.source
+    assert "Definition E : int" in cert.source and "agrees_up_coded n R dA E RA A" in cert.source
+
+
+# ---------------------------------------------------------------- Coq verdicts
+
+
+@pytest.fixture(scope="module")
+def coq(backend: CoqBackend) -> CoqBackend:
+    assert (backend.theories / "certify" / "CertifyCoded.vo").exists()
+    return backend
+
+
+@pytest.mark.coq
+def test_float32_block_with_tiny_entry_certified(coq):
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+    assert "not absorbable" in res.message and "agree exactly" in res.message
+
+
+@pytest.mark.coq
+def test_float32_block_with_tiny_entry_smooth_activation(coq):
+    inst = replace(float32_block(4, 10, 6), activation=Activation("gelu_tanh"))
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+
+
+@pytest.mark.coq
+def test_coded_certificate_with_tampered_code_rejected_by_coq(coq):
+    """One code of the block changed in the Coq source (its sign bit flipped): the data now
+    stand for other weights, the functional no longer annihilates them, and Coq rejects."""
+    inst = float32_block(4, 10, 5)
+    cert = build_certificate(inst, decide(inst))
+    assert cert is not None
+    line = next(x for x in cert.source.splitlines() if x.startswith("Definition RA : list (list int) := rows_of"))
+    m = re.search(r" (\d{6,}) ", line)
+    assert m is not None
+    bad = line[:m.start(1)] + str(int(m.group(1)) ^ 1) + line[m.end(1):]
+    source = cert.source.replace(line, bad)
+    assert source != cert.source
+    res = coq.check_file(source, stem=cert.stem, timeout=120)
+    assert not res.accepted
+
+
+@pytest.mark.coq
+def test_coded_certificate_with_tampered_evidence_rejected_by_coq(coq):
+    """The block altered (one numerator times 2^40) with the weights altered to match, the
+    old functional kept: the certificate is written in codes and Coq rejects it."""
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    ev = dec.evidence
+    assert ev is not None
+    rows = [list(r) for r in ev.A.rows]
+    rows[2][1] = rows[2][1] * 2**40 if rows[2][1] else 2**90
+    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
+    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
+    dec2 = replace(dec, evidence=replace(ev, A=A2))
+    res = certify(inst2, dec2, coq)
+    assert res is not None and not res.accepted
+    assert res.outcome is not ProverOutcome.NOT_CERTIFIED, res.message
+
+
+@pytest.mark.coq
+def test_plain_numerators_keep_the_fast_path(coq):
+    inst = generic_instance(8, 40, 44)
+    cert = build_certificate(inst, decide(inst))
+    assert cert is not None and "Definition E : int" not in cert.source
+    assert "_coded" not in cert.source
