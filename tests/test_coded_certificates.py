@@ -35,6 +35,23 @@ def float32_block(d: int, n: int, seed: int) -> Instance:
     return Instance(RELU, A, B)
 
 
+def float32_planted(d: int, n: int, seed: int, S: tuple[int, ...]) -> Instance:
+    """float32 weights, absorbable with subset S: A_S = diag(2^-100, 1, ...), B_S = -A_S^-1
+    (both exact in float32), and float32(1e-30) next to 1.0 in a row outside S."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0, 0.02, size=(n, d)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(d, n)).astype(np.float32)
+    for t, i in enumerate(S):
+        a[i, :], b[:, i] = 0, 0
+        a[i, t] = np.float32(2.0**-100) if t == 0 else np.float32(1.0)
+        b[t, i] = -np.float32(2.0**100) if t == 0 else np.float32(-1.0)
+    row = next(i for i in range(n) if i not in S)
+    a[row, 0], a[row, 1] = np.float32(1e-30), np.float32(1.0)
+    A = tuple(tuple(F(float(v)) for v in r) for r in a)
+    B = tuple(tuple(F(float(v)) for v in r) for r in b)
+    return Instance(RELU, A, B)
+
+
 # ---------------------------------------------------------------- the encoding
 
 
@@ -138,3 +155,42 @@ def test_plain_numerators_keep_the_fast_path(coq):
     cert = build_certificate(inst, decide(inst))
     assert cert is not None and "Definition E : int" not in cert.source
     assert "_coded" not in cert.source
+
+
+@pytest.mark.coq
+def test_float32_planted_absorbable_with_tiny_entries_certified(coq):
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    assert dec.verdict == "absorbable" and dec.witness is not None
+    assert set(dec.witness.subset) == {1, 4, 6}
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.ABSORBABLE
+    assert "cert_absorbable_coded" in cert.source and "check_submatrix_coded" in cert.source
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+    assert "absorbable" in res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_wrong_subset_rejected(coq):
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    assert dec.witness is not None
+    bad = tuple(sorted(set(dec.witness.subset) ^ {0}))
+    res = certify(inst, replace(dec, witness=replace(dec.witness, subset=bad)), coq)
+    assert res is not None and not res.accepted
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_perturbed_weight_rejected(coq):
+    """The tiny entry of A_S (2^-100) doubled in the evidence, the subset kept: Coq rejects."""
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    ev = dec.evidence
+    assert ev is not None
+    rows = [list(r) for r in ev.A.rows]
+    rows[1][0] *= 2
+    tampered = replace(dec, evidence=replace(ev, A=type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)))
+    res = certify(inst, tampered, coq)
+    assert res is not None and res.outcome is ProverOutcome.REJECTED, res.message

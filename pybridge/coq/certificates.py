@@ -41,7 +41,7 @@ from ..evidence import Evidence, NoSubsetCertificate
 from ..model import Decision, Instance
 from ..modular import PRIMES, IntMatrix, scale_matrix
 from ..prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, ProverOutcome, ProverResult
-from .coded import coding
+from .coded import Coding, coding
 from .query import final_assumptions
 
 LIMIT = 2**62
@@ -373,6 +373,10 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
         raise CannotCertify("absorbable decision without a witness")
     sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
     n = ev.A.shape[0]
+    if not inst.has_bias and inst.skip is None:
+        codes = coding([ev.A.rows, _columns(ev.B)])
+        if codes is not None:
+            return _build_absorbable_coded(inst, decision, ev, codes)
     w = _Writer(extra=(act.spec.coq_module,))
     _data(w, ev)
     skip = _skip_data(w, inst)
@@ -406,6 +410,35 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
         kind = CertificateKind.ABSORBABLE_SKIP
         w.verdict(f"absorbable_ungated {sigma} d n n {P_TERM} {A_TERM} {B_TERM}", kind,
                   head + ["dP", "dQ", "RP", "RQ", "_", inv, "sub_ok"])
+    return Certificate("CertAbsorbable", w.text(), kind, act.label)
+
+
+def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, codes: Coding) -> Certificate:
+    """R5 (<=), identity skip, the weights as +- m 2^e codes (``CertifyCoded.cert_absorbable_coded``)."""
+    act = inst.activation
+    assert decision.witness is not None and act.spec.odd_part_lemma is not None
+    sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
+    n, d = ev.A.shape
+    w = _Writer(extra=(act.spec.coq_module, "CertifyCoded"))
+    w.nat("d", d)
+    w.nat("n", n)
+    w.z("dA", ev.A.den)
+    w.z("dB", ev.B.den)
+    w.add(f"Definition E : int := {codes.base}%uint63.")
+    w.rows("RA", codes.matrices[0], unsigned=True)
+    w.rows("CB", codes.matrices[1], unsigned=True)
+    s = set(decision.witness.subset)
+    w.add("Definition SL : list bool := [" + "; ".join("true" if i in s else "false" for i in range(n)) + "].")
+    ps = _plist(_subset_bound(ev))
+    w.check("sub_ok", f"check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) SL {ps}")
+    A, B = "(mat_of_drows dA E RA)", "(mat_of_dcols dB E CB)"
+    head = [sigma, odd, "d", "n", "dA", "dB", "E", "RA", "CB", "SL", ps]
+    kind = CertificateKind.ABSORBABLE
+    w.verdict(f"absorbable_ungated {sigma} d n n identity {A} {B}", kind, head + ["sub_ok"],
+              lemma="cert_absorbable_coded")
+    w.add(f"Theorem witness : same_fun d (ungated {sigma} d n (flip_rows (Sfun SL) {A}) {B})\n"
+          f"  (residual d identity (ungated {sigma} d n {A} {B})).\n"
+          f"Proof. exact (cert_absorbable_coded_witness {' '.join(head)} sub_ok). Qed.")
     return Certificate("CertAbsorbable", w.text(), kind, act.label)
 
 

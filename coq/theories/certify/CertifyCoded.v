@@ -6,11 +6,13 @@
     the residues of the codes modulo their primes, computed by the VM; the
     verdict is stated for every pair of matrices agreeing with the decoded
     block ([mat_of_drows], [mat_of_dcols]), whatever the size of its numerators
-    over the common denominators.  [cert_coded_example]: a block whose
-    numerators are [2^100] and [1]. *)
+    over the common denominators.  [cert_absorbable_coded] (and its witness
+    [cert_absorbable_coded_witness]): R5 (<=) on coded data, the exact
+    identity shown through [check_submatrix_coded].  [cert_coded_example],
+    [cert_absorbable_coded_example]: blocks whose numerators are [2^100] and [1]. *)
 
 From Coq Require Import Reals ZArith Lia List Uint63.
-From Absorb Require Import Sums Blocks ActivationDefs Activations.
+From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns.
 From Absorb Require Export Certify CodedData.
 Import ListNotations.
 Open Scope bool_scope.
@@ -69,7 +71,45 @@ Qed.
 
 End PartialCoded.
 
+(** ** Absorbable: R5 (<=) on coded data *)
+
+Section AbsorbableCoded.
+
+Variable sigma : R -> R.
+Variable odd : odd_part_identity sigma.
+Variables (d n : nat) (dA dB : Z) (E : int) (RA CB : list (list int)) (Sl : list bool) (ps : list int).
+
+Lemma cert_absorbable_coded :
+  check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) Sl ps = true ->
+  absorbable_ungated sigma d n n identity (mat_of_drows dA E RA) (mat_of_dcols dB E CB).
+Proof.
+  intros H. exact (odd_part_absorbable sigma d n (Sfun Sl) _ _ odd
+                     (check_submatrix_coded_identity d n dA dB E RA CB Sl ps H)).
+Qed.
+
+(** The witness: rows in [S] of [W_up] negated. *)
+Lemma cert_absorbable_coded_witness :
+  check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) Sl ps = true ->
+  same_fun d (ungated sigma d n (flip_rows (Sfun Sl) (mat_of_drows dA E RA)) (mat_of_dcols dB E CB))
+    (residual d identity (ungated sigma d n (mat_of_drows dA E RA) (mat_of_dcols dB E CB))).
+Proof.
+  intros H. exact (flip_rows_residual sigma d n (Sfun Sl) _ _ odd
+                     (check_submatrix_coded_identity d n dA dB E RA CB Sl ps H)).
+Qed.
+
+End AbsorbableCoded.
+
 (** ** Non-vacuity *)
+
+(** [d = n = 1]: [a = 2^100 / 2^100 = 1] (code [712]), [b = -1] (code [513]): absorbable
+    with [S = {0}]. *)
+Example cert_absorbable_coded_example :
+  absorbable_ungated relu 1 1 1 identity (mat_of_drows (2 ^ 100) 256 [[712]]%uint63)
+    (mat_of_dcols 1 256 [[513]]%uint63).
+Proof.
+  exact (cert_absorbable_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63 [[513]]%uint63 [true]
+           [2147483647; 2147483629; 2147483587; 2147483579]%uint63 eq_refl).
+Qed.
 
 (** The code [712] with base [256] stands for [2^100] ([mag = 1], [e = 100]);
     over the denominator [2^100] it is the entry [1]. *)

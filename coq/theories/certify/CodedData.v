@@ -384,3 +384,122 @@ Proof.
     apply (nonzero_vec_z d dB (eBt i) HB). exists k. split; [exact Hk|].
     intros E. apply Hz. fold (zentry CB i k). rewrite CB', E. reflexivity.
 Qed.
+
+(** ** Exact products from residues: the submatrix checker on coded data
+
+    [check_prod_res] is [Modular.check_prod] with the data read modulo each
+    prime [p] from [XY p] (residues computed per prime) and the size bound
+    from given bounds [bX], [bY] on the integers they stand for. *)
+
+Fixpoint zmaxrow (f : nat -> Z) (c : nat) : Z :=
+  match c with O => 0%Z | S c' => Z.max (zmaxrow f c') (Z.abs (f c')) end.
+
+Fixpoint zmaxabs (r c : nat) (f : nat -> nat -> Z) : Z :=
+  match r with O => 0%Z | S r' => Z.max (zmaxabs r' c f) (zmaxrow (f r') c) end.
+
+Lemma zmaxrow_spec f c i : (i < c)%nat -> (Z.abs (f i) <= zmaxrow f c)%Z.
+Proof.
+  induction c as [|c IH]; intros Hi; [lia|]. simpl.
+  destruct (Nat.eq_dec i c) as [->|Hne]; [lia|]. pose proof (IH ltac:(lia)). lia.
+Qed.
+
+Lemma zmaxabs_spec r c f k i : (k < r)%nat -> (i < c)%nat -> (Z.abs (f k i) <= zmaxabs r c f)%Z.
+Proof.
+  induction r as [|r IH]; intros Hk Hi; [lia|]. simpl.
+  destruct (Nat.eq_dec k r) as [->|Hne].
+  - pose proof (zmaxrow_spec (f r) c i Hi). lia.
+  - pose proof (IH ltac:(lia) Hi). lia.
+Qed.
+
+Lemma lin_congr P c1 c2 x y t : (x mod P = y mod P)%Z ->
+  ((c1 * x + c2 * t) mod P = (c1 * y + c2 * t) mod P)%Z.
+Proof. intros H. rewrite Zplus_mod, (Zplus_mod (c1 * y)), Zmult_mod, (Zmult_mod c1 y), H. reflexivity. Qed.
+
+Definition check_prod_res (d m : nat) (XY : int -> (nat -> nat -> int) * (nat -> nat -> int))
+    (T : nat -> nat -> int) (S : nat -> bool) (c1 c2 bX bY : Z) (ps : list int) : bool :=
+  forallb p_ok ps && pairwise_coprime ps && (0 <=? bX)%Z && (0 <=? bY)%Z &&
+  (Z.abs c1 * Z.of_nat m * bX * bY + Z.abs c2 * phi (maxabs d d T) <? zprod ps)%Z &&
+  forallb (fun p => let xy := XY p in
+             forallb (fun k => forallb (prod_entry_ok p d m (fst xy) (snd xy) T S c1 c2 k) (seq 0 d))
+                     (seq 0 d)) ps.
+
+Theorem check_prod_res_sound d m XY T S c1 c2 bX bY ps (eX eY : nat -> nat -> Z) :
+  check_prod_res d m XY T S c1 c2 bX bY ps = true ->
+  (forall p, In p ps -> forall k i, (zval (fst (XY p) k i) mod phi p = eX k i mod phi p)%Z) ->
+  (forall p, In p ps -> forall i l, (zval (snd (XY p) i l) mod phi p = eY i l mod phi p)%Z) ->
+  (forall k i, (k < d)%nat -> (i < m)%nat -> Z.abs (eX k i) <= bX)%Z ->
+  (forall i l, (i < m)%nat -> (l < d)%nat -> Z.abs (eY i l) <= bY)%Z ->
+  forall k l, (k < d)%nat -> (l < d)%nat ->
+  (c1 * zsum m (fun i => if S i then eX k i * eY i l else 0) + c2 * zval (T k l) = 0)%Z.
+Proof.
+  unfold check_prod_res. intros H CX CY BX BY k l Hk Hl.
+  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H Hbound].
+  apply andb_prop in H as [H HbY]. apply andb_prop in H as [H HbX].
+  apply andb_prop in H as [Hok Hpc]. apply Z.ltb_lt in Hbound. apply Z.leb_le in HbX, HbY.
+  apply (small_multiple_zero (zprod ps)); [apply zprod_pos; exact Hok| |].
+  - apply zprod_divide; auto. intros p Hin.
+    rewrite forallb_forall in Hall, Hok. specialize (Hall p Hin). specialize (Hok p Hin).
+    apply p_ok_spec in Hok. cbv zeta in Hall.
+    rewrite forallb_forall in Hall. specialize (Hall k ltac:(apply in_seq; lia)).
+    rewrite forallb_forall in Hall. specialize (Hall l ltac:(apply in_seq; lia)).
+    unfold prod_entry_ok in Hall. apply Uint63.eqb_spec in Hall.
+    apply (f_equal phi) in Hall.
+    rewrite (addm_spec p Hok), !(mulm_spec p Hok), !(cZ_spec p _ Hok), (psum_spec p Hok),
+      (red_spec p Hok) in Hall.
+    rewrite <- !Zmult_mod, <- Zplus_mod in Hall. change (phi 0) with 0%Z in Hall.
+    etransitivity; [|exact Hall]. apply lin_congr.
+    apply zsum_congr. intros i _. destruct (S i); [|reflexivity].
+    rewrite (Zmult_mod (eX k i)), (Zmult_mod (zval _)), (CX p Hin k i), (CY p Hin i l). reflexivity.
+  - eapply Z.le_lt_trans; [|exact Hbound].
+    eapply Z.le_trans; [apply Z.abs_triangle|]. rewrite !Z.abs_mul.
+    apply Z.add_le_mono.
+    + rewrite <- !Z.mul_assoc. apply Z.mul_le_mono_nonneg_l; [lia|].
+      eapply Z.le_trans; [apply zsum_abs|].
+      replace (Z.of_nat m * (bX * bY))%Z with (zsum m (fun _ => bX * bY))%Z
+        by (rewrite zsum_const; ring).
+      apply zsum_le. intros i Hi.
+      destruct (S i); [|simpl; nia].
+      rewrite Z.abs_mul. apply Z.mul_le_mono_nonneg; try lia; [apply BX | apply BY]; assumption.
+    + apply Z.mul_le_mono_nonneg_l; [lia|]. apply maxabs_spec; assumption.
+Qed.
+
+Definition check_submatrix_coded (d n : nat) (dA dB dT : Z) (E : int) (RA CB RT : list (list int))
+    (Sl : list bool) (ps : list int) : bool :=
+  (0 <? dA)%Z && (0 <? dB)%Z && (0 <? dT)%Z &&
+  check_prod_res d n (fun p => (colsX (resid p E CB), rowsX (resid p E RA))) (rowsX RT) (Sfun Sl) dT (dA * dB)
+    (zmaxabs d n (fun k i => dentry E CB i k)) (zmaxabs n d (dentry E RA)) ps.
+
+Theorem check_submatrix_coded_sound d n dA dB dT E RA CB RT Sl ps :
+  check_submatrix_coded d n dA dB dT E RA CB RT Sl ps = true ->
+  target_eq d n (Sfun Sl) (mat_of_drows dA E RA) (mat_of_dcols dB E CB) (mat_of_rows dT RT).
+Proof.
+  unfold check_submatrix_coded. intros H k l Hk Hl.
+  apply andb_prop in H as [H Hc]. apply andb_prop in H as [H HT].
+  apply andb_prop in H as [HA HB]. apply Z.ltb_lt in HA, HB, HT.
+  assert (Hps : forall p, In p ps -> (1 < phi p < 2 ^ 31)%Z).
+  { intros p Hin. unfold check_prod_res in Hc.
+    do 5 (apply andb_prop in Hc as [Hc _]). rewrite forallb_forall in Hc. apply p_ok_spec, Hc, Hin. }
+  pose proof (check_prod_res_sound _ _ _ _ _ _ _ _ _ _ (fun k i => dentry E CB i k) (dentry E RA) Hc
+                (fun p Hin k i => eq_trans (f_equal (fun z => z mod phi p)%Z
+                                              (zentry_resid p (Hps p Hin) E CB i k)) (Zmod_mod _ _))
+                (fun p Hin i l => eq_trans (f_equal (fun z => z mod phi p)%Z
+                                              (zentry_resid p (Hps p Hin) E RA i l)) (Zmod_mod _ _))
+                (fun k i Hk Hi => zmaxabs_spec d n _ k i Hk Hi)
+                (fun i l Hi Hl => zmaxabs_spec n d _ i l Hi Hl) k l Hk Hl) as E0.
+  unfold rowsX in E0. fold (zentry RT k l) in E0.
+  apply IZR_lt in HA, HB, HT.
+  unfold mat_of_drows, mat_of_dcols. rewrite subset_sum_zmat by lra. unfold mat_of_rows.
+  set (z := zsum n (fun i => if Sfun Sl i then dentry E CB i k * dentry E RA i l else 0)%Z) in *.
+  assert (Ez : (dT * z = - (dA * dB * zentry RT k l))%Z) by lia.
+  apply (f_equal IZR) in Ez. rewrite !mult_IZR, opp_IZR, !mult_IZR in Ez.
+  apply (Rmult_eq_reg_l (IZR dT)); [|lra].
+  field_simplify; try lra. rewrite Ez. field. lra.
+Qed.
+
+Corollary check_submatrix_coded_identity d n dA dB E RA CB Sl ps :
+  check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) Sl ps = true ->
+  submatrix_cond d n (Sfun Sl) (mat_of_drows dA E RA) (mat_of_dcols dB E CB).
+Proof.
+  intros H k l Hk Hl. rewrite (check_submatrix_coded_sound _ _ _ _ _ _ _ _ _ _ _ H k l Hk Hl).
+  rewrite id_rows_spec by assumption. reflexivity.
+Qed.
