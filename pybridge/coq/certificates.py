@@ -11,8 +11,15 @@ accepts only if Coq does and every assumption is allowed
 (:data:`~pybridge.prover.ALLOWED_AXIOMS`, primitive integers).
 
 Weights are written as signed 63-bit numerators (two's complement literals)
-over a common positive denominator per matrix; a numerator outside
-``[-2**62, 2**62)`` cannot be encoded and the instance is then not certified.
+over a common positive denominator per matrix, or, when those numerators do
+not fit 63 bits or codes are denser (float weights over one denominator), as
+codes of ``+- m 2**e`` (:mod:`pybridge.coq.coded`; ``CodedData.v`` computes
+their residues in Coq). Codes are written for the partial generic
+not-absorbable certificate and for the absorbable one with the identity skip
+and no biases; elsewhere a numerator outside ``[-2**62, 2**62)`` leaves the
+instance not certified. A matrix is one packed flat list cut into rows
+(``IntSums.rows_of``), its cells written by wide applications (``c32``): the
+time ``coqc`` takes is mostly elaborating these terms.
 
 Generic not-absorbable verdicts with the identity skip are written as
 *partial* certificates (:data:`CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL`):
