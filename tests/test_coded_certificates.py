@@ -76,6 +76,22 @@ def test_coding_choice():
     assert coding([((3**80, 1),)]) is None
 
 
+def test_coding_float32_weights_two_per_literal():
+    """float32 N(0, 0.02) weights over one denominator: 40-odd-bit numerators, codes of at
+    most 31 bits (two per literal); the NumPy path and the exact path agree."""
+    rng = np.random.default_rng(9)
+    vals = [F(float(v)) for v in rng.normal(0, 0.02, size=600).astype(np.float32)]
+    den = max(v.denominator for v in vals)
+    rows = tuple(tuple(int(v * den) for v in vals[i:i + 30]) for i in range(0, 600, 30))
+    assert max(abs(v) for r in rows for v in r).bit_length() > 32
+    c = coding([rows])
+    assert c is not None and max(x for r in c.matrices[0] for x in r).bit_length() <= 31
+    assert tuple(tuple(decode(x, c.base) for x in r) for r in c.matrices[0]) == rows
+    big = coding([rows + ((2**70,) + (0,) * 29,)])  # beyond int64: the exact path
+    assert big is not None
+    assert tuple(tuple(decode(x, big.base) for x in r) for r in big.matrices[0][:-1]) == rows
+
+
 def test_float32_block_numerators_exceed_63_bits():
     inst = float32_block(4, 10, 5)
     dec = decide(inst)

@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+import numpy as np
+
 FIELD_LIMIT = 2**62  #: codes and plain numerators must stay below this in absolute value
 
 
@@ -46,9 +48,11 @@ def code(v: int, base: int) -> int:
 
 
 def decode(c: int, base: int) -> int:
-    """The integer a code stands for (``CodedData.dval``)."""
-    sign = -1 if c % 2 else 1
-    return sign * (c // 2 // base) * 2 ** ((c // 2) % base)
+    """The integer a code stands for (``CodedData.dval``: sign ``c mod 2``, exponent
+    ``(c / 2) mod E``, magnitude ``c / 2 / E``)."""
+    h = c // 2
+    v = (h // base) << (h % base)
+    return -v if c % 2 else v
 
 
 def _width(values: Sequence[Sequence[int]], unsigned: bool = False) -> int:
@@ -62,17 +66,77 @@ def _literals(matrices: Sequence[Sequence[Sequence[int]]], width: int) -> int:
     return sum(-(-len(r) // k) for m in matrices for r in m)
 
 
+def _split_rows(m: Sequence[Sequence[int]]) -> list[list[tuple[int, int, int]]]:
+    """``(sign bit, mag, e)`` of every entry."""
+    out = []
+    for r in m:
+        row = []
+        for v in r:
+            a = -v if v < 0 else v
+            e = (a & -a).bit_length() - 1 if a else 0
+            row.append((1 if v < 0 else 0, a >> e, e))
+        out.append(row)
+    return out
+
+
+def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[tuple[int, list[np.ndarray]]]:
+    """``(base, code arrays)`` by NumPy when every numerator is below ``2**62`` (float32 weights);
+    None otherwise. Exact: int64 throughout, powers of two below ``2**62`` exact in float64."""
+    if any(not m or len({len(r) for r in m}) != 1 for m in matrices):
+        return None
+    try:
+        arrs = [np.array(m, dtype=np.int64) for m in matrices]
+    except OverflowError:
+        return None
+    if any(a.size and np.abs(a).max() >= FIELD_LIMIT for a in arrs):
+        return None
+    exps = []
+    for a in arrs:
+        mag = np.abs(a)
+        low = mag & -mag  # lowest set bit (0 for 0)
+        exps.append(np.where(low > 0, np.log2(np.maximum(low, 1)).astype(np.int64), 0))
+    top = max((int(x.max()) for x in exps if x.size), default=0)
+    we = max(1, top.bit_length())
+    codes = []
+    for a, e in zip(arrs, exps):
+        mag = np.abs(a) >> e
+        if mag.size and int(mag.max()) >= FIELD_LIMIT >> (we + 1):
+            return 1 << we, []  # some code would not fit: no coding
+        c = (((mag << we) | e) << 1) | (a < 0).astype(np.int64)
+        h = c >> 1
+        if not np.array_equal(np.where(c & 1, -((h >> we) << (h & ((1 << we) - 1))), (h >> we) << (h & ((1 << we) - 1))), a):
+            raise AssertionError("codes do not decode to the numerators")
+        codes.append(c)
+    return 1 << we, codes
+
+
 def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
     """The coded form of ``matrices`` (one shared base) if plain numerators do not fit
     63 bits or codes need fewer literals; None when plain numerators are the better
     (or the only possible) choice."""
-    plain_ok = all(abs(v) < FIELD_LIMIT for m in matrices for r in m for v in r)
-    exps = [split(v)[1] for m in matrices for r in m for v in r]
-    base = 1 << max(1, max(exps, default=0).bit_length())
-    coded = tuple(tuple(tuple(code(v, base) for v in r) for r in m) for m in matrices)
-    if any(c >= FIELD_LIMIT for m in coded for r in m for c in r):
-        return None
+    fast = _coding_int64(matrices)
+    if fast is not None:
+        base, arrays = fast
+        if not arrays:
+            return None
+        coded = tuple(tuple(tuple(r) for r in c.tolist()) for c in arrays)
+        plain_ok = True
+    else:
+        parts = [_split_rows(m) for m in matrices]
+        top = max((e for m in parts for r in m for _, _, e in r), default=0)
+        we = max(1, top.bit_length())
+        base = 1 << we
+        coded = tuple(tuple(tuple((((mag << we) | e) << 1) | s for s, mag, e in r) for r in m) for m in parts)
+        if max((c for m in coded for r in m for c in r), default=0) >= FIELD_LIMIT:
+            return None
+        # the statement Coq proves is about the decoded values (CodedData.dval): check them
+        for m, cm in zip(matrices, coded):
+            for r, cr in zip(m, cm):
+                if list(r) != [decode(c, base) for c in cr]:
+                    raise AssertionError("codes do not decode to the numerators")
+        plain_ok = all(-FIELD_LIMIT <= v < FIELD_LIMIT for m in matrices for r in m for v in r)
     plain_width = _width([r for m in matrices for r in m])
-    if plain_ok and _literals(coded, _width([r for m in coded for r in m], unsigned=True)) >= _literals(matrices, plain_width):
+    if plain_ok and _literals(coded, _width([r for m in coded for r in m], unsigned=True)) >= _literals(
+            matrices, plain_width):
         return None
     return Coding(base, coded)
