@@ -557,7 +557,13 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
     extract = Extract(R, Ab, Bb, _digest(ev.A, ev.B), _digest(Ab, Bb))
     cols = _columns(Bb)
     codes = coding([Ab.rows, cols])
-    if codes is None and max(Ab.max_abs(), Bb.max_abs()) >= LIMIT:
+    plain_ok = max(Ab.max_abs(), Bb.max_abs()) < LIMIT
+    if codes is not None and any(not any(v % gen.p for v in col) for col in cols):
+        # Coq sees coded columns of W_down modulo gen.p: one of them would look zero
+        if not plain_ok:
+            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
+        codes = None
+    if codes is None and not plain_ok:
         raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
                             "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
     w = _Writer(extra=(act.spec.coq_module, *(("CertifyCoded",) if codes else ())))
