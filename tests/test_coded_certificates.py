@@ -210,3 +210,19 @@ def test_float32_planted_perturbed_weight_rejected(coq):
     tampered = replace(dec, evidence=replace(ev, A=type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)))
     res = certify(inst, tampered, coq)
     assert res is not None and res.outcome is ProverOutcome.REJECTED, res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_absorbable_with_tiny_biases_certified(coq):
+    """Biases (R7) with float32(1e-30) next to 1: the biases are coded too."""
+    base = float32_planted(3, 8, 4, (0, 2, 5))
+    c = tuple(F(float(v)) for v in np.array([1e-30, 1.0, -0.5, 0, 0.25, 1e-3, 2.0, 3.0], dtype=np.float32))
+    b0 = tuple(F(float(v)) for v in np.array([1e-30, -1.0, 0.125], dtype=np.float32))
+    inst = replace(base, b_up=c, b_down=b0)
+    dec = decide(inst)
+    assert dec.verdict == "absorbable", dec
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.ABSORBABLE_BIAS
+    assert "cert_absorbable_bias_coded" in cert.source and "vec_of_coded dc E Lc" in cert.source
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message

@@ -15,8 +15,8 @@ over a common positive denominator per matrix, or, when those numerators do
 not fit 63 bits or codes are denser (float weights over one denominator), as
 codes of ``+- m 2**e`` (:mod:`pybridge.coq.coded`; ``CodedData.v`` computes
 their residues in Coq). Codes are written for the partial generic
-not-absorbable certificate and for the absorbable one with the identity skip
-and no biases; elsewhere a numerator outside ``[-2**62, 2**62)`` leaves the
+not-absorbable certificate and for the absorbable ones with the identity skip
+(with or without biases); elsewhere a numerator outside ``[-2**62, 2**62)`` leaves the
 instance not certified. A matrix is one packed flat list cut into rows
 (``IntSums.rows_of``), its cells written by wide applications (``c32``): the
 time ``coqc`` takes is mostly elaborating these terms.
@@ -380,10 +380,17 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
         raise CannotCertify("absorbable decision without a witness")
     sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
     n = ev.A.shape[0]
-    if not inst.has_bias and inst.skip is None:
-        codes = coding([ev.A.rows, _columns(ev.B)])
+    if inst.skip is None:
+        mats = [ev.A.rows, _columns(ev.B)]
+        dens: tuple[int, ...] = ()
+        if inst.has_bias:
+            c = scale_matrix([list(inst.b_up or [Fraction(0)] * n)])
+            b0 = scale_matrix([list(inst.b_down or [Fraction(0)] * inst.d)])
+            mats += [c.rows, b0.rows]
+            dens = (c.den, b0.den)
+        codes = coding(mats)
         if codes is not None:
-            return _build_absorbable_coded(inst, decision, ev, codes)
+            return _build_absorbable_coded(inst, decision, ev, codes, dens)
     w = _Writer(extra=(act.spec.coq_module,))
     _data(w, ev)
     skip = _skip_data(w, inst)
@@ -420,8 +427,10 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
     return Certificate("CertAbsorbable", w.text(), kind, act.label)
 
 
-def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, codes: Coding) -> Certificate:
-    """R5 (<=), identity skip, the weights as +- m 2^e codes (``CertifyCoded.cert_absorbable_coded``)."""
+def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, codes: Coding,
+                            bias_dens: tuple[int, ...] = ()) -> Certificate:
+    """R5 (<=), identity skip, the weights (and biases, with ``bias_dens``) as +- m 2^e codes
+    (``CertifyCoded.cert_absorbable_coded``, ``cert_absorbable_bias_coded``)."""
     act = inst.activation
     assert decision.witness is not None and act.spec.odd_part_lemma is not None
     sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
@@ -440,6 +449,16 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     w.check("sub_ok", f"check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) SL {ps}")
     A, B = "(mat_of_drows dA E RA)", "(mat_of_dcols dB E CB)"
     head = [sigma, odd, "d", "n", "dA", "dB", "E", "RA", "CB", "SL", ps]
+    if bias_dens:
+        w.z("dc", bias_dens[0])
+        w.int_list("Lc", codes.matrices[2][0])
+        w.z("db0", bias_dens[1])
+        w.int_list("Lb0", codes.matrices[3][0])
+        kind = CertificateKind.ABSORBABLE_BIAS
+        w.verdict(f"absorbable_ungated_bias {sigma} d n n identity {A} (vec_of_coded dc E Lc) {B} "
+                  "(vec_of_coded db0 E Lb0)", kind, head + ["dc", "db0", "Lc", "Lb0", "sub_ok"],
+                  lemma="cert_absorbable_bias_coded")
+        return Certificate("CertAbsorbable", w.text(), kind, act.label)
     kind = CertificateKind.ABSORBABLE
     w.verdict(f"absorbable_ungated {sigma} d n n identity {A} {B}", kind, head + ["sub_ok"],
               lemma="cert_absorbable_coded")

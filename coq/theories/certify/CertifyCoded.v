@@ -8,11 +8,12 @@
     block ([mat_of_drows], [mat_of_dcols]), whatever the size of its numerators
     over the common denominators.  [cert_absorbable_coded] (and its witness
     [cert_absorbable_coded_witness]): R5 (<=) on coded data, the exact
-    identity shown through [check_submatrix_coded].  [cert_coded_example],
+    identity shown through [check_submatrix_coded]; [cert_absorbable_bias_coded]
+    with biases (R7), coded too ([vec_of_coded]).  [cert_coded_example],
     [cert_absorbable_coded_example]: blocks whose numerators are [2^100] and [1]. *)
 
 From Coq Require Import Reals ZArith Lia List Uint63.
-From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns.
+From Absorb Require Import Sums Blocks BiasBlocks ActivationDefs Activations FlipSigns Biases.
 From Absorb Require Export Certify CodedData.
 Import ListNotations.
 Open Scope bool_scope.
@@ -97,6 +98,19 @@ Proof.
                      (check_submatrix_coded_identity d n dA dB E RA CB Sl ps H)).
 Qed.
 
+(** A coded data vector (biases). *)
+Definition vec_of_coded (den : Z) (E : int) (l : list int) : vec :=
+  fun i => (IZR (dval E (nth i l 0%uint63)) / IZR den)%R.
+
+Lemma cert_absorbable_bias_coded dc db0 Lc Lb0 :
+  check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) Sl ps = true ->
+  absorbable_ungated_bias sigma d n n identity (mat_of_drows dA E RA) (vec_of_coded dc E Lc)
+    (mat_of_dcols dB E CB) (vec_of_coded db0 E Lb0).
+Proof.
+  intros H. exact (odd_part_absorbable_bias sigma d n (Sfun Sl) _ _ _ _ odd
+                     (check_submatrix_coded_identity d n dA dB E RA CB Sl ps H)).
+Qed.
+
 End AbsorbableCoded.
 
 (** ** Non-vacuity *)
@@ -140,4 +154,15 @@ Example cert_coded_example_agrees :
     (fun k i => if Nat.eqb k 1 then mat_of_dcols 1 256 [[512]]%uint63 0%nat i else 0%R).
 Proof.
   split; intros a b Ha Hb; simpl in *; [destruct b as [|[|]] | destruct a as [|[|]]]; try lia; reflexivity.
+Qed.
+
+(** With biases [c = 2^-100] (code [712] over [2^200]) and [b0 = 0]. *)
+Example cert_absorbable_bias_coded_example :
+  absorbable_ungated_bias relu 1 1 1 identity (mat_of_drows (2 ^ 100) 256 [[712]]%uint63)
+    (vec_of_coded (2 ^ 200) 256 [712]%uint63) (mat_of_dcols 1 256 [[513]]%uint63)
+    (vec_of_coded 1 256 [0]%uint63).
+Proof.
+  exact (cert_absorbable_bias_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63 [[513]]%uint63
+           [true] [2147483647; 2147483629; 2147483587; 2147483579]%uint63 (2 ^ 200) 1 [712]%uint63
+           [0]%uint63 eq_refl).
 Qed.
