@@ -214,7 +214,6 @@ class _Writer:
         self.add(f"Definition {prefix} : list (list int) := rows_of {len(rows[0])} {len(rows)} ({body}).")
         return prefix
 
-
     def z(self, name: str, value: int) -> str:
         self.add(f"Definition {name} : Z := ({value})%Z.")
         return name
