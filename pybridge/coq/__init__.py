@@ -6,7 +6,8 @@
   ``Check`` / ``Print Assumptions`` output), used by ``prove``, the lemma graph
   and the certificates, with a cache keyed on the compiled library;
 - :mod:`.dpdgraph`: the lemma graph's extraction through coq-dpdgraph;
-- :mod:`.certificates`: writing and checking the certificate of a decision.
+- :mod:`.certificates`: writing and checking the certificate of a decision;
+- :mod:`.coded`: numerators as ``+- m 2**e`` codes (beyond 63 bits, denser for floats).
 """
 
 from .backend import CoqBackend, CoqRun

@@ -134,3 +134,27 @@ Definition unpack (w : int) (k len : nat) (l : list int) : list int :=
 Example unpack_example :
   unpack 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] = [1; 6 - 8; 0; 7 - 8]%uint63.
 Proof. vm_compute. reflexivity. Qed.
+
+(** Unsigned fields: [k] values of [w] bits per literal, as they are (codes of
+    [CodedData.v]). *)
+Fixpoint unpacku_fields (w : int) (k : nat) (x : int) : list int :=
+  match k with
+  | O => []
+  | S k' => (x land ((1 << w) - 1))%uint63 :: unpacku_fields w k' (x >> w)%uint63
+  end.
+
+Definition unpacku (w : int) (k len : nat) (l : list int) : list int :=
+  firstn len (flat_map (unpacku_fields w k) l).
+
+Example unpacku_example : unpacku 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] = [9; 6; 8; 7]%uint63.
+Proof. vm_compute. reflexivity. Qed.
+
+(** A matrix of [r] rows of length [L] written as one flat list. *)
+Fixpoint rows_of (L r : nat) (l : list int) : list (list int) :=
+  match r with
+  | O => []
+  | S r' => firstn L l :: rows_of L r' (skipn L l)
+  end.
+
+Example rows_of_example : rows_of 2 2 [1; 2; 3; 4]%uint63 = [[1; 2]; [3; 4]]%uint63.
+Proof. reflexivity. Qed.

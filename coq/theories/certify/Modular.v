@@ -95,11 +95,15 @@ Qed.
 
 (** ** Dot products of a certificate vector with a data row *)
 
-Fixpoint mdot (p : int) (u v : list int) : int :=
+(** Fused: one reduction per term ([x mod p < 2^31], [red p y < 2^31], so
+    [x * y + acc < 2^63] does not overflow). *)
+Fixpoint mdot_acc (p : int) (u v : list int) (acc : int) : int :=
   match u, v with
-  | x :: u', y :: v' => addm p (mulm p x (red p y)) (mdot p u' v')
-  | _, _ => 0%uint63
+  | x :: u', y :: v' => mdot_acc p u' v' (((x mod p) * red p y + acc) mod p)%uint63
+  | _, _ => acc
   end.
+
+Definition mdot (p : int) (u v : list int) : int := mdot_acc p u v 0%uint63.
 
 Lemma zsum_nth_nil d (f : nat -> Z) :
   zsum d (fun l => f l * zval (nth l (@nil int) 0%uint63))%Z = 0%Z.
@@ -108,20 +112,38 @@ Proof.
   intros l _. destruct l; simpl; rewrite zval_0; ring.
 Qed.
 
+Lemma mdot_acc_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v acc, (phi acc < phi p)%Z ->
+  phi (mdot_acc p u v acc) =
+  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63))) mod phi p)%Z.
+Proof.
+  induction u as [|x u IH]; intros v acc Hacc; pose proof (to_Z_bounded acc) as Ba.
+  - simpl. rewrite Z.add_0_r, Z.mod_small; lia.
+  - destruct v as [|y v].
+    + simpl mdot_acc. simpl length. rewrite zsum_nth_nil, Z.add_0_r, Z.mod_small; lia.
+    + simpl mdot_acc.
+      pose proof (modp_small p Hp x) as Bx.
+      pose proof (red_spec p Hp y) as Ry. pose proof (Z.mod_pos_bound (zval y) (phi p) ltac:(lia)) as By.
+      assert (Hacc' : (phi (((x mod p) * red p y + acc) mod p)%uint63 < phi p)%Z)
+        by (rewrite mod_spec; apply Z.mod_pos_bound; lia).
+      rewrite (IH v _ Hacc'). simpl length. rewrite zsum_shift. simpl nth.
+      rewrite mod_spec, add_spec, mul_spec, wB_eq, Ry.
+      rewrite (Z.mod_small (phi (x mod p)%uint63 * _)) by nia.
+      rewrite (Z.mod_small (_ + phi acc)) by nia.
+      rewrite mod_spec, Zplus_mod_idemp_l.
+      set (Z0 := zsum (length u) _).
+      replace (phi acc + (phi x * zval y + Z0))%Z with (phi x * zval y + phi acc + Z0)%Z by ring.
+      rewrite <- (Zplus_mod_idemp_l (phi x mod phi p * _ + phi acc)),
+        <- (Zplus_mod_idemp_l (phi x * zval y + phi acc)).
+      rewrite <- (Zplus_mod_idemp_l (phi x mod phi p * _)), <- (Zplus_mod_idemp_l (phi x * zval y)).
+      rewrite <- Zmult_mod. reflexivity.
+Qed.
+
 Lemma mdot_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v d, length u = d ->
   phi (mdot p u v) =
   (zsum d (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63)) mod phi p)%Z.
 Proof.
-  induction u as [|x u IH]; intros v d Hd; simpl in Hd; subst d.
-  - destruct v; reflexivity.
-  - destruct v as [|y v].
-    + simpl mdot. rewrite zsum_shift. simpl nth at 2.
-      rewrite (zsum_ext _ _ (fun l => phi (nth l u 0%uint63) * zval (nth l (@nil int) 0%uint63))%Z)
-        by (intros l _; destruct l; reflexivity).
-      rewrite zsum_nth_nil. rewrite zval_0, Z.mul_0_r. reflexivity.
-    + simpl mdot. rewrite (addm_spec p Hp), (mulm_spec p Hp), (red_spec p Hp).
-      rewrite (IH v (length u) eq_refl). rewrite zsum_shift. simpl nth.
-      rewrite Zmult_mod_idemp_r, <- Zplus_mod. reflexivity.
+  intros v d Hd. unfold mdot. rewrite (mdot_acc_spec p Hp u v 0%uint63) by (change (phi 0) with 0%Z; lia).
+  subst d. reflexivity.
 Qed.
 
 (** ** Exact product identities through several primes and a size bound

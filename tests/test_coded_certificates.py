@@ -1,0 +1,228 @@
+"""Coded certificate data (``+- m 2^e``, CodedData.v): numerators beyond 63 bits.
+
+A float32 block holding 1e-30 next to 1 needs about 150-bit numerators over one
+denominator per matrix; its certificates write the entries as codes and Coq
+computes their residues. Accepted when right, rejected when tampered with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from pybridge.coq import CoqBackend
+from pybridge.coq.certificates import CertificateKind, build_certificate, certify
+from pybridge.coq.coded import code, coding, decode, split
+from pybridge.decision import decide
+from pybridge.model import Activation, Instance
+from pybridge.prover import ProverOutcome
+
+from helpers import RELU, generic_instance
+
+
+def float32_block(d: int, n: int, seed: int) -> Instance:
+    """float32 N(0, 0.02) weights with float32(1e-30) next to 1.0 in W_up and 1e-30 in W_down."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0, 0.02, size=(n, d)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(d, n)).astype(np.float32)
+    a[0, 0], a[0, 1], b[1, 2] = np.float32(1e-30), np.float32(1.0), np.float32(1e-30)
+    A = tuple(tuple(F(float(v)) for v in r) for r in a)
+    B = tuple(tuple(F(float(v)) for v in r) for r in b)
+    return Instance(RELU, A, B)
+
+
+def float32_planted(d: int, n: int, seed: int, S: tuple[int, ...]) -> Instance:
+    """float32 weights, absorbable with subset S: A_S = diag(2^-100, 1, ...), B_S = -A_S^-1
+    (both exact in float32), and float32(1e-30) next to 1.0 in a row outside S."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0, 0.02, size=(n, d)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(d, n)).astype(np.float32)
+    for t, i in enumerate(S):
+        a[i, :], b[:, i] = 0, 0
+        a[i, t] = np.float32(2.0**-100) if t == 0 else np.float32(1.0)
+        b[t, i] = -np.float32(2.0**100) if t == 0 else np.float32(-1.0)
+    row = next(i for i in range(n) if i not in S)
+    a[row, 0], a[row, 1] = np.float32(1e-30), np.float32(1.0)
+    A = tuple(tuple(F(float(v)) for v in r) for r in a)
+    B = tuple(tuple(F(float(v)) for v in r) for r in b)
+    return Instance(RELU, A, B)
+
+
+# ---------------------------------------------------------------- the encoding
+
+
+@pytest.mark.parametrize("v", [0, 1, -1, 2**100, -(2**100) * 3, 12345 << 70, -7, 2**61 - 1])
+def test_code_roundtrip(v):
+    base = 128
+    c = code(v, base)
+    assert c >= 0 and decode(c, base) == v
+    mag, e = split(v)
+    assert abs(v) == mag * 2**e and (v == 0 or mag % 2 == 1)
+
+
+def test_coding_choice():
+    # small integers: plain numerators are denser, no coding
+    assert coding([((1, -512, 7), (3, 4, 5))]) is None
+    # numerators beyond 63 bits but dyadic: coded, exactly
+    rows = ((2**146, 3 * 2**20, -(2**5)), (0, 1, -(2**146)))
+    c = coding([rows])
+    assert c is not None
+    assert tuple(tuple(decode(x, c.base) for x in r) for r in c.matrices[0]) == rows
+    # not dyadic and beyond 63 bits: neither encoding fits
+    assert coding([((3**80, 1),)]) is None
+
+
+def test_coding_float32_weights_two_per_literal():
+    """float32 N(0, 0.02) weights over one denominator: 40-odd-bit numerators, codes of at
+    most 31 bits (two per literal); the NumPy path and the exact path agree."""
+    rng = np.random.default_rng(9)
+    vals = [F(float(v)) for v in rng.normal(0, 0.02, size=600).astype(np.float32)]
+    den = max(v.denominator for v in vals)
+    rows = tuple(tuple(int(v * den) for v in vals[i:i + 30]) for i in range(0, 600, 30))
+    assert max(abs(v) for r in rows for v in r).bit_length() > 32
+    c = coding([rows])
+    assert c is not None and max(x for r in c.matrices[0] for x in r).bit_length() <= 31
+    assert tuple(tuple(decode(x, c.base) for x in r) for r in c.matrices[0]) == rows
+    big = coding([rows + ((2**70,) + (0,) * 29,)])  # beyond int64: the exact path
+    assert big is not None
+    assert tuple(tuple(decode(x, big.base) for x in r) for r in big.matrices[0][:-1]) == rows
+
+
+def test_float32_block_numerators_exceed_63_bits():
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    assert dec.evidence is not None and dec.evidence.A.max_abs() >= 2**100
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
+    assert "cert_generic_not_absorbable_partial_coded" in cert.source
+    assert "Definition E : int" in cert.source and "agrees_up_coded n R dA E RA A" in cert.source
+
+
+# ---------------------------------------------------------------- Coq verdicts
+
+
+@pytest.fixture(scope="module")
+def coq(backend: CoqBackend) -> CoqBackend:
+    assert (backend.theories / "certify" / "CertifyCoded.vo").exists()
+    return backend
+
+
+@pytest.mark.coq
+def test_float32_block_with_tiny_entry_certified(coq):
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+    assert "not absorbable" in res.message and "agree exactly" in res.message
+
+
+@pytest.mark.coq
+def test_float32_block_with_tiny_entry_smooth_activation(coq):
+    inst = replace(float32_block(4, 10, 6), activation=Activation("gelu_tanh"))
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable"
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+
+
+@pytest.mark.coq
+def test_coded_certificate_with_tampered_code_rejected_by_coq(coq):
+    """One code of the block changed in the Coq source (its sign bit flipped): the data now
+    stand for other weights, the functional no longer annihilates them, and Coq rejects."""
+    inst = float32_block(4, 10, 5)
+    cert = build_certificate(inst, decide(inst))
+    assert cert is not None
+    line = next(x for x in cert.source.splitlines() if x.startswith("Definition RA : list (list int) := rows_of"))
+    m = re.search(r" (\d{6,}) ", line)
+    assert m is not None
+    bad = line[:m.start(1)] + str(int(m.group(1)) ^ 1) + line[m.end(1):]
+    source = cert.source.replace(line, bad)
+    assert source != cert.source
+    res = coq.check_file(source, stem=cert.stem, timeout=120)
+    assert not res.accepted
+
+
+@pytest.mark.coq
+def test_coded_certificate_with_tampered_evidence_rejected_by_coq(coq):
+    """The block altered (one numerator times 2^40) with the weights altered to match, the
+    old functional kept: the certificate is written in codes and Coq rejects it."""
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    ev = dec.evidence
+    assert ev is not None
+    rows = [list(r) for r in ev.A.rows]
+    rows[2][1] = rows[2][1] * 2**40 if rows[2][1] else 2**90
+    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
+    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
+    dec2 = replace(dec, evidence=replace(ev, A=A2))
+    res = certify(inst2, dec2, coq)
+    assert res is not None and not res.accepted
+    assert res.outcome is not ProverOutcome.NOT_CERTIFIED, res.message
+
+
+@pytest.mark.coq
+def test_plain_numerators_keep_the_fast_path(coq):
+    inst = generic_instance(8, 40, 44)
+    cert = build_certificate(inst, decide(inst))
+    assert cert is not None and "Definition E : int" not in cert.source
+    assert "_coded" not in cert.source
+
+
+@pytest.mark.coq
+def test_float32_planted_absorbable_with_tiny_entries_certified(coq):
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    assert dec.verdict == "absorbable" and dec.witness is not None
+    assert set(dec.witness.subset) == {1, 4, 6}
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.ABSORBABLE
+    assert "cert_absorbable_coded" in cert.source and "check_submatrix_coded" in cert.source
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+    assert "absorbable" in res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_wrong_subset_rejected(coq):
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    assert dec.witness is not None
+    bad = tuple(sorted(set(dec.witness.subset) ^ {0}))
+    res = certify(inst, replace(dec, witness=replace(dec.witness, subset=bad)), coq)
+    assert res is not None and not res.accepted
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_perturbed_weight_rejected(coq):
+    """The tiny entry of A_S (2^-100) doubled in the evidence, the subset kept: Coq rejects."""
+    inst = float32_planted(3, 8, 3, (1, 4, 6))
+    dec = decide(inst)
+    ev = dec.evidence
+    assert ev is not None
+    rows = [list(r) for r in ev.A.rows]
+    rows[1][0] *= 2
+    tampered = replace(dec, evidence=replace(ev, A=type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)))
+    res = certify(inst, tampered, coq)
+    assert res is not None and res.outcome is ProverOutcome.REJECTED, res.message
+
+
+@pytest.mark.coq
+def test_float32_planted_absorbable_with_tiny_biases_certified(coq):
+    """Biases (R7) with float32(1e-30) next to 1: the biases are coded too."""
+    base = float32_planted(3, 8, 4, (0, 2, 5))
+    c = tuple(F(float(v)) for v in np.array([1e-30, 1.0, -0.5, 0, 0.25, 1e-3, 2.0, 3.0], dtype=np.float32))
+    b0 = tuple(F(float(v)) for v in np.array([1e-30, -1.0, 0.125], dtype=np.float32))
+    inst = replace(base, b_up=c, b_down=b0)
+    dec = decide(inst)
+    assert dec.verdict == "absorbable", dec
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.ABSORBABLE_BIAS
+    assert "cert_absorbable_bias_coded" in cert.source and "vec_of_coded dc E Lc" in cert.source
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
