@@ -156,6 +156,13 @@ class ActivationSpec:
         return tuple(names)
 
     @property
+    def certificate_modules(self) -> tuple[str, ...]:
+        """Library modules a certificate for this activation imports: the function's and those
+        of the lemmas certificates cite (short names, from this registry, never user text)."""
+        cited = (self.odd_part_lemma, self.generic_cert_lemma, self.not_absorbable_lemma)
+        return tuple(dict.fromkeys([self.coq_module] + [n.split(".")[-2] for n in cited if n]))
+
+    @property
     def coq_function_name(self) -> str:
         """The Coq function's full name (``Absorb.spec.ActivationDefs.relu``)."""
         return f"{THEORY}.{self.coq_folder}.{self.coq_module}.{self.coq_function}"
@@ -230,10 +237,13 @@ _SPECS: tuple[ActivationSpec, ...] = (
         "reglu", gate="relu", homogeneity=2, coq_function="relu",
         not_absorbable_lemma="Absorb.results.ImpossibilityInstances.reglu_not_absorbable",
         exact_evaluation=True, evaluate=_relu),
-    # Not yet certifiable: their Coq definitions live in MoreActivationDefs (being proved).
+    # R10: defined in MoreActivationDefs; R5 (=>) from QuickGeluRidge / GeluFastRidge.
     ActivationSpec(
         "gelu_fast", hf_names=("gelu_fast",), odd_part_identity=True,
-        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="gelu_fast", certifiable=False,
+        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="gelu_fast",
+        odd_part_lemma="Absorb.activations.MoreActivations.gelu_fast_odd_part",
+        generic_submatrix_lemma="Absorb.activations.GeluFastRidge.gelu_fast_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.CertifyMore.gelu_fast_generic_submatrix",
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         bias_theorems=(_TANH_GELU_BIAS_FILE,
                        "Absorb.bias.TanhGeluAffineRidge.gelu_fast_bias_absorbable_iff_submatrix",
@@ -242,13 +252,17 @@ _SPECS: tuple[ActivationSpec, ...] = (
         evaluate=_gelu_fast, note="tanh approximation with the rounded constant 0.7978845608"),
     ActivationSpec(
         "quick_gelu", hf_names=("quick_gelu",), odd_part_identity=True,
-        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="quick_gelu", certifiable=False,
+        coq_module="MoreActivationDefs", coq_folder="activations", coq_function="quick_gelu",
+        odd_part_lemma="Absorb.activations.MoreActivations.quick_gelu_odd_part",
+        generic_submatrix_lemma="Absorb.activations.QuickGeluRidge.quick_gelu_absorbable_generic_submatrix",
+        generic_cert_lemma="Absorb.certify.CertifyMore.quick_gelu_generic_submatrix",
         ridge_classes="signs", width_theorem=_PM_WIDTH,
         bias_theorems=(_QUICK_GELU_BIAS_FILE,
                        "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_absorbable_iff_submatrix",
                        "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_generic_not_absorbable_below"),
         bias_width_theorem=(_QUICK_GELU_BIAS_FILE, "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_block_decided"),
         evaluate=_quick_gelu, note="z * sigmoid(1.702 z)"),
+    # Not yet certifiable: R2 for it is proved (HomogeneousReal), no certificate kind writes it.
     ActivationSpec(
         "heaviside", aliases=("step",), homogeneity=0,
         coq_module="MoreActivationDefs", coq_folder="activations", coq_function="heaviside", certifiable=False,

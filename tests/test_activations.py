@@ -48,7 +48,8 @@ def test_gating_and_properties() -> None:
     assert Activation("swiglu").gate == Activation("silu")
     odd = {a for a, s in REGISTRY.items() if s.odd_part_identity}
     assert odd == {"relu", "gelu", "gelu_tanh", "silu", "gelu_fast", "quick_gelu"}
-    assert not resolve("quick_gelu").certifiable and not resolve("heaviside").certifiable
+    assert resolve("quick_gelu").certifiable and not resolve("heaviside").certifiable
+    assert REGISTRY["gelu_fast"].certificate_modules == ("MoreActivationDefs", "MoreActivations", "CertifyMore")
     assert resolve("step").homogeneous_degree == 0
 
 

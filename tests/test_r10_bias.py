@@ -17,7 +17,7 @@ from helpers import mat
 from pm_oracle import least_width, same_function
 
 from pybridge.activations import REGISTRY
-from pybridge.coq.certificates import CannotCertify, build_certificate, certify
+from pybridge.coq.certificates import build_certificate, certify
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance
@@ -73,7 +73,7 @@ def test_registry_names_the_r10_bias_theorems(act):
                                   f"{module}.{act}_bias_generic_not_absorbable_below")
     assert spec.bias_width_theorem == (path, f"{module}.{act}_bias_block_decided")
     assert set(spec.bias_theorems[1:]) | {spec.bias_width_theorem[1]} <= set(spec.coq_names)
-    assert not spec.certifiable  # bias-free certificates for them are still another matter
+    assert spec.certifiable and spec.generic_cert_lemma == f"Absorb.certify.CertifyMore.{act}_generic_submatrix"
 
 
 # ------------------------------------------------------------------ generic with biases
@@ -114,7 +114,7 @@ def test_r9_certificates_with_the_new_theorems(backend, act):
 
 
 @pytest.mark.parametrize("act", ACTS)
-def test_planted_subset_absorbable(act):
+def test_planted_subset_absorbable(backend, act):
     i = inst(act, PLANT_UP, PLANT_C, PLANT_DOWN, PLANT_B0)
     dec = decide(i)
     assert (dec.verdict, dec.result) == ("absorbable", "R7")
@@ -128,9 +128,11 @@ def test_planted_subset_absorbable(act):
         lhs = float_residual(act, PLANT_UP, PLANT_C, PLANT_DOWN, PLANT_B0, x, True)
         rhs = float_residual(act, w.W_up, w.b_up, w.W_down, w.b_down, x, False)
         assert all(abs(a - b) < 1e-9 for a, b in zip(lhs, rhs))
-    # R7's bias certificate needs Coq support of the activation itself (certifiable False)
-    with pytest.raises(CannotCertify, match="not proved yet"):
-        build_certificate(i, dec)
+    # R7's certificate (odd part identity of the activation itself) is accepted by Coq
+    res = certify(i, dec, backend)
+    assert res is not None and res.accepted, res.message
+    cert = build_certificate(i, dec)
+    assert cert is not None and f"{act}_odd_part" in cert.source
 
 
 # ------------------------------------------------------------------ not generic: R8 with biases

@@ -345,7 +345,7 @@ def _nonzero_skip(w: _Writer, inst: Instance) -> tuple[str, str, str]:
 def _build_classification(inst: Instance) -> Certificate:
     """Gated (R3) / relu^k (R2): the verdict for every weight of the given shape."""
     act = inst.activation
-    w = _Writer(extra=(act.spec.coq_module,))
+    w = _Writer(extra=(*act.spec.certificate_modules,))
     w.nat("d", inst.d)
     w.nat("n", inst.n)
     sk, k, l = _nonzero_skip(w, inst)
@@ -390,7 +390,7 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
         codes = coding(mats)
         if codes is not None:
             return _build_absorbable_coded(inst, decision, ev, codes, dens)
-    w = _Writer(extra=(act.spec.coq_module,))
+    w = _Writer(extra=(*act.spec.certificate_modules,))
     _data(w, ev)
     skip = _skip_data(w, inst)
     s = set(decision.witness.subset)
@@ -434,7 +434,7 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     assert decision.witness is not None and act.spec.odd_part_lemma is not None
     sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
     n, d = ev.A.shape
-    w = _Writer(extra=(act.spec.coq_module, "CertifyCoded"))
+    w = _Writer(extra=(*act.spec.certificate_modules, "CertifyCoded"))
     w.nat("d", d)
     w.nat("n", n)
     w.z("dA", ev.A.den)
@@ -483,7 +483,7 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     if ev.generic_cert is None:
         raise CannotCertify("genericity was shown without a single projection certificate")
     sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
-    w = _Writer(extra=(act.spec.coq_module,))
+    w = _Writer(extra=(*act.spec.certificate_modules,))
     _data(w, ev)
     skip = _skip_data(w, inst)
     g = ev.generic_cert
@@ -584,7 +584,7 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
     if codes is None and not plain_ok:
         raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
                             "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
-    w = _Writer(extra=(act.spec.coq_module, *(("CertifyCoded",) if codes else ())))
+    w = _Writer(extra=(*act.spec.certificate_modules, *(("CertifyCoded",) if codes else ())))
     w.add(f"(* Partial certificate: columns R of W_up and rows R of W_down, |R| = {len(R)}.\n"
           f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
           f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
