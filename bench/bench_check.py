@@ -26,11 +26,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pybridge.coq.backend import CoqBackend  # noqa: E402
 from pybridge.coq.certificates import build_certificate, certify  # noqa: E402
 from pybridge.decision import decide  # noqa: E402
-from pybridge.model import Activation, Instance  # noqa: E402
-from pybridge.coq.backend import CoqBackend  # noqa: E402
 from pybridge.decision.subset_search import block_indices  # noqa: E402
+from pybridge.io.lazy import ArrayMatrix  # noqa: E402
+from pybridge.model import Activation, Instance  # noqa: E402
 
 
 def generic_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, np.ndarray]:
@@ -41,6 +42,15 @@ def generic_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, n
     A = tuple(tuple(Fraction(int(v), 1024) for v in r) for r in a)
     B = tuple(tuple(Fraction(int(v), 1024) for v in r) for r in b)
     return Instance(Activation("relu"), A, B, source=f"generic d={d} n={n}"), a / 1024, b / 1024
+
+
+def generic_array_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, np.ndarray]:
+    """The weights of :func:`generic_instance`, as float64 arrays (``k / 1024`` is exact),
+    read the way array files and checkpoints are (``ArrayMatrix``: no Fraction per entry)."""
+    inst, a, b = generic_instance(d, n, seed)
+    arr = Instance(Activation("relu"), ArrayMatrix(a, exact=True), ArrayMatrix(b, exact=True),  # type: ignore[arg-type]
+                   source=f"generic d={d} n={n} (arrays)")
+    return arr, a, b
 
 
 def planted_instance(d: int, n: int, seed: int) -> tuple[Instance, np.ndarray, np.ndarray]:
@@ -129,6 +139,8 @@ CASES = {
     "generic-256": ("generic ReLU", lambda: generic_instance(256, 1024, 1)),
     "planted-64": ("planted S", lambda: planted_instance(64, 256, 2)),
     "generic-768": ("generic ReLU (GPT-2 layer)", lambda: generic_instance(768, 3072, 3)),
+    "generic-768-array": ("generic ReLU (GPT-2 layer), read from arrays",
+                          lambda: generic_array_instance(768, 3072, 3)),
     "generic-32": ("generic ReLU", lambda: generic_instance(32, 128, 1)),
     "planted-16": ("planted S", lambda: planted_instance(16, 64, 2)),
 }
