@@ -185,3 +185,9 @@ def test_rows_view_of_array_backed_matrix():
     with pytest.raises(OverflowError):
         np.array(big.rows, dtype=np.int64)
     assert repr(big.rows) == repr(((2**70, 1),))
+
+
+@pytest.mark.parametrize("dtype", [">f8", ">f4", ">f2", ">i4", "<f4", ">u8"])
+def test_non_native_byte_order(dtype):
+    arr = np.array([[0.1, -3.0], [2.5, 7.0]] if dtype[1] == "f" else [[1, 3], [5, 7]], dtype=dtype)
+    check_exact(arr)
