@@ -244,14 +244,14 @@ def test_gelu_family_biased_theorems_exist(backend):
 
 
 @pytest.mark.parametrize("kw", [{"width": 1}, {"width": 4}])
-def test_gelu_biased_width_verdict_not_certified(backend, kw):
-    """No Coq checker for biased groupings: the verdict stands, ``checked`` stays false."""
+def test_gelu_biased_width_verdict_certified(backend, kw):
+    """Biased groupings are checked by certify/CertifyBiasWidth.v (tests/test_bias_width_certificates.py)."""
     i = _pm_inst("gelu", PM_CASES["d2_mixed"][0])
     with pm_library():
         dec = decide(i, **kw)
     assert dec.width_info is not None
     res = certify(i, dec, backend)
-    assert res is not None and not res.accepted and res.outcome.value == "not_certified"
+    assert res is not None and res.accepted
 
 
 small = st.integers(-2, 2)
