@@ -218,3 +218,70 @@ def test_witness_equals_block(seed):
         up, c, down, b0 = b.evaluable()
         assert same_function(i.W_up, i.b_up, i.W_down, i.b_down, up, c, down, b0)
     build_certificate(i, dec)  # the certificate is written (absorbable side always)
+
+
+# ---------------------------------------------------------------- R1 + R8: a non-identity skip
+
+
+def skip_inst(act: str, up, down, P) -> Instance:
+    return Instance(Activation(act), mat(up), mat(down), skip=mat(P))
+
+
+SKIP_CASES = {
+    # 2x + relu(x) + relu(2x): B~ = B / 2, one class
+    "relu_counterexample": (("relu", [[1], [2]], [[1, 1]], [[2]]),
+                            {0: "below_classes", 1: "no_subset_at_k", 2: "width_data"}),
+    # GELU, d = 2, duplicate rows, an upper-triangular skip
+    "gelu_dup": (("gelu", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]], [[2, 1], [0, 3]]),
+                 {1: "below_classes", 2: "no_subset_at_k", 4: "width_data"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SKIP_CASES))
+def test_skip_width_verdicts_accepted(backend, name):
+    act, up, down, P = SKIP_CASES[name][0]
+    i = skip_inst(act, up, down, P)
+    for m, reason in SKIP_CASES[name][1].items():
+        dec = decide(i, width=m)
+        assert dec.width_info is not None and dec.width_info.reason == reason, (m, dec.reason)
+        res = certify(i, dec, backend)
+        assert res is not None and res.accepted, (m, res.message if res else None)
+        assert "after skip reduction (R1)" in res.message
+    dec = decide(i, min_width=True)
+    res = certify(i, dec, backend)
+    assert res is not None and res.accepted
+
+
+def test_skip_least_width_both_sides(backend):
+    i = skip_inst("relu", [[1], [2]], [[1, 1]], [[2]])
+    dec = decide(i, min_width=True)
+    cert = build_certificate(i, dec)
+    assert dec.width == 2 and cert.kind.startswith("least absorbing width 2")
+    assert "~ absorbable_ungated relu d n 1 (mat_of_rows dP RP)" in cert.source
+
+
+def test_skip_tampered_down_rejected(backend):
+    """The user's B scaled by 2 (a different block): Q B is no longer the reduced B~."""
+    i = skip_inst("relu", [[1], [2]], [[1, 1]], [[2]])
+    cert = build_certificate(i, decide(i, width=2))
+    old = "Definition dBu : Z := (1)%Z."
+    assert old in cert.source
+    res = backend.check_file(cert.source.replace(old, "Definition dBu : Z := (2)%Z."), stem=cert.stem, timeout=120)
+    assert not res.accepted and '"check_reduced_down ' in res.message
+
+
+def test_skip_tampered_inverse_rejected(backend):
+    i = skip_inst("relu", [[1], [2]], [[1, 1]], [[2]])
+    cert = build_certificate(i, decide(i, width=2))
+    old = "Definition dQ : Z := (2)%Z."
+    assert old in cert.source
+    res = backend.check_file(cert.source.replace(old, "Definition dQ : Z := (3)%Z."), stem=cert.stem, timeout=120)
+    assert not res.accepted and '"check_inverse ' in res.message
+
+
+def test_skip_with_biases_not_certified():
+    i = Instance(Activation("relu"), mat([[1], [2]]), mat([[1, 1]]), skip=mat([[2]]), b_up=(F(1), F(0)))
+    dec = decide(i, width=2)
+    if dec.width_info is not None:
+        with pytest.raises(CannotCertify):
+            build_certificate(i, dec)
