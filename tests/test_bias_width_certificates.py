@@ -279,9 +279,10 @@ def test_skip_tampered_inverse_rejected(backend):
     assert not res.accepted and '"check_inverse ' in res.message
 
 
-def test_skip_with_biases_not_certified():
+def test_skip_with_biases_refused():
+    """Biases with a non-identity skip are outside every theorem; the builders refuse them too."""
     i = Instance(Activation("relu"), mat([[1], [2]]), mat([[1, 1]]), skip=mat([[2]]), b_up=(F(1), F(0)))
-    dec = decide(i, width=2)
-    if dec.width_info is not None:
-        with pytest.raises(CannotCertify):
-            build_certificate(i, dec)
+    assert decide(i, width=2).verdict == "outside_hypotheses"
+    dec = decide(Instance(Activation("relu"), mat([[1], [2]]), mat([[1, 1]]), b_up=(F(1), F(0))), width=2)
+    with pytest.raises(CannotCertify, match="non-identity skip"):
+        build_bias_r8(i, dec, dec.width_info)
