@@ -211,3 +211,35 @@ Qed.
 (** A scale [2] is not a GELU-family scale. *)
 Example cgx_pm_scale_tampered : check_pm_scales 3 1 1 [1; 2; 0]%Z [0; 0; 1]%nat = false.
 Proof. vm_compute. reflexivity. Qed.
+
+(** ** The headline iffs of [SigmaBiasGrouping] on checked data, true side *)
+
+(** [relu_bias_grouping_drop_iff] (<-) on [cbx] at width [2] (its (->) side is used by
+    [cbx_relu_not_absorbable_1]). *)
+Example cbx_relu_iff_width2 :
+  absorbable_ungated_bias relu 1 4 2 identity (zmat_rows 1 cbx_RA) (zaug 1 1 cbx_RA) (zmat_cols 1 cbx_CB)
+    (fun _ => 5).
+Proof.
+  apply (proj2 (relu_bias_grouping_drop_iff 1 4 1 1 2 _ _ _ _ _ _ _ _ _ _ _
+                  (check_bias_grouping_sound relu 1 4 1 1 1 cbx_RA 1 cbx_CB 1 [[1; 1]]%Z 1 cbx_LN cbx_cls
+                     1 [[4]]%Z 1 [[1]]%Z (fun _ => 5) ltac:(vm_compute; reflexivity))
+                  (check_bias_lines_sound 1 1 1 [[1; 1]]%Z 1 [[4]]%Z ltac:(vm_compute; reflexivity)))).
+  apply (check_width_data_sound 1 1 2 1 [[1]]%Z 1 [[4]]%Z 1 [[1; 1]]%Z [true] [false] 0 1 [[1]]%Z 1 [] 1 []).
+  vm_compute. reflexivity.
+Qed.
+
+(** [pm_bias_grouping_drop_iff] (<-) for GELU on [cgx] at width [1] (its (->) side:
+    [cgx_silu_not_absorbable_0] through [cert_bias_r8_no_width_pm]). *)
+Example cgx_gelu_iff_width1 :
+  absorbable_ungated_bias gelu 1 3 1 identity (zmat_rows 1 cgx_RA) (zaug 1 1 cgx_RA) (zmat_cols 1 cgx_CB)
+    (fun _ => 0).
+Proof.
+  apply (proj2 (pm_bias_grouping_drop_iff gelu gelu_odd_part gelu_even_part_affine_unique 1 3 1 1 1
+                  _ _ _ _ _ _ _ _ _ _ _
+                  (check_bias_grouping_pm_sound gelu 1 3 1 1 1 cgx_RA 1 cgx_CB 1 [[1; 1]]%Z 1 [1; -1; 0]%Z
+                     [0; 0; 1]%nat 1 [[2]]%Z 1 [[0]]%Z (fun _ => 0) ltac:(vm_compute; reflexivity)
+                     ltac:(vm_compute; reflexivity))
+                  (check_bias_signs_sound 1 1 1 [[1; 1]]%Z 1 [[2]]%Z ltac:(vm_compute; reflexivity)))).
+  apply (check_width_data_sound 1 1 1 1 [[0]]%Z 1 [[2]]%Z 1 [[1; 1]]%Z [false] [false] 0 1 [] 1 [] 1 []).
+  vm_compute. reflexivity.
+Qed.
