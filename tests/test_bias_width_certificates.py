@@ -87,6 +87,18 @@ def test_gelu_constant_stays_symbolic(backend):
     assert "cert_bias_r8_absorbable_pm gelu" in cert.source
 
 
+def test_width_data_as_z_literals(backend, monkeypatch):
+    """Width data too large for 62-bit literals (rank factorizations at real sizes) are written as Z."""
+    from pybridge.coq import certificates_bias_width as cbw
+
+    monkeypatch.setattr(cbw, "LIMIT", 1)  # every numerator >= 1 written as a Z literal
+    i = _case("relu_dup_scaled_const")
+    dec = decide(i, width=2)
+    cert = build_certificate(i, dec)
+    assert "(zc (1)%Z ze)" in cert.source and "dEa (zrows" not in cert.source
+    assert certify(i, dec, backend).accepted
+
+
 # ---------------------------------------------------------------- tampered canonical forms
 
 
