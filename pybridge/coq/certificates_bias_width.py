@@ -50,11 +50,13 @@ BIAS_MODULES = ("ReluSubmatrix", "BiasSpec", "BiasBlocks", "GeluAffineRidge", "G
 LIBRARY_FILE = "certify/CertifyBiasWidth.v"
 
 #: A refutation of ``width_condition d k m U G L`` at ``k < m``: given the writer (the
-#: grouping's names ``d k dU RU dG CG dL RL`` are defined) and the form, write its checks
-#: and return a proof term of ``~ width_condition d k m (zmat_rows dU (zrows RU)) ...``,
-#: or None when it cannot refute. Empty until a rank-refutation checker exists.
+#: grouping's names ``d k dU RU dG CG dL RL`` are defined; the rows of ``RU`` have ``d + 1``
+#: entries, the shift last, which a checker must ignore) and the form, write its checks and
+#: return a proof term of ``~ width_condition d k m (zmat_rows dU (zrows RU))
+#: (zmat_cols dG (zrows CG)) (zmat_rows dL (zrows RL))``, or None when it cannot refute.
+#: Empty until a rank-refutation checker exists (then listed here, in order of preference).
 Refuter = Callable[[_Writer, RidgeForm, int], Optional[str]]
-REFUTERS: list[Refuter] = []
+REFUTERS: tuple[Refuter, ...] = ()
 
 
 @dataclass(frozen=True)
