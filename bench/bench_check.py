@@ -107,9 +107,9 @@ def float_decision(a: np.ndarray, b: np.ndarray) -> tuple[str, float]:
 
 
 def run(label: str, inst: Instance, a, b, backend: CoqBackend, keep: Path | None) -> dict:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     dec = decide(inst)
-    t_dec = time.perf_counter() - t0
+    t_dec, c_dec = time.perf_counter() - t0, time.process_time() - c0
     t1 = time.perf_counter()
     cert = build_certificate(inst, dec)
     t_gen = time.perf_counter() - t1
@@ -118,7 +118,7 @@ def run(label: str, inst: Instance, a, b, backend: CoqBackend, keep: Path | None
     t_cert = time.perf_counter() - t2
     fv, t_float = float_decision(a, b)
     size = len(cert.source) if cert else 0
-    return dict(case=label, d=inst.d, n=inst.n, verdict=dec.verdict, decide=t_dec, gen=t_gen,
+    return dict(case=label, d=inst.d, n=inst.n, verdict=dec.verdict, decide=t_dec, decide_cpu=c_dec, gen=t_gen,
                 coq=res.seconds if res else 0.0, certify=t_cert, total=t_dec + t_cert,
                 accepted=bool(res and res.accepted), float=t_float, float_verdict=fv,
                 ratio=(t_dec + t_cert) / t_float, kb=size / 1024, kind=cert.kind.value if cert else "",
@@ -164,6 +164,7 @@ def main() -> None:
         cmd = ["/usr/bin/time", "-v", sys.executable, __file__, "--case", name]
         if args.keep:
             cmd += ["--keep", str(args.keep)]
+        before = os.getloadavg()[0]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         line = next((x for x in proc.stdout.splitlines() if x.startswith("RESULT ")), None)
         if line is None:
@@ -171,16 +172,19 @@ def main() -> None:
             continue
         r = json.loads(line[7:])
         r["peak"] = peak_mb(proc.stderr)
+        r["load"] = f"{before:.1f}-{os.getloadavg()[0]:.1f}"
         rows.append(r)
     load = os.getloadavg()
     print(f"load average before the last case: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    print("| case | d | n | verdict | decide (s) | certificate gen (s) | coqc (s) | total exact+Coq (s) | "
-          "accepted | kind | cert size (KiB) | float LU (s) | float verdict | ratio | peak RSS (MB) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| case | d | n | verdict | decide (s) | decide CPU (s) | certificate gen (s) | coqc (s) | "
+          "total exact+Coq (s) | accepted | kind | cert size (KiB) | float LU (s) | float verdict | ratio | "
+          "peak RSS (MB) | load (1 min, before-after) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['case']} | {r['d']} | {r['n']} | {r['verdict']} | {r['decide']:.2f} | {r['gen']:.2f} | "
-              f"{r['coq']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kind']} | {r['kb']:.0f} | "
-              f"{r['float']:.3f} | {r['float_verdict']} | {r['ratio']:.1f}x | {r['peak']:.0f} |")
+        print(f"| {r['case']} | {r['d']} | {r['n']} | {r['verdict']} | {r['decide']:.2f} | {r['decide_cpu']:.2f} | "
+              f"{r['gen']:.2f} | {r['coq']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kind']} | "
+              f"{r['kb']:.0f} | {r['float']:.3f} | {r['float_verdict']} | {r['ratio']:.1f}x | {r['peak']:.0f} | "
+              f"{r['load']} |")
         if r["msg"]:
             print(f"  note: {r['msg'][:300]}")
 

@@ -164,6 +164,9 @@ class ActivationSpec:
 _PM_WIDTH = "Absorb.decide.GroupingDrop.pm_absorbable_iff_width_drop"
 #: R8 with biases for the GELU family (PmBiasNecessity.pm_bias_block_decided and its instances)
 _PM_BIAS_FILE = "bias/PmBiasNecessity.v"
+#: R9 and R8 with biases for quick_gelu (rescaled SiLU) and gelu_fast (the tanh-GELU family), R10
+_QUICK_GELU_BIAS_FILE = "bias/QuickGeluAffineRidge.v"
+_TANH_GELU_BIAS_FILE = "bias/TanhGeluAffineRidge.v"
 
 _SPECS: tuple[ActivationSpec, ...] = (
     ActivationSpec(
@@ -232,11 +235,19 @@ _SPECS: tuple[ActivationSpec, ...] = (
         "gelu_fast", hf_names=("gelu_fast",), odd_part_identity=True,
         coq_module="MoreActivationDefs", coq_folder="activations", coq_function="gelu_fast", certifiable=False,
         ridge_classes="signs", width_theorem=_PM_WIDTH,
+        bias_theorems=(_TANH_GELU_BIAS_FILE,
+                       "Absorb.bias.TanhGeluAffineRidge.gelu_fast_bias_absorbable_iff_submatrix",
+                       "Absorb.bias.TanhGeluAffineRidge.gelu_fast_bias_generic_not_absorbable_below"),
+        bias_width_theorem=(_TANH_GELU_BIAS_FILE, "Absorb.bias.TanhGeluAffineRidge.gelu_fast_bias_block_decided"),
         evaluate=_gelu_fast, note="tanh approximation with the rounded constant 0.7978845608"),
     ActivationSpec(
         "quick_gelu", hf_names=("quick_gelu",), odd_part_identity=True,
         coq_module="MoreActivationDefs", coq_folder="activations", coq_function="quick_gelu", certifiable=False,
         ridge_classes="signs", width_theorem=_PM_WIDTH,
+        bias_theorems=(_QUICK_GELU_BIAS_FILE,
+                       "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_absorbable_iff_submatrix",
+                       "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_generic_not_absorbable_below"),
+        bias_width_theorem=(_QUICK_GELU_BIAS_FILE, "Absorb.bias.QuickGeluAffineRidge.quick_gelu_bias_block_decided"),
         evaluate=_quick_gelu, note="z * sigmoid(1.702 z)"),
     ActivationSpec(
         "heaviside", aliases=("step",), homogeneity=0,

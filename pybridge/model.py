@@ -1,7 +1,9 @@
 """Data shared by every part of pybridge: activations, instances, decisions, reports.
 
-All numbers a verdict rests on are exact (:class:`fractions.Fraction`).
-Matrices are tuples of rows; orientation as PyTorch's ``nn.Linear.weight``:
+All numbers a verdict rests on are exact (:class:`fractions.Fraction`, ints).
+Matrices are tuples of rows, or, when read from array files and checkpoints,
+:class:`pybridge.io.lazy.ArrayMatrix` (the same rows on demand; the decision
+reads its exact integer form directly); orientation as PyTorch's ``nn.Linear.weight``:
 ``W_up``/``W_gate`` are ``n x d``, ``W_down`` is ``d x n``, ``skip`` is ``d x d``.
 """
 

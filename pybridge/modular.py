@@ -107,23 +107,31 @@ class IntMatrix:
             raise ValueError("numerators must be a 2-D int64 or object array")
         m = cls.__new__(cls)
         m._rows = None
-        m._num = num if num.dtype == np.int64 or num.dtype.kind == "O" else num.astype(np.int64)
+        m._num = (num if num.dtype == np.int64 or num.dtype.kind == "O" else num.astype(np.int64)).view()
+        m._num.flags.writeable = False
         m.den = den
         m._shape = (int(num.shape[0]), int(num.shape[1]))
         return m
 
     @property
-    def rows(self) -> tuple[tuple[int, ...], ...]:
-        """The numerators as a tuple of rows of Python ints."""
+    def rows(self) -> Sequence[tuple[int, ...]]:
+        """The numerators as rows of Python ints (a read-only sequence of tuples, built on
+        first access; ``numpy.array`` of it reads the numerator array without building it)."""
+        if self._rows is not None:
+            return self._rows
+        return _Rows(self)
+
+    def _materialized(self) -> tuple[tuple[int, ...], ...]:
         if self._rows is None:
             assert self._num is not None
             self._rows = tuple(map(tuple, self._num.tolist()))
         return self._rows
 
     def numerators(self) -> np.ndarray:
-        """The numerators as a 2-D array: ``int64`` when every one fits, else ``object``."""
+        """The numerators as a read-only 2-D array: ``int64`` when every one fits, else ``object``."""
         if self._num is None:
             self._num = _int_array(self.rows, self._shape)
+            self._num.flags.writeable = False
         return self._num
 
     @property
@@ -161,6 +169,44 @@ class IntMatrix:
 
     def __reduce__(self) -> tuple:  # pickled as the numerator array (compact, fast)
         return (_restore_int_matrix, (self.numerators(), self.den))
+
+
+class _Rows(Sequence[tuple[int, ...]]):
+    """:attr:`IntMatrix.rows` of an array-backed matrix: behaves as the tuple of rows
+    (equality, hash and repr included), which is built on the first row access;
+    ``numpy.array(rows)`` uses the numerator array directly."""
+
+    __slots__ = ("_m",)
+
+    def __init__(self, m: IntMatrix) -> None:
+        self._m = m
+
+    def __len__(self) -> int:
+        return self._m.shape[0]
+
+    def __getitem__(self, i):  # type: ignore[override]
+        return self._m._materialized()[i]
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        return iter(self._m._materialized())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Rows):
+            return self._m.shape == other._m.shape and bool(
+                np.array_equal(self._m.numerators(), other._m.numerators()))
+        if isinstance(other, tuple):
+            return self._m._materialized() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._m._materialized())
+
+    def __repr__(self) -> str:
+        return repr(self._m._materialized())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        num = self._m.numerators()
+        return num.astype(num.dtype if dtype is None else dtype)  # a copy: the matrix stays unchanged
 
 
 def _restore_int_matrix(num: np.ndarray, den: int) -> IntMatrix:
@@ -380,8 +426,7 @@ def _trsm_unit_lower(L: np.ndarray, X: np.ndarray, p: float, pinv: float) -> Non
         return
     k = h // 2
     _trsm_unit_lower(L[:k, :k], X[:k], p, pinv)
-    X[k:] -= L[k:, :k] @ X[:k]
-    _reduce(X[k:], p, pinv)
+    X[k:] -= L[k:, :k] @ X[:k]  # left unreduced: the leaves reduce each row before using it
     _trsm_unit_lower(L[k:, k:], X[k:], p, pinv)
 
 
@@ -415,9 +460,7 @@ def _lu_columns(a: np.ndarray, c0: int, c1: int, p: float, pinv: float, perm: np
     m = c0 + h
     _lu_columns(a, c0, m, p, pinv, perm)
     _trsm_unit_lower(a[c0:m, c0:m], a[c0:m, m:c1], p, pinv)
-    blk = a[m:, m:c1]
-    blk -= a[m:, c0:m] @ a[c0:m, m:c1]
-    _reduce(blk, p, pinv)
+    a[m:, m:c1] -= a[m:, c0:m] @ a[c0:m, m:c1]  # left unreduced (see solve_square_blas)
     _lu_columns(a, m, c1, p, pinv, perm)
 
 
@@ -460,21 +503,26 @@ def _openblas_thread_functions() -> Optional[tuple[Any, Any]]:
 def solve_square_blas(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
     """The solution of ``m x = rhs (mod p)`` for square ``m`` invertible mod ``p``, else None.
 
-    Recursive LU with row pivoting whose work is ``float64`` matrix products (BLAS),
-    exact because ``p < 2**20``, entries are balanced residues (``|r| <= p / 2 + 4``,
-    :func:`_reduce`) and every inner size is below ``2**12``: products below ``2**39``,
-    sums below ``2**51``; at most 16 unreduced products pile up elsewhere. ``m`` may be
-    an integer array (any residues) or a ``float64`` array of integers below ``2**52``
-    in absolute value (it is then overwritten)."""
+    Recursive LU with row pivoting whose work is ``float64`` matrix products (BLAS).
+    Exact: ``p < 2**20``; every factor of a product is a balanced residue
+    (``|r| <= p / 2 + 4 < 2**19``, :func:`_reduce`: a pivot column, a pivot row segment,
+    a finished L panel, a finished row of U), so each product is below ``2**38``; an
+    entry receives one such product per elimination step before it is reduced at the
+    latest when its own column or row is finished, at most ``n <= 2**12`` of them, so
+    every intermediate stays below ``2**51`` (starting entries below ``2**40``) and
+    every float64 operation is exact. ``m`` may be an integer array (any residues) or
+    a ``float64`` array of integers below ``2**52`` in absolute value (it is then
+    overwritten; entries of ``2**40`` or more are reduced first)."""
     n = m.shape[0]
     if p >= BLAS_PRIME_BOUND or n > BLAS_MAX_INNER or m.shape != (n, n):
         raise ValueError("solve_square_blas needs p < 2**20 and a square matrix of size <= 2**12")
     fp, pinv = float(p), 1.0 / p
     if m.dtype == np.float64:
         a = m
+        if not float(np.max(np.abs(a), initial=0.0)) < 2.0**40:
+            _reduce(a, fp, pinv)
     else:
         a = np.remainder(m, p).astype(np.float64)
-    _reduce(a, fp, pinv)
     perm = np.arange(n)
     with _one_blas_thread():
         try:

@@ -22,7 +22,7 @@ WidthReason = Literal[
     "width_data",        # absorbable: explicit width data (R8 <=)
     "below_classes",     # not absorbable: m < k (R8 =>)
     "no_subset_at_k",    # not absorbable: m = k and no S with L + sum_S G U^T = 0
-    "exhaustive",        # not absorbable: m > k, exhaustive search over (T, S) (no Coq checker)
+    "exhaustive",        # not absorbable: m > k, exhaustive search over (T, S) (rank refutations, RankCheck)
     "generic_bias",      # generic with biases: R9 at width n / below n
 ]
 

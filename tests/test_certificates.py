@@ -104,8 +104,9 @@ def test_bias_absorbable_accepted(coq):
 
 
 def test_nothing_to_certify():
-    # GELU with biases, not generic (a zero column of W_down): R8 with biases is proved for ReLU only
-    inst = Instance(Activation("gelu"), mat([[1], [1]]), mat([[1, 0]]), b_up=(F(0), F(1)))
+    # A gated block with biases: R3 is bias-free and with biases the impossibility fails (R7)
+    inst = Instance(Activation("swiglu"), mat([[1], [1]]), mat([[1, 0]]), W_gate=mat([[1], [2]]),
+                    b_up=(F(0), F(1)))
     dec = decide(inst)
     assert dec.verdict == "outside_hypotheses"
     assert certify(inst, dec, CoqBackend()) is None
@@ -202,10 +203,8 @@ def test_every_certifiable_decision_is_accepted(coq, d, n, data):
     inst = Instance(RELU, *planted(d, n, seed)[:2]) if data.draw(st.booleans()) else generic_instance(d, n, seed)
     dec = decide(inst)
     res = certify(inst, dec, coq)
-    if dec.width_info is not None and dec.width_info.reason == "exhaustive":
-        # R8 (=>) at k < m below the least width: exact, but no Coq checker for the rank condition yet
-        assert res is not None and res.outcome is ProverOutcome.NOT_CERTIFIED
-    elif dec.verdict in ("absorbable", "not_absorbable"):
+    # R8 (=>) at k < m below the least width included: rank certificates (certificates_rank)
+    if dec.verdict in ("absorbable", "not_absorbable"):
         assert accepted(res), res.message
     else:
         assert res is None

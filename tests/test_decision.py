@@ -178,7 +178,7 @@ def test_bias_without_subset():
     dec = decide(Instance(Activation("silu"), A, B, b_down=(F(1), F(0))))
     assert (dec.verdict, dec.result) == ("not_absorbable", "R9")  # SiLU: R9 (SiluAffineRidge.v)
     dec = decide(Instance(Activation("quick_gelu"), A, B, b_down=(F(1), F(0))))
-    assert dec.verdict in ("outside_hypotheses", "undecided")  # quick_gelu with biases: no R9
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")  # quick_gelu: R9 (QuickGeluAffineRidge.v)
 
 
 def test_genericity_exact():

@@ -166,3 +166,22 @@ def test_decision_same_from_arrays_and_fractions():
     assert d1.verdict == d2.verdict == "not_absorbable"
     assert d1.evidence.A == d2.evidence.A and d1.evidence.B == d2.evidence.B
     assert lazy.W_up == exact.W_up and exact.W_down == lazy.W_down
+
+
+def test_rows_view_of_array_backed_matrix():
+    """rows of an array-backed IntMatrix behave as the tuple of rows; numpy reads the array."""
+    a = IntMatrix.from_numerators(np.array([[1, -2], [3, 4]], dtype=np.int64), 2)
+    t = IntMatrix(((1, -2), (3, 4)), 2)
+    assert a.rows == t.rows and t.rows == a.rows and a.rows == ((1, -2), (3, 4))
+    assert hash(a.rows) == hash(t.rows) and repr(a.rows) == repr(t.rows)
+    assert len(a.rows) == 2 and a.rows[1] == (3, 4) and a.rows[:1] == ((1, -2),) and list(a.rows)[0] == (1, -2)
+    assert np.array(a.rows, dtype=np.int64).tobytes() == np.array(t.rows, dtype=np.int64).tobytes()
+    got = np.array(a.rows)
+    got[0, 0] = 99  # a copy: the matrix is unchanged
+    assert a.rows[0] == (1, -2) and a.numerators()[0, 0] == 1
+    with pytest.raises(ValueError):
+        a.numerators()[0, 0] = 5
+    big = IntMatrix.from_numerators(np.array([[2**70, 1]], dtype=object), 1)
+    with pytest.raises(OverflowError):
+        np.array(big.rows, dtype=np.int64)
+    assert repr(big.rows) == repr(((2**70, 1),))

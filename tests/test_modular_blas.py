@@ -32,7 +32,7 @@ def check_solution(m: np.ndarray, b: np.ndarray, x: np.ndarray, p: int) -> None:
     assert not np.any(exact)
 
 
-@pytest.mark.parametrize("n", [2, 16, 17, 33, 64, 100, 257])
+@pytest.mark.parametrize("n", [2, 16, 17, 33, 64, 100, 257, 600])
 def test_solve_worst_case_magnitudes_and_pivoting(n):
     """Entries p - 1 and 0 (largest residues; zero leading entries force row swaps)."""
     rng = np.random.default_rng(n)
@@ -46,11 +46,14 @@ def test_solve_worst_case_magnitudes_and_pivoting(n):
         check_solution(m, b, x, P)
 
 
+@pytest.mark.parametrize("bound", [2**39, 2**40 - 1, 2**50])
 @pytest.mark.parametrize("n", [5, 40, 150])
-def test_solve_float_input_matches_int_input(n):
+def test_solve_float_input_matches_int_input(n, bound):
+    """Float input: unreduced below 2**40 (the block system's products), reduced first above."""
     p = random_primes(1, 2**19, 2**20, rng=random.Random(n))[0]
     rng = np.random.default_rng(n)
-    m = rng.integers(-(2**40), 2**40, size=(n, n))
+    m = rng.integers(-bound, bound + 1, size=(n, n))
+    m[0, 0] = bound
     b = rng.integers(0, p, size=n)
     x1 = solve_square_blas(m, b, p)
     x2 = solve_square_blas(m.astype(np.float64), b, p)

@@ -210,13 +210,13 @@ def test_gelu_family_biased_outside_until_merged(act):
 
 
 @pytest.mark.parametrize("act", ["quick_gelu", "gelu_fast"])
-def test_quick_gelu_gelu_fast_biased_not_decided(act):
-    """No R9 / R8 with biases for them in the library: never a verdict."""
-    assert REGISTRY[act].bias_width_theorem is None
-    i = _pm_inst(act, PM_CASES["zero_column"][0])
-    with pm_library():
-        assert decide(i).verdict in ("outside_hypotheses", "undecided")
-        assert decide(i, width=2).verdict in ("outside_hypotheses", "undecided")
+def test_quick_gelu_gelu_fast_biased_decided(act):
+    """R9 / R8 with biases for them (R10, tests/test_r10_bias.py): the hand-computed verdicts."""
+    assert REGISTRY[act].bias_width_theorem is not None
+    case, expected, least = PM_CASES["zero_column"]
+    i = _pm_inst(act, case)
+    for m, absorbable in enumerate(expected):
+        assert decide(i, width=m).verdict == ("absorbable" if absorbable else "not_absorbable")
 
 
 @pytest.mark.parametrize("act", PM_ACTS)
@@ -439,3 +439,29 @@ def test_generated_checkpoints_decided(tmp_path):
         gpt2 = scan(tmp_path / "gpt2", prove=False).to_json()["layers"]
     assert (gpt2[2]["verdict"], gpt2[2]["result"]) == ("not_absorbable", "R9")
     assert "7 ridge(s)" in gpt2[2]["reason"] and "the least width is 10 > 8" in gpt2[2]["reason"]
+
+
+def test_cli_reports_symbolic_constants_not_certified(tmp_path, capsys):
+    """``check --json`` on a biased GELU block with an a_i = 0 row: the witness block's output
+    bias carries ``b sigma(c)`` symbolically, the float screening of that block agrees, and the
+    verdict is not Coq-checked (no checker for biased groupings)."""
+    import json
+
+    from pybridge.cli import main
+
+    f = tmp_path / "gelu_const.json"
+    f.write_text(json.dumps({"activation": "gelu", "W_up": [[0], [1]], "b_up": [2, 0], "W_down": [[5, -1]],
+                             "b_down": [1]}))
+    with pm_library(), pytest.raises(SystemExit) as info:
+        main(["check", str(f), "--width", "1", "--json"])
+    out, _ = capsys.readouterr()
+    doc = json.loads(out)
+    assert info.value.code == 0 and doc["verdict"] == "absorbable" and doc["checked"] is False
+    assert doc["prover"]["outcome"] == "not_certified"
+    assert doc["witness_block"]["b_down"] == ["1"]
+    assert doc["witness_block"]["b_down_plus_sigma"] == [{"c": "2", "b": ["5"]}]
+    assert doc["crosscheck"]["witness_equal"] is True
+    with pm_library(), pytest.raises(SystemExit):
+        main(["check", str(f), "--width", "1"])
+    out, _ = capsys.readouterr()
+    assert "b_down = ['1'] + ['5'] sigma(2)" in out

@@ -12,16 +12,21 @@ Bias-free blocks (identity skip) are written with the R8 checkers of
   ``cert_r8_below_classes_*``;
 - not absorbable at ``m = k``: the same and a no-subset certificate for
   ``A := U``, ``B := G``, target ``L`` (``CertifyWidth.cert_r8_nosub_*``);
+- not absorbable at ``m >= k`` after the exhaustive search: a rank certificate for
+  every ``(T, S)`` (``RankCheck.cert_r8_rank_*``, :mod:`.certificates_rank`);
 - ``--min-width``: one theorem, "absorbable at m* and not at m* - 1", when the
-  lower side is one of the two cases above.
+  lower side is one of the cases above.
 
-Generic blocks with biases are written with ``CertifyBias.v``: the augmented rows
+Generic blocks with biases are written as partial (block) certificates when a
+block applies (:mod:`.certificates_bias`: columns ``R`` of ``W_up``, rows ``R`` of
+``W_down``, biases not read, ``cert_bias_not_absorbable_partial`` /
+``cert_bias_not_absorbable_below_partial``, checked against the instance by
+:func:`~pybridge.coq.certificates.agreement`); otherwise with ``CertifyBias.v``'s
+full certificate: the augmented rows
 ``(a_i, c_i)`` over one denominator, ``check_bias_nonzero``, ``check_generic`` in
 dimension ``d + 1`` and ``check_nosub`` (``cert_bias_not_absorbable``), or
 ``m < n`` (``cert_bias_not_absorbable_below``).
 
-"Not absorbable" at ``k < m`` rests on the exhaustive search (no Coq checker
-refutes a rank condition yet) and is not certified.
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ from ..modular import IntMatrix, identity_int, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width import WidthData
 from ..width_evidence import WidthInfo
-from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _nonzero_skip, _Writer
+from .certificates import MAX_FREE_CERT, CannotCertify, Extract, _functionals, _nat_list, _nonzero_skip, _Writer
+from .certificates_bias import find_block, write_bias_partial
+from .certificates_rank import rank_term
 
 #: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
 PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
@@ -64,9 +71,19 @@ R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "silu": ("bias/SiluAffineRidge.v",
              "(lines_of_signs_property silu (signs_property_of_iff silu silu_bias_absorbable_iff_submatrix))",
              "(below_of_signs_property silu silu_bias_generic_not_absorbable_below)", ("SiluAffineRidge",)),
+    "quick_gelu": ("bias/QuickGeluAffineRidge.v",
+                   "(lines_of_signs_property quick_gelu (signs_property_of_iff quick_gelu "
+                   "quick_gelu_bias_absorbable_iff_submatrix))",
+                   "(below_of_signs_property quick_gelu quick_gelu_bias_generic_not_absorbable_below)",
+                   ("MoreActivationDefs", "QuickGeluAffineRidge")),
+    "gelu_fast": ("bias/TanhGeluAffineRidge.v",
+                  "(lines_of_signs_property gelu_fast (signs_property_of_iff gelu_fast "
+                  "gelu_fast_bias_absorbable_iff_submatrix))",
+                  "(below_of_signs_property gelu_fast gelu_fast_bias_generic_not_absorbable_below)",
+                  ("MoreActivationDefs", "TanhGeluAffineRidge")),
 }
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
-              "CertifyWidth")
+              "CertifyWidth", "RankCheck")
 
 
 @dataclass(frozen=True)
@@ -77,8 +94,8 @@ class WidthCertificate:
     source: str
     kind: str
     activation: str
-    #: Width certificates hold the whole weights (no partial extract).
-    extract: None = None
+    #: The extracted entries of a partial certificate (R9 blocks); None: the whole weights.
+    extract: Optional[Extract] = None
 
     @property
     def summary(self) -> str:
@@ -223,9 +240,10 @@ def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCerti
         stmt = _statement(sigma, m, False)
         kind = f"absorbable at width {m} (R8 <=, explicit width data)"
         low = info.lower_reason if info.min_exact else None
-        if low in ("below_classes", "no_subset_at_k") and m >= 1:
+        if low in ("below_classes", "no_subset_at_k", "exhaustive") and m >= 1:
             _canonical_checks(w, pm)
-            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else _nosub_term(w, g, sigma, pm)
+            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else \
+                _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else rank_term(w, g, inst.d, m - 1, sigma, pm)
             stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
             term = f"(conj {term} {lterm})"
             kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
@@ -237,9 +255,12 @@ def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCerti
         _canonical_checks(w, pm)
         term, stmt = _nosub_term(w, g, sigma, pm), _statement(sigma, m, True)
         kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
+    elif info.reason == "exhaustive":
+        _canonical_checks(w, pm)
+        term, stmt = rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank certificate (R8 =>)"
     else:
-        raise CannotCertify(f"not absorbable at width {m} > k = {g.k} rests on the exhaustive search over (T, S): "
-                            "no Coq checker refutes the rank condition yet")
+        raise CannotCertify(f"no certificate for the width reason {info.reason!r}")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
     return WidthCertificate("CertWidth", w.text(), kind, inst.activation.label)
 
@@ -255,6 +276,11 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
     if not library_has(path):
         raise CannotCertify(f"R9 for {inst.activation.label} with biases ({path}) is not in the library yet")
     d, n = inst.d, inst.n
+    sigma = inst.activation.coq_function
+    m = decision.width if decision.width is not None else n
+    partial = _bias_partial(inst, decision, m, sigma, prop, below, modules)
+    if partial is not None:
+        return partial
     c = inst.b_up or (Fraction(0),) * n
     aug = scale_matrix([list(inst.W_up[i]) + [c[i]] for i in range(n)])
     A = IntMatrix(tuple(r[:d] for r in aug.rows), aug.den)
@@ -279,8 +305,6 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
     w.int_list("V", g.v)
     w.check("nz_ok", "check_bias_nonzero d n RA CB")
     w.check("gen_ok", "check_generic (S d) n RA CB pg U V")
-    sigma = inst.activation.coq_function
-    m = decision.width if decision.width is not None else n
     block = (f"absorbable_ungated_bias {sigma} d n {m} identity (mat_of_rows dA RA) (aug_bias d dA RA) "
              "(mat_of_cols dB CB) (vec_of db0 Lb0)")
     if m < n:
@@ -308,6 +332,24 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
         kind = "not absorbable at width n (R9 =>, generic with biases, no S)"
     w.add(f"Theorem verdict : ~ {block}.\nProof. exact {term}. Qed.")
     return WidthCertificate("CertBias", w.text(), kind, inst.activation.label)
+
+
+def _bias_partial(inst: Instance, decision: Decision, m: int, sigma: str, prop: str, below: str,
+                  modules: tuple[str, ...]) -> Optional[WidthCertificate]:
+    """The partial certificate (``certificates_bias``), or None when no block applies."""
+    ev = decision.evidence
+    if m >= inst.n:
+        if ev is None or ev.nosub_cert is None:
+            return None
+        blk = find_block(inst, ev.A, ev.B, ev.nosub_cert)
+    else:
+        A = ev.A if ev is not None else scale_matrix(inst.W_up)
+        B = ev.B if ev is not None else scale_matrix(inst.W_down)
+        blk = find_block(inst, A, B, None)
+    if blk is None:
+        return None
+    source, kind = write_bias_partial(blk, inst.d, inst.n, m, sigma, prop, below, modules)
+    return WidthCertificate("CertBias", source, kind, inst.activation.label, blk.extract)
 
 
 def _build_classification_at(inst: Instance, decision: Decision) -> WidthCertificate:

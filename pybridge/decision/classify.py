@@ -1,6 +1,7 @@
 """Which result applies to a block, and the verdict it gives (:func:`decide`).
 
-- activations Coq does not support yet: ``undecided``;
+- activations Coq does not support yet: ``undecided`` (not for those the width route
+  covers, with or without biases);
 - gated blocks: R3 (bias-free), every weight of the shape;
 - positively homogeneous of degree k != 1 (relu^k): R2 (bias-free);
 - odd-part-identity blocks (ReLU, GELU, GELU_tanh, SiLU): the exact subset
@@ -54,7 +55,9 @@ def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
     act = inst.activation
     base: dict[str, Any] = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down,
                                 method="classification")
-    if not act.certifiable and not (width_route.covered(inst) and not inst.has_bias):
+    # Activations the width route covers (quick_gelu, gelu_fast) go on with or without biases:
+    # biased blocks reach ``width_route.decide_bias``, which names any missing theorem.
+    if not act.certifiable and not width_route.covered(inst):
         return Decision("undecided", None, None,
                         f"{act.label}: the formal library has no support for this activation yet", **base)
     if act.gated:

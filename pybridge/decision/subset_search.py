@@ -135,7 +135,10 @@ class _System:
             stop = start + 1
             while stop < len(positions) and ks[stop] == k:
                 stop += 1
-            np.multiply(af[:, ls[start:stop]], bsc[k][:, None], out=out[:n, start:stop])
+            lo, hi = int(ls[start]), int(ls[stop - 1]) + 1
+            cols = af[:, lo:hi] if hi - lo == stop - start and np.all(np.diff(ls[start:stop]) == 1) \
+                else af[:, ls[start:stop]]
+            np.multiply(cols, bsc[k][:, None], out=out[:n, start:stop])
             start = stop
         out[n] = self.tmod[ks, ls] * self.rhs_scale % p
         return out

@@ -11,9 +11,9 @@ width condition is searched (:mod:`pybridge.width`):
   ``T := L``; both certified;
 - ``m > k``: the least width over all ``(T, S)`` (exhaustive for
   ``k <= EXHAUSTIVE_MAX_K``); absorbable verdicts are certified by the explicit
-  width data, "not absorbable" there rests on the exhaustive search and R8 (no
-  Coq checker refutes a rank condition yet), and a large ``k`` with no cheap
-  witness is ``undecided``.
+  width data, "not absorbable" there on the exhaustive search and R8, certified
+  by one rank refutation per ``(T, S)`` (``certify/RankCheck.v``), and a large
+  ``k`` with no cheap witness is ``undecided``.
 
 Biases (R9): rows are the augmented rows ``(a_i, c_i)``. Generic-with-biases blocks at
 widths ``<= n`` use ``relu_bias_*``, ``gelu_bias_*``, ``gelu_tanh_bias_*``, ``silu_bias_*``
@@ -283,7 +283,13 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
                         f"nonzero biases and no subset S at width n: {missing}", **base)
     kind = _classes(act)
     _, thm_n, thm_below = r9
-    gen, greason = generic_with_biases(inst, kind)
+    if r5_decision is not None and r5_decision.generic:
+        # a_i pairwise independent (R5's exact check) implies (a_i, c_i) pairwise independent
+        # (CertifyBias.generic_bias_lines_of_generic): the Fraction pass below is not needed.
+        gen, greason = True, "rows a_i nonzero and pairwise independent, hence so are the augmented rows (a_i, c_i); " \
+            "b_i nonzero"
+    else:
+        gen, greason = generic_with_biases(inst, kind)
     n = inst.n
     if gen and not min_width and m <= n:
         if m < n:

@@ -1,8 +1,11 @@
 """Exact numbers: parsing user-written numbers and converting binary floats.
 
-Every number a verdict rests on becomes a :class:`fractions.Fraction` here:
-JSON decimals are read as written (``0.1`` is 1/10), strings ``"p/q"`` or
-``"-0.125"`` likewise, and binary floating-point arrays by their exact binary value.
+Written numbers become :class:`fractions.Fraction` here: JSON decimals are read
+as written (``0.1`` is 1/10), strings ``"p/q"`` or ``"-0.125"`` likewise, and
+small binary floating-point arrays (bias vectors) by their exact binary value.
+Weight matrices read from arrays are not converted entry by entry: they stay
+arrays (:class:`~pybridge.io.lazy.ArrayMatrix`) whose exact value is integer
+numerators over a power of two (:mod:`pybridge.io.dyadic`).
 """
 
 from __future__ import annotations

@@ -34,6 +34,7 @@ class ArrayMatrix(Sequence):
             raise InputError(f"{where}: unsupported tensor type {arr.dtype}")
         if arr.dtype.kind == "f" and not np.isfinite(arr).all():
             raise InputError(f"{where}: contains NaN or infinity")
+        arr = np.asarray(arr)  # a plain view (a memmap's Python-level indexing is slow)
         self._arr = arr.T if transposed else arr
         self._where = where
         self._int: Optional[IntMatrix] = None
@@ -86,6 +87,7 @@ class ArrayRow(Sequence):
 
     def __init__(self, row: np.ndarray) -> None:
         self._row = row
+        self._plain = row.dtype.kind in "iu" or (row.dtype.kind == "f" and row.dtype.itemsize <= 8)
 
     def __len__(self) -> int:
         return self._row.shape[0]
@@ -93,6 +95,8 @@ class ArrayRow(Sequence):
     def __getitem__(self, k):  # type: ignore[override]
         if isinstance(k, slice):
             return self.exact()[k]
+        if self._plain:
+            return Fraction(self._row.item(k))  # a Python float or int: exact
         return _exact(self._row[k])
 
     def __iter__(self) -> Iterator[Fraction]:

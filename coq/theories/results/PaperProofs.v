@@ -23,6 +23,7 @@ From Absorb Require ReluBias GeluBias GeluTanhAffineRidge SiluAffineRidge BiasCa
 From Absorb Require PmBiasNecessity.
 From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
+From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
 Open Scope R_scope.
 
 (** ** R1 *)
@@ -285,6 +286,17 @@ Theorem r10_gelu_fast : Paper.R10_gelu_fast.
 Proof.
   split; [exact GeluFastRidge.gelu_fast_absorbable_iff_submatrix
          | exact GeluFastRidge.gelu_fast_generic_not_absorbable_below].
+Qed.
+
+Theorem r10_bias : Paper.R10_bias.
+Proof.
+  split; split; [| split | | split].
+  - exact QuickGeluAffineRidge.quick_gelu_bias_absorbable_iff_submatrix.
+  - exact QuickGeluAffineRidge.quick_gelu_bias_generic_not_absorbable_below.
+  - exact QuickGeluAffineRidge.quick_gelu_bias_block_decided.
+  - exact TanhGeluAffineRidge.gelu_fast_bias_absorbable_iff_submatrix.
+  - exact TanhGeluAffineRidge.gelu_fast_bias_generic_not_absorbable_below.
+  - exact TanhGeluAffineRidge.gelu_fast_bias_block_decided.
 Qed.
 
 Theorem r10_heaviside : Paper.R10_heaviside.

@@ -404,6 +404,18 @@ Definition R10_quick_gelu : Prop :=
 Definition R10_gelu_fast : Prop :=
   submatrix_characterization gelu_fast /\ never_below_width gelu_fast.
 
+(** R9 for quick_gelu and gelu_fast, with biases: generic blocks with
+    biases are absorbable at width [n] iff [exists S, B[:,S] A[S,:] = -I],
+    never below width [n], and every biased block is decided by R8's width
+    condition on its canonical biased ridge form (classes [+-(a_i, c_i)]). *)
+Definition R10_bias : Prop :=
+  (bias_characterization generic_bias_signs quick_gelu /\
+   never_below_width_bias generic_bias_signs quick_gelu /\
+   bias_block_decided_signs quick_gelu) /\
+  (bias_characterization generic_bias_signs gelu_fast /\
+   never_below_width_bias generic_bias_signs gelu_fast /\
+   bias_block_decided_signs gelu_fast).
+
 (** "A step (Heaviside) activation is 0-homogeneous: R2 covers it, and it
     is the honest meaning of 'ReLU^0'" (R2 with [k = 0], any widths, any
     nonzero skip; [relu_pow 0] is the constant [1], not a step). *)

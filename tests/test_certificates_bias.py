@@ -1,0 +1,128 @@
+"""Partial (block) certificates for generic blocks with biases (R9):
+``CertifyBias.cert_bias_not_absorbable_partial`` / ``_below_partial`` through
+``pybridge/coq/certificates_bias.py``. Speed is measured in bench/, not here."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from fractions import Fraction as F
+
+import pytest
+
+from pybridge.coq.certificates import agreement, build_certificate, certify
+from pybridge.coq.certificates_bias import find_block
+from pybridge.decision import decide
+from pybridge.model import Activation, Instance
+from pybridge.modular import scale_matrix
+from pybridge.prover import ProverOutcome
+
+from helpers import generic_instance
+
+
+def biased(act: str, d: int, n: int, seed: int) -> Instance:
+    """Random rational weights and biases (generic with overwhelming probability)."""
+    rng = random.Random(seed)
+    inst = generic_instance(d, n, seed)
+    return replace(inst, activation=Activation(act),
+                   b_up=tuple(F(rng.randint(-9, 9), rng.randint(1, 3)) for _ in range(n)),
+                   b_down=tuple(F(rng.randint(-9, 9)) for _ in range(d)))
+
+
+def _up_changed(inst: Instance, i: int, j: int, delta: int) -> Instance:
+    up = [list(r) for r in inst.W_up]
+    up[i][j] += delta
+    return replace(inst, W_up=tuple(tuple(r) for r in up))
+
+
+def test_partial_bias_certificate_shape():
+    inst = biased("gelu", 8, 40, 50)
+    dec = decide(inst)
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
+    cert = build_certificate(inst, dec)
+    R = cert.extract.block
+    assert len(R) == 7 and "cert_bias_not_absorbable_partial" in cert.source
+    assert "forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A" in cert.source
+    assert cert.extract.weights_sha256 in cert.source and cert.extract.extract_sha256 in cert.source
+    assert agreement(inst, cert.extract) is None
+    # the extract: columns R of W_up, rows R of W_down, exactly
+    A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
+    assert cert.extract.A.rows == tuple(tuple(r[j] for j in R) for r in A.rows)
+    assert cert.extract.B.rows == tuple(B.rows[k] for k in R)
+    # below n: genericity on the block alone, no functional
+    low = build_certificate(inst, decide(inst, width=39))
+    assert "cert_bias_not_absorbable_below_partial" in low.source and "check_nosub" not in low.source
+
+
+def test_parallel_rows_with_distinct_biases_fall_back_to_the_full_certificate():
+    """Rows 2 and 5 of W_up parallel, biases not in proportion: generic with biases, not
+    generic on any block; the full certificate (augmented rows) is written."""
+    inst = biased("relu", 8, 40, 51)
+    up = [list(r) for r in inst.W_up]
+    up[5] = [2 * v for v in up[2]]
+    c = list(inst.b_up)
+    c[5] = 2 * c[2] + 1
+    inst = replace(inst, W_up=tuple(tuple(r) for r in up), b_up=tuple(c))
+    dec = decide(inst)
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
+    assert find_block(inst, dec.evidence.A, dec.evidence.B, dec.evidence.nosub_cert) is None
+    cert = build_certificate(inst, dec)
+    assert cert.extract is None and "(cert_bias_not_absorbable relu" in cert.source
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_partial_bias_certificate_accepted_for_any_biases(backend, act):
+    inst = biased(act, 8, 40, 52)
+    dec = decide(inst)
+    res = certify(inst, dec, backend)
+    assert res.accepted, res.message
+    assert "agree exactly" in res.message and "any biases" in res.message
+    # other biases, and a weight outside the block: the certified statement covers them
+    R = build_certificate(inst, dec).extract.block
+    other = replace(_up_changed(inst, 3, 7, 5), b_up=tuple(x + 1 for x in inst.b_up),
+                    b_down=tuple(-x for x in inst.b_down))
+    assert 7 not in R and agreement(other, build_certificate(inst, dec).extract) is None
+    assert certify(other, dec, backend).accepted
+
+
+def test_partial_bias_certificate_below_n_accepted(backend):
+    inst = biased("gelu", 8, 40, 53)
+    dec = decide(inst, width=12)
+    assert dec.verdict == "not_absorbable"
+    res = certify(inst, dec, backend)
+    assert res.accepted, res.message
+    assert "width 12 < n" in res.message
+
+
+def test_partial_bias_certificate_with_disagreeing_entries_rejected(backend):
+    inst = biased("gelu", 8, 40, 54)
+    dec = decide(inst)
+    R = build_certificate(inst, dec).extract.block
+    res = certify(_up_changed(inst, 3, R[1], 1), dec, backend)
+    assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message and f"W_up[3][{R[1]}]" in res.message
+    down = [list(r) for r in inst.W_down]
+    down[R[0]][11] -= 1
+    res = certify(replace(inst, W_down=tuple(tuple(r) for r in down)), dec, backend)
+    assert res.outcome is ProverOutcome.REJECTED and f"W_down[{R[0]}][11]" in res.message
+
+
+def test_partial_bias_certificate_tampered_rejected_by_coq(backend):
+    """Evidence altered inside the block and the weights altered to match (so the agreement
+    check passes): the functional no longer annihilates the data and Coq rejects; an empty
+    functional list and a claim about another block are rejected too."""
+    inst = biased("gelu", 8, 40, 55)
+    dec = decide(inst)
+    R = build_certificate(inst, dec).extract.block
+    ev = dec.evidence
+    rows = [list(r) for r in ev.A.rows]
+    rows[2][R[0]] += 1
+    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
+    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
+    res = certify(inst2, replace(dec, evidence=replace(ev, A=A2)), backend)
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+    src = build_certificate(inst, dec).source
+    for old, new in (("1 RA CB (id_rows (length R)) p F FS = true", "1 RA CB (id_rows (length R)) p F [] = true"),
+                     ("Definition R : list nat := [0%nat;", "Definition R : list nat := [1%nat;")):
+        assert old in src
+        out = backend.check_file(src.replace(old, new, 1), stem="CertBias", timeout=120)
+        assert out.outcome is ProverOutcome.REJECTED
