@@ -18,7 +18,7 @@ import pytest
 from helpers import block, mat
 from pm_oracle import same_function
 from pybridge.coq.certificates import CannotCertify, build_certificate, certify
-from pybridge.coq.certificates_bias_width import REFUTERS, augmented_reps, build_bias_r8
+from pybridge.coq.certificates_bias_width import augmented_reps, build_bias_r8
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance
@@ -170,12 +170,40 @@ def test_tampered_width_rejected(backend):
 # ---------------------------------------------------------------- no Coq needed
 
 
-def test_not_absorbable_above_k_not_certified_yet():
+@pytest.mark.parametrize("case,m", [
+    (("gelu_tanh", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]], [1, 1, 0], None), 3),
+    (("relu", [[1], [-1]], [[1, -1]], [1, -1], [0]), 1),     # k = 0 (a flat class), L = 2
+    (("gelu", [[0], [0]], [[1, 2]], [1, 3], [1]), 0),        # only constant rows: k = 0, L = 1
+])
+def test_not_absorbable_above_k_rank_certificate(backend, case, m):
+    """``m >= k`` refuted by rank certificates for every (T, S) (``RankCheck.check_rank_refute``)."""
+    i = inst(*case)
+    dec = decide(i, width=m)
+    assert dec.verdict == "not_absorbable" and dec.width_info.reason == "exhaustive"
+    res = certify(i, dec, backend)
+    assert res is not None and res.accepted, res.message if res else None
+    assert "rank certificate" in res.message
+
+
+def test_least_width_with_rank_lower_side(backend):
     i = inst("gelu_tanh", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]], [1, 1, 0])
-    dec = decide(i, width=3)
-    assert dec.verdict == "not_absorbable" and dec.width_info.reason == "exhaustive" and not REFUTERS
-    with pytest.raises(CannotCertify, match="rank condition"):
-        build_certificate(i, dec)
+    dec = decide(i, min_width=True)
+    assert dec.width == 4 and dec.width_info.lower_reason == "exhaustive"
+    cert = build_certificate(i, dec)
+    assert cert.kind.startswith("least absorbing width 4") and "check_rank_refute d k 3%nat" in cert.source
+    assert certify(i, dec, backend).accepted
+
+
+def test_tampered_rank_entry_rejected(backend):
+    i = inst("gelu_tanh", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]], [1, 1, 0])
+    cert = build_certificate(i, decide(i, width=3))
+    old = "Lemma rk_ok3 :"
+    assert old in cert.source
+    src = cert.source.replace("check_rank_refute d k 3%nat", "check_rank_refute d k 4%nat", 1)
+    src = src.replace("check_rank_refute_sound d k 3%nat", "check_rank_refute_sound d k 4%nat", 1)
+    src = src.replace("absorbable_ungated_bias gelu_tanh d n 3", "absorbable_ungated_bias gelu_tanh d n 4", 1)
+    res = backend.check_file(src, stem=cert.stem, timeout=120)
+    assert not res.accepted and '"check_rank_refute ' in res.message
 
 
 def test_augmented_reps_of_flat_classes():
@@ -298,3 +326,14 @@ def test_skip_with_biases_refused():
     dec = decide(Instance(Activation("relu"), mat([[1], [2]]), mat([[1, 1]]), b_up=(F(1), F(0))), width=2)
     with pytest.raises(CannotCertify, match="non-identity skip"):
         build_bias_r8(i, dec, dec.width_info)
+
+
+@pytest.mark.parametrize("act", ["quick_gelu", "gelu_fast"])
+def test_rescaled_gelu_family_bias_width_certificates(backend, act):
+    """quick_gelu and gelu_fast (R10 with biases): opposite rows and a constant row, widths 0 and 1."""
+    i = inst(act, [[1], [-1], [0]], [[1, 1, 1]], [1, -1, 2], [0])
+    for m, verdict in ((0, "not_absorbable"), (1, "absorbable")):
+        dec = decide(i, width=m)
+        assert dec.verdict == verdict and dec.width_info is not None, dec.reason
+        res = certify(i, dec, backend)
+        assert res is not None and res.accepted, res.message if res else None

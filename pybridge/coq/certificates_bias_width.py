@@ -14,21 +14,20 @@ checkers of ``certify/BiasGroupingCheck.v`` and the lemmas of
 - not absorbable at ``m < k``: canonical classes (``check_bias_lines`` /
   ``check_bias_signs``) and ``m < k``;
 - not absorbable at ``m = k``: the same and a no-subset certificate on ``(U, G, L)``;
+- not absorbable at ``m >= k`` after the exhaustive search: a rank certificate for every
+  ``(T, S)`` (``RankCheck.check_rank_refute``, entries from
+  :func:`pybridge.coq.certificates_rank.rank_entries` on the ``d``-part of ``U``), whose
+  soundness refutes the width condition for ``cert_bias_r8_no_width_relu`` /
+  ``cert_bias_r8_no_width_pm`` (they take any proof of ``~ width_condition d k m U G L``);
 - ``--min-width``: "absorbable at m* and not at m* - 1" when the lower side is one
-  of the two cases above.
-
-"Not absorbable at k < m" needs a Coq refutation of the width condition:
-``cert_bias_r8_no_width_relu`` / ``cert_bias_r8_no_width_pm`` take any proof of
-``~ width_condition d k m U G L`` for the checked ``(U, G, L)``, so a rank-refutation
-checker plugs in through :data:`REFUTERS` (a function writing the refutation's
-checks and returning its proof term).
+  of the cases above.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
 
 from ..decision.subset_search import search_subset
 from ..model import Decision, Instance
@@ -39,24 +38,20 @@ from ..width_evidence import WidthInfo
 from .certificates import LIMIT, MAX_FREE_CERT, ROW_CHUNK, CannotCertify, _functionals, _nat_list, _Writer
 from .certificates_width import R8_MODULES, WidthCertificate, _bools, _cols
 
-#: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part).
-PM_BIAS_FACTS: dict[str, tuple[str, str, str]] = {
-    "gelu": ("gelu", "gelu_odd_part", "gelu_even_part_affine_unique"),
-    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part", "gelu_tanh_even_part_affine_unique"),
-    "silu": ("silu", "silu_odd_part", "silu_even_part_affine_unique"),
+#: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part, modules).
+PM_BIAS_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    "gelu": ("gelu", "gelu_odd_part", "gelu_even_part_affine_unique", ()),
+    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part", "gelu_tanh_even_part_affine_unique", ()),
+    "silu": ("silu", "silu_odd_part", "silu_even_part_affine_unique", ()),
+    "quick_gelu": ("quick_gelu", "quick_gelu_odd_part", "quick_gelu_even_part_affine_unique",
+                   ("MoreActivationDefs", "MoreActivations", "QuickGeluAffineRidge")),
+    "gelu_fast": ("gelu_fast", "gelu_fast_odd_part", "gelu_fast_even_part_affine_unique",
+                  ("MoreActivationDefs", "MoreActivations", "TanhGeluAffineRidge")),
 }
 BIAS_MODULES = ("ReluSubmatrix", "BiasSpec", "BiasBlocks", "GeluAffineRidge", "GeluBias", "PmBiasCanonical",
                 "IntSums", *R8_MODULES, "SigmaBiasGrouping", "BiasGroupingCheck", "CertifyBiasWidth")
 LIBRARY_FILE = "certify/CertifyBiasWidth.v"
 
-#: A refutation of ``width_condition d k m U G L`` at ``k < m``: given the writer (the
-#: grouping's names ``d k dU RU dG CG dL RL`` are defined; the rows of ``RU`` have ``d + 1``
-#: entries, the shift last, which a checker must ignore) and the form, write its checks and
-#: return a proof term of ``~ width_condition d k m (zmat_rows dU (zrows RU))
-#: (zmat_cols dG (zrows CG)) (zmat_rows dL (zrows RL))``, or None when it cannot refute.
-#: Empty until a rank-refutation checker exists (then listed here, in order of preference).
-Refuter = Callable[[_Writer, RidgeForm, int], Optional[str]]
-REFUTERS: tuple[Refuter, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,7 @@ class _Facts:
     """How the activation enters the certificate lemmas."""
 
     sigma: str
-    pm: Optional[tuple[str, str, str]]
+    pm: Optional[tuple[str, str, str, tuple[str, ...]]]
 
     @property
     def odd(self) -> str:
@@ -91,6 +86,10 @@ def _facts(inst: Instance) -> _Facts:
     if pm is None:
         raise CannotCertify(f"no R8-with-biases certificate for {inst.activation.label}")
     return _Facts(pm[0], pm)
+
+
+def _modules(f: _Facts) -> tuple[str, ...]:
+    return BIAS_MODULES if f.pm is None else (*f.pm[3], *BIAS_MODULES)
 
 
 def augmented_reps(inst: Instance, form: RidgeForm) -> list[list[Fraction]]:
@@ -240,30 +239,29 @@ def _nosub_term(w: _Writer, g: _BiasGrouping, f: _Facts) -> str:
     return f"(cert_bias_r8_nosub_{f.suffix}{f.sigma_arg} {args} {B0}{f.odd_unique} g_ok{_pm_hyp(f)} c_ok ns_ok)"
 
 
-def _refuted_term(w: _Writer, g: _BiasGrouping, form: RidgeForm, m: int, f: _Facts) -> Optional[str]:
-    """``k < m``: a registered refuter's proof of ``~ width_condition``, fed to ``cert_bias_r8_no_width_*``."""
-    for refute in REFUTERS:
-        proof = refute(w, form, m)
-        if proof is not None:
-            args = g.args.format(m=f"{m}%nat")
-            return (f"(cert_bias_r8_no_width_{f.suffix}{f.sigma_arg} {args} {B0}{f.odd_unique} g_ok{_pm_hyp(f)} "
-                    f"c_ok {proof})")
-    return None
+def _rank_term(w: _Writer, g: _BiasGrouping, m: int, f: _Facts) -> str:
+    """``m > k``: rank entries for every ``(T, S)`` (``check_rank_refute``) and the no-width lemma."""
+    from .certificates_rank import rank_entries, write_entries
+
+    d = g.d
+    U = IntMatrix(tuple(r[:d] for r in g.U.rows), g.U.den)  # Coq reads the first d entries of RU
+    es = write_entries(w, rank_entries(U, g.G, g.L, g.k, d, m), str(m))
+    chk = w.check(f"rk_ok{m}", f"check_rank_refute d k {m}%nat dL (zrows RL) dG (zrows CG) dU (zrows RU) {es}")
+    args = g.args.format(m=f"{m}%nat")
+    refute = f"(check_rank_refute_sound d k {m}%nat dL (zrows RL) dG (zrows CG) dU (zrows RU) {es} {chk})"
+    return f"(cert_bias_r8_no_width_{f.suffix}{f.sigma_arg} {args} {B0}{f.odd_unique} g_ok{_pm_hyp(f)} c_ok {refute})"
 
 
-def _lower_term(w: _Writer, g: _BiasGrouping, form: RidgeForm, m: int, reason: Optional[str],
-                f: _Facts) -> Optional[str]:
+def _lower_term(w: _Writer, g: _BiasGrouping, m: int, reason: Optional[str], f: _Facts) -> Optional[str]:
     """A proof of "not absorbable at ``m``" for ``reason``, or None."""
+    if reason not in ("below_classes", "no_subset_at_k", "exhaustive"):
+        return None
+    _canonical(w, f)  # called once per certificate
     if reason == "below_classes":
-        _canonical(w, f)
         return _below_term(g, m, f)
     if reason == "no_subset_at_k":
-        _canonical(w, f)
         return _nosub_term(w, g, f)
-    if reason == "exhaustive" and REFUTERS:
-        _canonical(w, f)
-        return _refuted_term(w, g, form, m, f)
-    return None
+    return _rank_term(w, g, m, f)
 
 
 def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
@@ -277,7 +275,7 @@ def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthC
         raise CannotCertify(f"the R8-with-biases checkers ({LIBRARY_FILE}) are not in the library yet")
     if getattr(inst, "W_gate", None) is not None or getattr(inst, "b_gate", None) is not None:
         raise CannotCertify("gated blocks have no width route")
-    w = _Writer(extra=BIAS_MODULES)
+    w = _Writer(extra=_modules(f))
     form = info.form
     g = _BiasGrouping(w, inst, form)
     if f.pm is not None:
@@ -288,20 +286,19 @@ def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthC
         stmt = _statement(f, m, False)
         kind = f"absorbable at width {m} (R8 with biases <=, explicit width data)"
         if info.min_exact and m >= 1:
-            lterm = _lower_term(w, g, form, m - 1, info.lower_reason, f)
+            lterm = _lower_term(w, g, m - 1, info.lower_reason, f)
             if lterm is not None:
                 stmt = f"{stmt} /\\ {_statement(f, m - 1, True)}"
                 term = f"(conj {term} {lterm})"
                 kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8 with biases)"
     else:
-        lterm = _lower_term(w, g, form, m, info.reason, f)
+        lterm = _lower_term(w, g, m, info.reason, f)
         if lterm is None:
-            rel = ">" if m > g.k else "with"
-            raise CannotCertify(f"not absorbable at width {m} {rel} k = {g.k} rests on the exhaustive search over "
-                                "(T, S): no Coq checker refutes the rank condition yet")
+            raise CannotCertify(f"no certificate for the width reason {info.reason!r}")
         term, stmt = lterm, _statement(f, m, True)
         kind = {"below_classes": f"not absorbable at width {m} < k = {g.k} (R8 with biases =>)",
                 "no_subset_at_k": f"not absorbable at width k = {m}: no S cancels L (R8 with biases =>)"}.get(
-                    info.reason, f"not absorbable at width {m} (R8 with biases =>, width condition refuted)")
+                    info.reason, f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank "
+                    "certificate (R8 with biases =>)")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
     return WidthCertificate("CertBiasWidth", w.text(), kind, inst.activation.label)
