@@ -273,7 +273,10 @@ SKIP_CASES = {
                             {0: "below_classes", 1: "no_subset_at_k", 2: "width_data"}),
     # GELU, d = 2, duplicate rows, an upper-triangular skip
     "gelu_dup": (("gelu", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]], [[2, 1], [0, 3]]),
-                 {1: "below_classes", 2: "no_subset_at_k", 4: "width_data"}),
+                 {1: "below_classes", 2: "no_subset_at_k", 3: "exhaustive", 4: "width_data"}),
+    # relu(x1) - relu(-x1) = x1 after reduction: a flat class, k = 0, rank 2: width 4
+    "relu_flat": (("relu", [[1, 0], [-1, 0]], [[1, -1], [0, 0]], [[1, 1], [0, 1]]),
+                  {1: "exhaustive", 3: "exhaustive", 4: "width_data"}),
 }
 
 
