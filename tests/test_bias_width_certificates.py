@@ -340,3 +340,26 @@ def test_rescaled_gelu_family_bias_width_certificates(backend, act):
         assert dec.verdict == verdict and dec.width_info is not None, dec.reason
         res = certify(i, dec, backend)
         assert res is not None and res.accepted, res.message if res else None
+
+
+def test_headline_lemmas_with_allowed_axioms(backend):
+    """The relation's theorems and every certificate lemma are in the library; the real-analysis
+    theorems use the standard axioms only, the checker lemmas at most primitive integers too."""
+    from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS
+
+    theory = [f"Absorb.bias.SigmaBiasGrouping.{n}" for n in (
+        "sigma_bias_grouping_form", "pm_bias_grouping_form", "relu_bias_grouping_drop_iff",
+        "pm_bias_grouping_drop_iff", "relu_bias_grouping_drop_sufficient", "pm_bias_grouping_drop_sufficient")]
+    checkers = [f"Absorb.certify.BiasGroupingCheck.{n}" for n in (
+        "check_bias_grouping_sound", "check_bias_grouping_pm_sound", "check_bias_lines_sound",
+        "check_bias_signs_sound")]
+    checkers += [f"Absorb.certify.CertifyBiasWidth.cert_bias_r8_{k}_{s}"
+                 for k in ("absorbable", "no_width", "below", "nosub") for s in ("relu", "pm")]
+    checkers += ["Absorb.certify.CertifySkipWidth.cert_skip_reduce"]
+    infos = backend.describe(theory + checkers)
+    for name in theory:
+        assert infos[name].exists and set(infos[name].assumptions) <= ALLOWED_AXIOMS, (name, infos[name].disallowed)
+        assert not set(infos[name].assumptions) & PRIMITIVE_INT_AXIOMS, name
+    for name in checkers:
+        assert infos[name].exists, name
+        assert set(infos[name].assumptions) <= ALLOWED_AXIOMS | PRIMITIVE_INT_AXIOMS, (name, infos[name].disallowed)
