@@ -244,14 +244,14 @@ def test_gelu_family_biased_theorems_exist(backend):
 
 
 @pytest.mark.parametrize("kw", [{"width": 1}, {"width": 4}])
-def test_gelu_biased_width_verdict_not_certified(backend, kw):
-    """No Coq checker for biased groupings: the verdict stands, ``checked`` stays false."""
+def test_gelu_biased_width_verdict_certified(backend, kw):
+    """Biased groupings are checked by certify/CertifyBiasWidth.v (tests/test_bias_width_certificates.py)."""
     i = _pm_inst("gelu", PM_CASES["d2_mixed"][0])
     with pm_library():
         dec = decide(i, **kw)
     assert dec.width_info is not None
     res = certify(i, dec, backend)
-    assert res is not None and not res.accepted and res.outcome.value == "not_certified"
+    assert res is not None and res.accepted
 
 
 small = st.integers(-2, 2)
@@ -441,10 +441,10 @@ def test_generated_checkpoints_decided(tmp_path):
     assert "7 ridge(s)" in gpt2[2]["reason"] and "the least width is 10 > 8" in gpt2[2]["reason"]
 
 
-def test_cli_reports_symbolic_constants_not_certified(tmp_path, capsys):
+def test_cli_reports_symbolic_constants_certified(tmp_path, capsys):
     """``check --json`` on a biased GELU block with an a_i = 0 row: the witness block's output
     bias carries ``b sigma(c)`` symbolically, the float screening of that block agrees, and the
-    verdict is not Coq-checked (no checker for biased groupings)."""
+    verdict is Coq-checked (certify/CertifyBiasWidth.v: the constant stays a term)."""
     import json
 
     from pybridge.cli import main
@@ -456,8 +456,8 @@ def test_cli_reports_symbolic_constants_not_certified(tmp_path, capsys):
         main(["check", str(f), "--width", "1", "--json"])
     out, _ = capsys.readouterr()
     doc = json.loads(out)
-    assert info.value.code == 0 and doc["verdict"] == "absorbable" and doc["checked"] is False
-    assert doc["prover"]["outcome"] == "not_certified"
+    assert info.value.code == 0 and doc["verdict"] == "absorbable" and doc["checked"] is True
+    assert doc["prover"]["outcome"] == "accepted"
     assert doc["witness_block"]["b_down"] == ["1"]
     assert doc["witness_block"]["b_down_plus_sigma"] == [{"c": "2", "b": ["5"]}]
     assert doc["crosscheck"]["witness_equal"] is True

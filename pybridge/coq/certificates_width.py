@@ -222,11 +222,12 @@ def _statement(sigma: str, m: int, negated: bool) -> str:
 
 
 def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
-    if inst.skip is not None:
-        raise CannotCertify("R1 + R8 certificates (non-identity skip) are not written yet")
-    if inst.has_bias:
-        raise CannotCertify("no Coq checker for groupings with biases yet (R8 with biases is proved: "
-                            "ReluBiasNecessity.relu_bias_grouped_iff)")
+    if inst.has_bias:  # R8 with biases: certify/CertifyBiasWidth.v
+        from .certificates_bias_width import build_bias_r8
+        return build_bias_r8(inst, decision, info)
+    if inst.skip is not None:  # R1 + R8: certify/CertifySkipWidth.v
+        from .certificates_skip_width import build_skip_r8
+        return build_skip_r8(inst, decision, info)
     if not library_has("certify/R8Certify.v"):
         raise CannotCertify("the R8 checkers (certify/R8Certify.v) are not in the library yet")
     w, sigma, pm = _header(inst)
