@@ -143,7 +143,9 @@ class IntMatrix:
         num = self.numerators()
         if num.size == 0:
             return 0
-        return int(np.max(np.abs(num)))
+        if num.dtype.kind == "O":
+            return int(np.max(np.abs(num)))
+        return max(-int(num.min()), int(num.max()))  # Python ints: no overflow at -2**63
 
     def mod(self, p: int) -> np.ndarray:
         """Residues in ``[0, p)`` of the numerators (``int64``)."""

@@ -191,3 +191,9 @@ def test_rows_view_of_array_backed_matrix():
 def test_non_native_byte_order(dtype):
     arr = np.array([[0.1, -3.0], [2.5, 7.0]] if dtype[1] == "f" else [[1, 3], [5, 7]], dtype=dtype)
     check_exact(arr)
+
+
+def test_max_abs_at_int64_minimum():
+    m = IntMatrix(((-(2**63), 5),), 1)
+    assert m.numerators().dtype == np.int64 and m.max_abs() == 2**63
+    assert IntMatrix.from_numerators(np.array([[-(2**63)]], dtype=np.int64), 1).max_abs() == 2**63
