@@ -89,13 +89,25 @@ def test_gelu_constant_stays_symbolic(backend):
 
 def test_width_data_as_z_literals(backend, monkeypatch):
     """Width data too large for 62-bit literals (rank factorizations at real sizes) are written as Z."""
-    from pybridge.coq import certificates_bias_width as cbw
+    from pybridge.coq import certificates_width as cw
 
-    monkeypatch.setattr(cbw, "LIMIT", 1)  # every numerator >= 1 written as a Z literal
+    monkeypatch.setattr(cw, "LIMIT", 1)  # every numerator >= 1 written as a Z literal
     i = _case("relu_dup_scaled_const")
     dec = decide(i, width=2)
     cert = build_certificate(i, dec)
     assert "(zc (1)%Z ze)" in cert.source and "dEa (zrows" not in cert.source
+    assert certify(i, dec, backend).accepted
+
+
+def test_bias_free_width_data_as_z_literals(backend, monkeypatch):
+    """The bias-free R8 certificate writes its width data the same way (no 62-bit limit)."""
+    from pybridge.coq import certificates_width as cw
+
+    monkeypatch.setattr(cw, "LIMIT", 1)
+    i = Instance(Activation("relu"), ((F(1),), (F(2),)), ((F(1), F(1)),))  # the paper's counterexample
+    dec = decide(i, width=2)
+    cert = build_certificate(i, dec)
+    assert dec.verdict == "absorbable" and "%Z ze)" in cert.source
     assert certify(i, dec, backend).accepted
 
 

@@ -465,3 +465,20 @@ def test_cli_reports_symbolic_constants_certified(tmp_path, capsys):
         main(["check", str(f), "--width", "1"])
     out, _ = capsys.readouterr()
     assert "b_down = ['1'] + ['5'] sigma(2)" in out
+
+
+def test_skip_witness_is_the_users_block() -> None:
+    """With a skip P the route decides x + P^-1 B relu(Ax); the reported block must equal the
+    user's P x + B relu(Ax) (W_down multiplied by P), checked by exact evaluation and Z3."""
+    from pybridge.crosscheck import crosscheck
+
+    A = ((F(1), F(0)), (F(2), F(0)), (F(0), F(1)))
+    B = ((F(1), F(1), F(0)), (F(0), F(0), F(1)))
+    P = ((F(2), F(1)), (F(0), F(3)))
+    inst = Instance(Activation("relu"), A, B, skip=P)
+    for kw in ({"min_width": True}, {"width": 5}):
+        dec = decide(inst, **kw)
+        assert dec.verdict == "absorbable" and dec.width_info is not None and dec.width_info.block is not None
+        cc = crosscheck(inst, dec)
+        assert cc.witness_equal is True and cc.z3_identity == "proved"
+    assert decide(inst, min_width=True).width == 4

@@ -27,16 +27,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional, Sequence
+from typing import Optional
 
 from ..decision.subset_search import search_subset
 from ..model import Decision, Instance
 from ..modular import IntMatrix, scale_matrix
 from ..ridge_form import RidgeForm
-from ..width import WidthData
 from ..width_evidence import WidthInfo
-from .certificates import LIMIT, MAX_FREE_CERT, ROW_CHUNK, CannotCertify, _functionals, _nat_list, _Writer
-from .certificates_width import R8_MODULES, WidthCertificate, _bools, _cols
+from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _Writer
+from .certificates_width import R8_MODULES, WidthCertificate, _cols, width_data_terms
 
 #: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part, modules).
 PM_BIAS_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -165,47 +164,6 @@ def _canonical(w: _Writer, f: _Facts) -> str:
 
 def _pm_hyp(f: _Facts) -> str:
     return "" if f.pm is None else " pm_ok"
-
-
-def zmatrix(w: _Writer, name: str, rows: Sequence[Sequence[int]]) -> str:
-    """A ``list (list Z)`` term for ``rows``: primitive integers read by ``zrows`` when every
-    numerator fits 62 bits, else ``Z`` literals (exact at any size; slower to parse)."""
-    if all(-LIMIT <= v < LIMIT for r in rows for v in r):
-        w.rows(name, rows)
-        return f"(zrows {name})"
-    if "Definition zc := @cons Z." not in w.lines:
-        w.add("Definition zc := @cons Z.")
-        w.add("Definition ze := @nil Z.")
-    names = []
-    for i, r in enumerate(rows):
-        parts = []
-        for c in range(0, max(len(r), 1), ROW_CHUNK):
-            chunk = r[c:c + ROW_CHUNK]
-            part = f"{name}{i}_z{c // ROW_CHUNK}"
-            w.add(f"Definition {part} : list Z := " + "".join(f"(zc ({v})%Z " for v in chunk) + "ze"
-                  + ")" * len(chunk) + ".")
-            parts.append(part)
-        names.append(f"{name}{i}")
-        w.add(f"Definition {name}{i} : list Z := {' ++ '.join(parts)}.")
-    w.add(f"Definition {name} : list (list Z) := [{'; '.join(names)}].")
-    return name
-
-
-def width_data_terms(w: _Writer, data: WidthData, k: int, d: int, m: int, tag: str) -> str:
-    """Write the width data ``(T, S, r, E, P, Q)`` and its check ``w_ok<tag>``; return the
-    arguments ``T S r dE CE dP CP dQ RQ`` of the certificate lemmas (``Z`` terms)."""
-    E = scale_matrix([[data.E[p][t] for t in range(k)] for p in range(d)]) if k else IntMatrix((), 1)
-    P = scale_matrix(data.P) if data.r else IntMatrix((), 1)
-    Q = scale_matrix(data.Q) if data.r else IntMatrix((), 1)
-    w.z(f"dE{tag}", E.den)
-    ce = zmatrix(w, f"CE{tag}", _cols(E.rows, k) if k else [])
-    w.z(f"dP{tag}", P.den)
-    cp = zmatrix(w, f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
-    w.z(f"dQ{tag}", Q.den)
-    rq = zmatrix(w, f"RQ{tag}", Q.rows if data.r else [])
-    tail = f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} {ce} dP{tag} {cp} dQ{tag} {rq}"
-    w.check(f"w_ok{tag}", f"check_width_data d k {m} dL (zrows RL) dG (zrows CG) dU (zrows RU) {tail}")
-    return tail
 
 
 def _absorbable_term(w: _Writer, g: _BiasGrouping, info: WidthInfo, m: int, f: _Facts) -> str:

@@ -43,7 +43,17 @@ from ..modular import IntMatrix, identity_int, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width import WidthData
 from ..width_evidence import WidthInfo
-from .certificates import MAX_FREE_CERT, CannotCertify, Extract, _functionals, _nat_list, _nonzero_skip, _Writer
+from .certificates import (
+    LIMIT,
+    MAX_FREE_CERT,
+    ROW_CHUNK,
+    CannotCertify,
+    Extract,
+    _functionals,
+    _nat_list,
+    _nonzero_skip,
+    _Writer,
+)
 from .certificates_bias import find_block, write_bias_partial
 from .certificates_rank import rank_term
 
@@ -155,18 +165,43 @@ def _header(inst: Instance) -> tuple[_Writer, str, Optional[tuple[str, str, str,
     return _Writer(extra=extra), ("relu" if pm is None else pm[0]), pm
 
 
-def _width_data(w: _Writer, data: WidthData, k: int, d: int, m: int, tag: str) -> str:
+def zmatrix(w: _Writer, name: str, rows: Sequence[Sequence[int]]) -> str:
+    """A ``list (list Z)`` term for ``rows``: primitive integers read by ``zrows`` when every
+    numerator fits 62 bits, else ``Z`` literals (exact at any size; slower to parse)."""
+    if all(-LIMIT <= v < LIMIT for r in rows for v in r):
+        w.rows(name, rows)
+        return f"(zrows {name})"
+    if "Definition zc := @cons Z." not in w.lines:
+        w.add("Definition zc := @cons Z.")
+        w.add("Definition ze := @nil Z.")
+    names = []
+    for i, r in enumerate(rows):
+        parts = []
+        for c in range(0, max(len(r), 1), ROW_CHUNK):
+            chunk = r[c:c + ROW_CHUNK]
+            part = f"{name}{i}_z{c // ROW_CHUNK}"
+            w.add(f"Definition {part} : list Z := " + "".join(f"(zc ({v})%Z " for v in chunk) + "ze"
+                  + ")" * len(chunk) + ".")
+            parts.append(part)
+        names.append(f"{name}{i}")
+        w.add(f"Definition {name}{i} : list Z := {' ++ '.join(parts)}.")
+    w.add(f"Definition {name} : list (list Z) := [{'; '.join(names)}].")
+    return name
+
+
+def width_data_terms(w: _Writer, data: WidthData, k: int, d: int, m: int, tag: str) -> str:
+    """Write the width data ``(T, S, r, E, P, Q)`` and its check ``w_ok<tag>``; return the
+    arguments ``T S r dE CE dP CP dQ RQ`` of the certificate lemmas (``Z`` terms)."""
     E = scale_matrix([[data.E[p][t] for t in range(k)] for p in range(d)]) if k else IntMatrix((), 1)
     P = scale_matrix(data.P) if data.r else IntMatrix((), 1)
     Q = scale_matrix(data.Q) if data.r else IntMatrix((), 1)
     w.z(f"dE{tag}", E.den)
-    w.rows(f"CE{tag}", _cols(E.rows, k) if k else [])
+    ce = zmatrix(w, f"CE{tag}", _cols(E.rows, k) if k else [])
     w.z(f"dP{tag}", P.den)
-    w.rows(f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
+    cp = zmatrix(w, f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
     w.z(f"dQ{tag}", Q.den)
-    w.rows(f"RQ{tag}", Q.rows if data.r else [])
-    tail = (f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} (zrows CE{tag}) dP{tag} "
-            f"(zrows CP{tag}) dQ{tag} (zrows RQ{tag})")
+    rq = zmatrix(w, f"RQ{tag}", Q.rows if data.r else [])
+    tail = f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} {ce} dP{tag} {cp} dQ{tag} {rq}"
     w.check(f"w_ok{tag}", f"check_width_data d k {m} dL (zrows RL) dG (zrows CG) dU (zrows RU) {tail}")
     return tail
 
@@ -174,7 +209,7 @@ def _width_data(w: _Writer, data: WidthData, k: int, d: int, m: int, tag: str) -
 def _absorbable_term(w: _Writer, g: _Grouping, inst: Instance, info: WidthInfo, m: int, sigma: str, pm) -> str:
     if info.data is None:
         raise CannotCertify("absorbable width decision without width data")
-    tail = _width_data(w, info.data, g.k, inst.d, m, "a")
+    tail = width_data_terms(w, info.data, g.k, inst.d, m, "a")
     args = g.args.format(m=f"{m}%nat") + " " + tail
     if pm is None:
         return f"(cert_r8_absorbable_relu {args} g_ok w_oka)"

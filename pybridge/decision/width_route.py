@@ -177,6 +177,23 @@ def _reduced_down(inst: Instance, skip_inverse) -> tuple:
     return matmul(inv, inst.W_down)
 
 
+def _user_witness(inst: Instance, info: WidthInfo) -> WidthInfo:
+    """The explicit block for the user's skip ``P``: the route decides ``x + P^-1 B sigma(Ax)``,
+    whose witness ``g`` gives ``P g = P x + B sigma(Ax)`` (R1), so ``W_down`` and ``b_down`` are
+    multiplied by ``P``."""
+    blk = info.block
+    if inst.skip is None or blk is None:
+        return info
+    P = inst.skip
+    scaled = replace(blk, W_down=tuple(tuple(r) for r in matmul(P, blk.W_down)),
+                     b_down=tuple(sum((P[i][j] * blk.b_down[j] for j in range(len(blk.b_down))), Fraction(0))
+                                  for i in range(len(P))),
+                     sigma_constants=tuple((c, tuple(sum((P[i][j] * b[j] for j in range(len(b))), Fraction(0))
+                                                     for i in range(len(P))))
+                                           for c, b in blk.sigma_constants))
+    return replace(info, block=scaled)
+
+
 def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=None,
                  base: Optional[dict] = None) -> Decision:
     """Bias-free blocks of a covered activation at width ``m`` (R1 first for a skip)."""
@@ -196,12 +213,13 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
         exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
         return Decision("absorbable", result, qualified(iff),
                         head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
-                        generic=None, width=mm, width_info=info, **base)
+                        generic=None, width=mm, width_info=_user_witness(inst, info), **base)
     verdict, info, why = decide_form(form, m)
     theorem: Optional[str] = None
     if verdict != "undecided":
         theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
-    return Decision(verdict, result, theorem, head + why, generic=None, width=m, width_info=info, **base)  # type: ignore[arg-type]
+    return Decision(verdict, result, theorem, head + why, generic=None, width=m,  # type: ignore[arg-type]
+                    width_info=_user_witness(inst, info), **base)
 
 
 def _aug_rows(inst: Instance) -> list[list[Fraction]]:
