@@ -38,7 +38,17 @@ from ..decision.subset_search import block_indices, restrict_functionals, sub_ma
 from ..evidence import Functional, NoSubsetCertificate
 from ..model import Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
-from .certificates import LIMIT, MAX_FREE_CERT, CannotCertify, Extract, _columns, _digest, _functionals, _nat_list, _Writer
+from .certificates import (
+    LIMIT,
+    MAX_FREE_CERT,
+    CannotCertify,
+    Extract,
+    _columns,
+    _digest,
+    _functionals,
+    _nat_list,
+    _Writer,
+)
 from .coded import Coding, coding
 
 
