@@ -196,3 +196,24 @@ def test_coded_partial_bias_certificate_tampered_rejected(backend):
     base = int(src.split(old, 1)[1].split("%", 1)[0])
     out = backend.check_file(src.replace(f"{old}{base}%", f"{old}{base * 2}%", 1), stem="CertBias", timeout=120)
     assert out.outcome is ProverOutcome.REJECTED
+
+
+def test_agreement_on_array_views():
+    """Weights read from a checkpoint (``ArrayMatrix``: integers from NumPy, no Fractions):
+    the agreement check compares the integers exactly, and finds a changed entry."""
+    from pybridge.io.lazy import ArrayMatrix
+
+    rng = np.random.default_rng(63)
+    a = rng.normal(0, 0.02, size=(40, 8)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(8, 40)).astype(np.float32)
+    c = rng.normal(0, 0.02, size=40).astype(np.float32)
+    inst = Instance(Activation("gelu"), ArrayMatrix(a), ArrayMatrix(b), b_up=tuple(F(float(v)) for v in c))
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    R = cert.extract.block
+    assert agreement(inst, cert.extract) is None
+    a2, b2 = a.copy(), b.copy()
+    a2[5, R[2]] = np.nextafter(a2[5, R[2]], np.float32(1))
+    assert agreement(replace(inst, W_up=ArrayMatrix(a2)), cert.extract) == f"W_up[5][{R[2]}]"
+    b2[R[1], 7] *= 2
+    assert agreement(replace(inst, W_down=ArrayMatrix(b2)), cert.extract) == f"W_down[{R[1]}][7]"
