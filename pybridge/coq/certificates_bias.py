@@ -22,6 +22,12 @@ full integer-scaled weights and biases and of the extracted entries;
 agrees with the extracted entries before accepting
 (:func:`pybridge.coq.certificates.agreement`).
 
+The entries are written as codes of ``+- m 2**e`` (:mod:`.coded`;
+``CertifyBiasCoded.cert_bias_not_absorbable_partial_coded`` and
+``cert_bias_not_absorbable_below_partial_coded``, the checkers reading the codes'
+residues) when codes pack more entries per literal (float32 weights: two instead of
+one) or the numerators exceed 63 bits; as plain numerators otherwise.
+
 :func:`build_bias_partial` returns None when no block applies (no block
 functional, or the rows are not pairwise independent on the block: e.g. rows
 of ``W_up`` parallel with distinct biases); the full certificate is written then.
