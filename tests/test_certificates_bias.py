@@ -217,3 +217,27 @@ def test_agreement_on_array_views():
     assert agreement(replace(inst, W_up=ArrayMatrix(a2)), cert.extract) == f"W_up[5][{R[2]}]"
     b2[R[1], 7] *= 2
     assert agreement(replace(inst, W_down=ArrayMatrix(b2)), cert.extract) == f"W_down[{R[1]}][7]"
+
+
+def test_generic_with_biases_on_array_views():
+    """R9's genericity with biases read from arrays (integers, no Fraction per entry):
+    rows 2 and 5 of W_up parallel (5 = -2 x 2) are one class with biases in the same
+    proportion, two classes otherwise; equal up to sign only for the factor -1."""
+    from pybridge.decision.width_route import generic_with_biases
+    from pybridge.io.lazy import ArrayMatrix
+
+    rng = np.random.default_rng(64)
+    a = rng.normal(0, 0.02, size=(12, 6)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(6, 12)).astype(np.float32)
+    c = rng.normal(0, 0.02, size=12).astype(np.float32)
+    a[5] = -2 * a[2]
+    up, down = ArrayMatrix(a), ArrayMatrix(b)
+    bias = [F(float(v)) for v in c]
+    assert generic_with_biases(Instance(Activation("relu"), up, down, b_up=tuple(bias)), "lines")[0]
+    bias[5] = -2 * bias[2]
+    inst = Instance(Activation("relu"), up, down, b_up=tuple(bias))
+    assert generic_with_biases(inst, "lines") == (False, "augmented rows 2 and 5 ((a_i, c_i)) are parallel")
+    assert generic_with_biases(inst, "signs")[0]
+    a[5], bias[5] = -a[2], -bias[2]
+    inst = Instance(Activation("gelu"), ArrayMatrix(a), down, b_up=tuple(bias))
+    assert generic_with_biases(inst, "signs") == (False, "augmented rows 2 and 5 ((a_i, c_i)) are equal up to sign")
