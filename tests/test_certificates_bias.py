@@ -8,6 +8,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from pybridge.coq.certificates import agreement, build_certificate, certify
@@ -126,3 +127,117 @@ def test_partial_bias_certificate_tampered_rejected_by_coq(backend):
         assert old in src
         out = backend.check_file(src.replace(old, new, 1), stem="CertBias", timeout=120)
         assert out.outcome is ProverOutcome.REJECTED
+
+
+# ---------------------------------------------------------------- coded entries (CertifyBiasCoded)
+
+
+def float32_biased(act: str, d: int, n: int, seed: int, tiny: bool = False) -> Instance:
+    """float32 N(0, 0.02) weights and biases; with ``tiny``, float32(1e-30) next to 1.0 in
+    W_up and 1e-30 in W_down (about 150-bit numerators over one denominator)."""
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0, 0.02, size=(n, d)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(d, n)).astype(np.float32)
+    if tiny:
+        a[0, 0], a[0, 1], b[1, 2] = np.float32(1e-30), np.float32(1.0), np.float32(1e-30)
+    c = rng.normal(0, 0.02, size=n).astype(np.float32)
+    b0 = rng.normal(0, 0.02, size=d).astype(np.float32)
+    return Instance(Activation(act), tuple(tuple(F(float(v)) for v in r) for r in a),
+                    tuple(tuple(F(float(v)) for v in r) for r in b),
+                    b_up=tuple(F(float(v)) for v in c), b_down=tuple(F(float(v)) for v in b0))
+
+
+@pytest.mark.parametrize("tiny", [False, True])
+def test_coded_partial_bias_certificate_accepted(backend, tiny):
+    """float32 weights: codes (two per literal) instead of 46-bit numerators; with 1e-30
+    next to 1 the numerators exceed 63 bits and codes are the only encoding."""
+    inst = float32_biased("gelu", 8, 40, 60, tiny)
+    dec = decide(inst)
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
+    if tiny:
+        assert max(dec.evidence.A.max_abs(), dec.evidence.B.max_abs()).bit_length() > 63
+    cert = build_certificate(inst, dec)
+    assert "(cert_bias_not_absorbable_partial_coded gelu" in cert.source
+    assert "agrees_up_coded n R dA E RA A" in cert.source
+    res = certify(inst, dec, backend)
+    assert res.accepted, res.message
+    assert "coded" in res.message and "agree exactly" in res.message
+
+
+def test_coded_partial_bias_certificate_below_n_accepted(backend):
+    inst = float32_biased("relu", 8, 40, 61, tiny=True)
+    dec = decide(inst, width=12)
+    cert = build_certificate(inst, dec)
+    assert "(cert_bias_not_absorbable_below_partial_coded relu" in cert.source
+    res = certify(inst, dec, backend)
+    assert res.accepted, res.message
+
+
+def test_coded_partial_bias_certificate_tampered_rejected(backend):
+    """A changed code inside the block, and the weights changed to match (the agreement check
+    passes): Coq rejects. A weight changed inside the block alone: the agreement check rejects."""
+    inst = float32_biased("gelu", 8, 40, 62, tiny=True)
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    R = cert.extract.block
+    ev = dec.evidence
+    rows = [list(r) for r in ev.A.rows]
+    rows[2][R[0]] *= 2  # still a code: its mantissa is kept
+    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
+    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
+    res = certify(inst2, replace(dec, evidence=replace(ev, A=A2)), backend)
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+    assert "coded" in build_certificate(inst2, replace(dec, evidence=replace(ev, A=A2))).source
+    res = certify(_up_changed(inst, 3, R[1], F(1, 2**40)), dec, backend)
+    assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message
+    src = cert.source
+    old = "Definition E : int := "
+    assert old in src
+    base = int(src.split(old, 1)[1].split("%", 1)[0])
+    out = backend.check_file(src.replace(f"{old}{base}%", f"{old}{base * 2}%", 1), stem="CertBias", timeout=120)
+    assert out.outcome is ProverOutcome.REJECTED
+
+
+def test_agreement_on_array_views():
+    """Weights read from a checkpoint (``ArrayMatrix``: integers from NumPy, no Fractions):
+    the agreement check compares the integers exactly, and finds a changed entry."""
+    from pybridge.io.lazy import ArrayMatrix
+
+    rng = np.random.default_rng(63)
+    a = rng.normal(0, 0.02, size=(40, 8)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(8, 40)).astype(np.float32)
+    c = rng.normal(0, 0.02, size=40).astype(np.float32)
+    inst = Instance(Activation("gelu"), ArrayMatrix(a), ArrayMatrix(b), b_up=tuple(F(float(v)) for v in c))
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    R = cert.extract.block
+    assert agreement(inst, cert.extract) is None
+    a2, b2 = a.copy(), b.copy()
+    a2[5, R[2]] = np.nextafter(a2[5, R[2]], np.float32(1))
+    assert agreement(replace(inst, W_up=ArrayMatrix(a2)), cert.extract) == f"W_up[5][{R[2]}]"
+    b2[R[1], 7] *= 2
+    assert agreement(replace(inst, W_down=ArrayMatrix(b2)), cert.extract) == f"W_down[{R[1]}][7]"
+
+
+def test_generic_with_biases_on_array_views():
+    """R9's genericity with biases read from arrays (integers, no Fraction per entry):
+    rows 2 and 5 of W_up parallel (5 = -2 x 2) are one class with biases in the same
+    proportion, two classes otherwise; equal up to sign only for the factor -1."""
+    from pybridge.decision.width_route import generic_with_biases
+    from pybridge.io.lazy import ArrayMatrix
+
+    rng = np.random.default_rng(64)
+    a = rng.normal(0, 0.02, size=(12, 6)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(6, 12)).astype(np.float32)
+    c = rng.normal(0, 0.02, size=12).astype(np.float32)
+    a[5] = -2 * a[2]
+    up, down = ArrayMatrix(a), ArrayMatrix(b)
+    bias = [F(float(v)) for v in c]
+    assert generic_with_biases(Instance(Activation("relu"), up, down, b_up=tuple(bias)), "lines")[0]
+    bias[5] = -2 * bias[2]
+    inst = Instance(Activation("relu"), up, down, b_up=tuple(bias))
+    assert generic_with_biases(inst, "lines") == (False, "augmented rows 2 and 5 ((a_i, c_i)) are parallel")
+    assert generic_with_biases(inst, "signs")[0]
+    a[5], bias[5] = -a[2], -bias[2]
+    inst = Instance(Activation("gelu"), ArrayMatrix(a), down, b_up=tuple(bias))
+    assert generic_with_biases(inst, "signs") == (False, "augmented rows 2 and 5 ((a_i, c_i)) are equal up to sign")

@@ -45,6 +45,7 @@ from ..decision import decide
 from ..decision.genericity import sorted_certificate
 from ..decision.subset_search import restrict_functionals, sub_matrices
 from ..evidence import Evidence, NoSubsetCertificate
+from ..io.lazy import ArrayMatrix
 from ..model import Decision, Instance
 from ..modular import PRIMES, IntMatrix, scale_matrix
 from ..prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, ProverOutcome, ProverResult
@@ -524,6 +525,20 @@ def _digest(*mats: IntMatrix) -> str:
     return h.hexdigest()
 
 
+def _int_view(m: Sequence[Sequence[Fraction]]) -> Optional[IntMatrix]:
+    """The matrix as exact integer numerators when its reader already holds them
+    (:meth:`pybridge.io.lazy.ArrayMatrix.int_matrix`); None for plain matrices."""
+    return m.int_matrix() if isinstance(m, ArrayMatrix) else None
+
+
+def _entry_eq(src: Sequence[Fraction], full: Optional[IntMatrix], i: int, j: int, num: int, den: int) -> bool:
+    """Entry ``(i, j)`` of the instance's matrix (row ``src``, or ``full``'s integers) is ``num / den``."""
+    if full is not None:
+        return full.rows[i][j] * den == num * full.den
+    v = Fraction(src[j])
+    return v.numerator * den == num * v.denominator
+
+
 def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     """Exactly: do the instance's weights agree with the extracted entries?
     None when they do, else the first disagreeing entry."""
@@ -531,19 +546,18 @@ def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     A, B = extract.A, extract.B
     if len(instance.W_up) != A.shape[0] or any(not 0 <= k < instance.d for k in R):
         return "the block does not fit the weights' shape"
+    up, down = _int_view(instance.W_up), _int_view(instance.W_down)
     for i, row in enumerate(A.rows):
-        src = instance.W_up[i]
+        src = instance.W_up[i] if up is None else ()
         for j, num in zip(R, row):
-            v = Fraction(src[j])
-            if v.numerator * A.den != num * v.denominator:
+            if not _entry_eq(src, up, i, j, num, A.den):
                 return f"W_up[{i}][{j}]"
     for k, row in zip(R, B.rows):
-        src = instance.W_down[k]
-        if len(src) != len(row):
+        src = instance.W_down[k] if down is None else ()
+        if len(instance.W_down[k]) != len(row):
             return f"row {k} of W_down"
         for i, num in enumerate(row):
-            v = Fraction(src[i])
-            if v.numerator * B.den != num * v.denominator:
+            if not _entry_eq(src, down, k, i, num, B.den):
                 return f"W_down[{k}][{i}]"
     return None
 

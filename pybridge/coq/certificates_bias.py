@@ -22,6 +22,12 @@ full integer-scaled weights and biases and of the extracted entries;
 agrees with the extracted entries before accepting
 (:func:`pybridge.coq.certificates.agreement`).
 
+The entries are written as codes of ``+- m 2**e`` (:mod:`.coded`;
+``CertifyBiasCoded.cert_bias_not_absorbable_partial_coded`` and
+``cert_bias_not_absorbable_below_partial_coded``, the checkers reading the codes'
+residues) when codes pack more entries per literal (float32 weights: two instead of
+one) or the numerators exceed 63 bits; as plain numerators otherwise.
+
 :func:`build_bias_partial` returns None when no block applies (no block
 functional, or the rows are not pairwise independent on the block: e.g. rows
 of ``W_up`` parallel with distinct biases); the full certificate is written then.
@@ -38,7 +44,18 @@ from ..decision.subset_search import block_indices, restrict_functionals, sub_ma
 from ..evidence import Functional, NoSubsetCertificate
 from ..model import Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
-from .certificates import MAX_FREE_CERT, Extract, _columns, _digest, _functionals, _nat_list, _Writer
+from .certificates import (
+    LIMIT,
+    MAX_FREE_CERT,
+    CannotCertify,
+    Extract,
+    _columns,
+    _digest,
+    _functionals,
+    _nat_list,
+    _Writer,
+)
+from .coded import Coding, coding
 
 
 @dataclass(frozen=True)
@@ -82,11 +99,35 @@ def find_block(inst: Instance, A: IntMatrix, B: IntMatrix, nosub: Optional[NoSub
     return BiasBlock(R, Ab, Bb, gen, block_cert, extract)
 
 
+def _block_coding(blk: BiasBlock, cols: list[tuple[int, ...]]) -> Optional[Coding]:
+    """The coded form of the block (``CertifyBiasCoded``) when it is denser than 63-bit
+    numerators (float weights) or the only one possible; None: plain numerators.
+    Raises :class:`CannotCertify` when neither encoding applies."""
+    codes = coding([blk.A.rows, cols])
+    plain_ok = max(blk.A.max_abs(), blk.B.max_abs()) < LIMIT
+    if codes is not None and any(not any(v % blk.generic.p for v in col) for col in cols):
+        # Coq sees coded columns of W_down modulo the genericity prime: one of them would look zero
+        if not plain_ok:
+            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
+        codes = None
+    if codes is None and not plain_ok:
+        raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
+                            "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
+    return codes
+
+
 def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop: str, below: str,
                        modules: tuple[str, ...]) -> tuple[str, str]:
     """The Coq source of a partial certificate and its kind (width ``m``; ``m = n`` needs
-    ``blk.nosub``). ``prop`` / ``below``: the activation's R9 facts (``CertifyBias``)."""
-    w = _Writer(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias"))
+    ``blk.nosub``). ``prop`` / ``below``: the activation's R9 facts (``CertifyBias``).
+
+    The block is written as codes of ``+- m 2**e`` (``CertifyBiasCoded``, the checkers
+    reading the codes' residues) when that is denser or numerators exceed 63 bits."""
+    cols = _columns(blk.B)
+    codes = _block_coding(blk, cols)
+    suffix = "_coded" if codes is not None else ""
+    extra = ("CodedData", "CertifyCoded", "CertifyBiasCoded") if codes is not None else ()
+    w = _Writer(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias", *extra))
     w.add(f"(* Partial certificate (R9, generic with biases): columns R of W_up and rows R of W_down,\n"
           f"   |R| = {len(blk.block)}; the biases are not read.\n"
           f"   sha256 of the full integer-scaled weights and biases (W_up, W_down, b_up, b_down): "
@@ -97,19 +138,29 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
     w.add(f"Definition R : list nat := {_nat_list(blk.block)}.")
     w.z("dA", blk.A.den)
     w.z("dB", blk.B.den)
-    w.rows("RA", blk.A.rows)
-    w.rows("CB", _columns(blk.B))
+    if codes is None:
+        w.rows("RA", blk.A.rows)
+        w.rows("CB", cols)
+        ra, cb, agree = "RA", "CB", "agrees_up n R dA RA A -> agrees_down n R dB CB B"
+    else:  # +- m 2^e codes over the base E (CodedData.v); the checkers read their residues
+        w.add(f"Definition E : int := {codes.base}%uint63.")
+        w.rows("RA", codes.matrices[0], unsigned=True)
+        w.rows("CB", codes.matrices[1], unsigned=True)
+        ra, cb = "(resid {p} E RA)", "(resid {p} E CB)"
+        agree = "agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B"
     g = blk.generic
     w.add(f"Definition pg : int := {g.p}%uint63.")
     w.int_list("U", g.u)
     w.int_list("V", g.v)
     w.check("idx_ok", "index_ok d R")
-    w.check("gen_ok", "check_generic_sorted (length R) n RA CB pg U V")
-    head = f"{sigma} d n R dA dB RA CB pg U V"
-    stmt = (f"forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A -> agrees_down n R dB CB B ->\n"
+    w.check("gen_ok", f"check_generic_sorted (length R) n {ra.format(p='pg')} {cb.format(p='pg')} pg U V")
+    data = "d n R dA dB E RA CB" if codes is not None else "d n R dA dB RA CB"
+    head = f"{sigma} {data} pg U V"
+    stmt = (f"forall (A : mat) (c : vec) (B : mat) (b0 : vec), {agree} ->\n"
             f"  ~ absorbable_ungated_bias {sigma} d n {m} identity A c B b0")
     if m < n:
-        term = f"(cert_bias_not_absorbable_below_partial {head} {below} {m}%nat idx_ok eq_refl eq_refl gen_ok eq_refl)"
+        term = (f"(cert_bias_not_absorbable_below_partial{suffix} {head} {below} {m}%nat idx_ok eq_refl eq_refl "
+                "gen_ok eq_refl)")
         kind = f"not absorbable at width {m} < n (R9, generic with biases), for all weights agreeing with a " \
                f"{len(blk.block)}-index block, any biases"
     else:
@@ -119,9 +170,12 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
         w.add(f"Definition p : int := {cert.p}%uint63.")
         w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
         _functionals(w, cert)
-        w.check("nosub_ok", "check_nosub (length R) n dA dB 1 RA CB (id_rows (length R)) p F FS")
-        term = f"(cert_bias_not_absorbable_partial {head} {prop} p F FS idx_ok gen_ok nosub_ok)"
+        w.check("nosub_ok", f"check_nosub (length R) n dA dB 1 {ra.format(p='p')} {cb.format(p='p')} "
+                "(id_rows (length R)) p F FS")
+        term = f"(cert_bias_not_absorbable_partial{suffix} {head} {prop} p F FS idx_ok gen_ok nosub_ok)"
         kind = "not absorbable at width n (R9 =>, generic with biases, no S), for all weights agreeing with a " \
                f"{len(blk.block)}-index block, any biases"
+    if codes is not None:
+        kind += " (entries coded as +- m 2^e)"
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
     return w.text(), kind

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from math import gcd
 from pathlib import Path
 from typing import Optional
 
@@ -222,24 +223,36 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
                     width_info=_user_witness(inst, info), **base)
 
 
-def _aug_rows(inst: Instance) -> list[list[Fraction]]:
-    c = inst.b_up or (Fraction(0),) * inst.n
-    return [list(inst.W_up[i]) + [c[i]] for i in range(inst.n)]
+def _aug_int_rows(inst: Instance) -> list[tuple[int, ...]]:
+    """The augmented rows ``(a_i, c_i)`` as integers over one common denominator (exact;
+    from the readers' integers, no Fraction per entry)."""
+    A = scale_matrix(inst.W_up)
+    c = scale_matrix([list(inst.b_up or (Fraction(0),) * inst.n)])
+    return [tuple(v * c.den for v in a) + (ci * A.den,) for a, ci in zip(A.rows, c.rows[0])]
+
+
+def _class_key(r: tuple[int, ...], kind: ClassKind) -> tuple[int, ...]:
+    """Equal keys <=> same class: the same line (``lines``) or equal up to sign (``signs``)."""
+    first = next(v for v in r if v != 0)
+    g = gcd(*r) if kind == "lines" else 1
+    if first < 0:
+        g = -g
+    return r if g == 1 else tuple(v // g for v in r)
 
 
 def generic_with_biases(inst: Instance, kind: ClassKind) -> tuple[bool, str]:
     """Paper.md R9's genericity: every ``a_i != 0``, ``b_i != 0``, augmented rows in distinct classes."""
     d, n = inst.d, inst.n
+    B = scale_matrix(inst.W_down).rows
+    aug = _aug_int_rows(inst)
     for i in range(n):
-        if not any(inst.W_up[i]):
+        if not any(aug[i][:d]):
             return False, f"row {i} of W_up is zero (a constant)"
-        if not any(inst.W_down[p][i] for p in range(d)):
+        if not any(B[p][i] for p in range(d)):
             return False, f"column {i} of W_down is zero"
-    aug = _aug_rows(inst)
     seen: dict[tuple, int] = {}
     for i, r in enumerate(aug):
-        first = next(v for v in r if v != 0)
-        key = tuple(v / first for v in r) if kind == "lines" else tuple(r if first > 0 else [-v for v in r])
+        key = _class_key(r, kind)
         if key in seen:
             rel = "parallel" if kind == "lines" else "equal up to sign"
             return False, f"augmented rows {seen[key]} and {i} ((a_i, c_i)) are {rel}"
