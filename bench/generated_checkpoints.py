@@ -7,11 +7,10 @@ OPT (ReLU, ``model.decoder.layers.{i}.fc1`` / ``fc2``) and GPT-2 (GELU_tanh,
 1. a planted S (rows ``e_k`` with ``b_k = -e_k``) -> R5 (<=) with biases (R7), certified;
 2. every row a positive multiple (1, 2 or 1/2) of one of 4 augmented rows: not generic with
    biases -> R8 with biases, decided exactly by the canonical form of the augmented rows and
-   the width search (no Coq checker for biased groupings yet, so not Coq-checked): ReLU groups
-   rows by line (k <= 4 ridges, ``ReluBiasNecessity.relu_bias_grouped_iff``); GELU_tanh by sign,
-   so the scaled copies are distinct ridges (k <= 12,
-   ``PmBiasNecessity.gelu_tanh_bias_block_decided``, once ``bias/PmBiasNecessity.v`` is in the
-   library; ``outside_hypotheses`` naming it before).
+   the width search, Coq-checked by the biased-grouping certificates (``CertifyBiasWidth``):
+   ReLU groups rows by line (k <= 4 ridges, ``ReluBiasNecessity.relu_bias_grouped_iff``);
+   GELU_tanh by sign, so the scaled copies are distinct ridges (k <= 12,
+   ``PmBiasNecessity.gelu_tanh_bias_block_decided``).
 
 Usage: ``.venv/bin/python bench/generated_checkpoints.py [OUTDIR] [--no-prove] [--d D --n N]``.
 Prints one line per layer and writes ``OUTDIR/{opt,gpt2}/scan.json``.

@@ -1,5 +1,9 @@
 """Coq certificates for the width route (R8, R8') and generic blocks with biases (R9).
 
+Biased blocks through the width search (R8 with biases) are written by
+:mod:`.certificates_bias_width`, blocks with a non-identity skip by
+:mod:`.certificates_skip_width`; both are called from ``_build_r8``.
+
 Bias-free blocks (identity skip) are written with the R8 checkers of
 ``certify/R8Certify.v`` (``Z`` data, read from primitive-integer lists through
 ``CertifyWidth.zrows``):

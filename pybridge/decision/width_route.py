@@ -23,7 +23,8 @@ R8 with biases through the canonical form of the augmented rows (by line for ReL
 ``PmBiasNecessity.*_bias_block_decided``, from the registry's ``bias_width_theorem``, once
 ``bias/PmBiasNecessity.v`` is in the library). What no theorem covers stays
 ``outside_hypotheses`` with the missing theorem named. Verdicts with biases through the
-width search have no Coq checker yet (``checked`` false, like ReLU's).
+width search are certified by :mod:`pybridge.coq.certificates_bias_width` (the biased
+grouping checked over Z, then width data, below classes, no S at ``k`` or rank refutations).
 """
 
 from __future__ import annotations
