@@ -35,7 +35,7 @@ from ..modular import IntMatrix, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width_evidence import WidthInfo
 from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _Writer
-from .certificates_width import R8_MODULES, WidthCertificate, _cols, width_data_terms
+from .certificates_width import R8_MODULES, WidthCertificate, width_data_terms, write_form_data
 
 #: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part, modules).
 PM_BIAS_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -122,27 +122,9 @@ class _BiasGrouping:
         self.L = scale_matrix(form.L)
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
         b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
-        w.nat("d", d)
-        w.nat("n", n)
-        w.nat("k", k)
-        w.nat("K", K)
-        w.z("dA", aug.den)
-        w.z("dB", B.den)
-        w.rows("RA", aug.rows)
-        w.rows("CB", _cols(B.rows, n))
-        w.z("dU", self.U.den)
-        w.rows("RU", self.U.rows if K else [])
-        w.z("dG", self.G.den)
-        w.rows("CG", _cols(self.G.rows, K))
-        w.z("dL", self.L.den)
-        w.rows("RL", self.L.rows)
-        w.z("dl", lam.den)
-        w.int_list("LNi", lam.rows[0])
-        w.add("Definition LN : list Z := map zval LNi.")
-        w.add(f"Definition cls : list nat := {_nat_list([t if t >= 0 else K for t in form.cls])}.")
+        self.args = write_form_data(w, (d, n, k, K), aug, B, self.U, self.G, self.L, lam, form.cls)
         w.z("db0", b0.den)
         w.int_list("Lb0", b0.rows[0])
-        self.args = "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
         w.check("g_ok", "check_bias_grouping d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
                 "(zrows CG) dL (zrows RL)")
 

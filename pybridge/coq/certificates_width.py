@@ -125,6 +125,33 @@ def _cols(rows: Sequence[Sequence[int]], ncols: int) -> list[tuple[int, ...]]:
     return [tuple(r[j] for r in rows) for j in range(ncols)]
 
 
+def write_form_data(w: _Writer, dims: tuple[int, int, int, int], A: IntMatrix, B: IntMatrix, U: IntMatrix,
+                    G: IntMatrix, L: IntMatrix, lam: IntMatrix, cls: Sequence[int]) -> str:
+    """Write a block (rows of ``A``, columns of ``B``) and its canonical form (``U``, ``G``, ``L``,
+    scales ``lam``, classes ``cls``, ``-1`` for a dropped row) as the grouping checks read them;
+    return their argument string (``{m}`` left for the width)."""
+    d, n, k, K = dims
+    w.nat("d", d)
+    w.nat("n", n)
+    w.nat("k", k)
+    w.nat("K", K)
+    w.z("dA", A.den)
+    w.z("dB", B.den)
+    w.rows("RA", A.rows)
+    w.rows("CB", _cols(B.rows, n))
+    w.z("dU", U.den)
+    w.rows("RU", U.rows if K else [])
+    w.z("dG", G.den)
+    w.rows("CG", _cols(G.rows, K))
+    w.z("dL", L.den)
+    w.rows("RL", L.rows)
+    w.z("dl", lam.den)
+    w.int_list("LNi", lam.rows[0])
+    w.add("Definition LN : list Z := map zval LNi.")
+    w.add(f"Definition cls : list nat := {_nat_list([c if c >= 0 else K for c in cls])}.")
+    return "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
+
+
 class _Grouping:
     """The integer data of a canonical grouping, written once into a writer."""
 
@@ -139,25 +166,7 @@ class _Grouping:
         self.G = scale_matrix(Gfull) if K else IntMatrix(tuple(() for _ in range(d)), 1)
         self.L = scale_matrix(form.L)
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
-        w.nat("d", d)
-        w.nat("n", n)
-        w.nat("k", k)
-        w.nat("K", K)
-        w.z("dA", A.den)
-        w.z("dB", Bc.den)
-        w.rows("RA", A.rows)
-        w.rows("CB", _cols(Bc.rows, n))
-        w.z("dU", self.U.den)
-        w.rows("RU", self.U.rows if K else [])
-        w.z("dG", self.G.den)
-        w.rows("CG", _cols(self.G.rows, K))
-        w.z("dL", self.L.den)
-        w.rows("RL", self.L.rows)
-        w.z("dl", lam.den)
-        w.int_list("LNi", lam.rows[0])
-        w.add("Definition LN : list Z := map zval LNi.")
-        w.add(f"Definition cls : list nat := {_nat_list([c if c >= 0 else K for c in form.cls])}.")
-        self.args = "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
+        self.args = write_form_data(w, (d, n, k, K), A, Bc, self.U, self.G, self.L, lam, form.cls)
         w.check("g_ok", "check_grouping_drop d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
                 "(zrows CG) dL (zrows RL)")
 
