@@ -1,19 +1,15 @@
 (** * Affine ridge uniqueness for GELU_tanh's even part (paper.md R9, GELU_tanh)
 
     [e z = gelu_tanh z - z/2 = z/2 - z / (1 + exp (g z))] with the cubic
-    exponent [g z = 2 k (z + 0.044715 z^3)] ([GeluTanhRidge.v]).  Along
-    [z = alpha t + beta] the exponent is a cubic in [t] whose leading
-    coefficients [(2 k 0.044715 alpha^3, 6 k 0.044715 alpha^2 beta)] already
-    separate the pairs [(alpha, beta)] (for [alpha > 0]): no Vandermonde
-    system is needed, the lexicographically smallest pair dominates.
+    exponent [g z = 2 k (z + 0.044715 z^3)] ([GeluTanhRidge.v]).  GELU_tanh
+    is the member [tanh_gelu (sqrt (2/PI)) 0.044715] of the tanh family
+    ([GeluFastRidge.gelu_tanh_is_tanh_gelu]), so the one-variable argument
+    (the lexicographically smallest pair [(alpha, beta)] dominates) is the
+    family's, proved once in [TanhFamilyAffine.v].
 
     Main results:
-    - [cubic_growth]: a cubic with lexicographically positive
-      [(a3, a2, a1)] eventually exceeds [delta t];
     - [gelu_tanh_even_affine_positive]: the one-variable statement when
-      every [alpha_j > 0] (first the affine part vanishes, then
-      [1/(1 + e^g) = e^{-g} - e^{-2g}/(1 + e^{-g})] and the term of the
-      smallest [(alpha, beta)] dominates after multiplication by [e^{g}/t]);
+      every [alpha_j > 0] (instance of [tanh_family_even_affine_positive]);
     - [gelu_tanh_even_affine_independent :
        affine_independent_1d (even_part gelu_tanh)];
     - R9 for GELU_tanh with biases: [gelu_tanh_bias_absorbable_iff_submatrix],
@@ -24,293 +20,16 @@ From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge GeluTanhRidge Biases RidgeForm BiasSpec.
 From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics.
+From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge TanhFamilyAffine.
 Open Scope R_scope.
 
-(** ** Cubic growth *)
+(** ** One variable, positive dilations
 
-Lemma cubic_growth a3 a2 a1 a0 :
-  0 < a3 \/ (a3 = 0 /\ (0 < a2 \/ (a2 = 0 /\ 0 < a1))) ->
-  exists delta T, 0 < delta /\ 1 <= T /\
-    forall t, T <= t -> delta * t <= a3 * (t * t * t) + a2 * (t * t) + a1 * t + a0.
-Proof.
-  intros [H3|[H3 H]].
-  - set (B := Rabs a2 + Rabs a1 + Rabs a0 + 1).
-    assert (HB : 1 <= B) by (unfold B; pose proof (Rabs_pos a2); pose proof (Rabs_pos a1);
-                             pose proof (Rabs_pos a0); lra).
-    exists 1, (B / a3 + 1). split; [lra|]. split.
-    + assert (0 <= B / a3) by (apply logistic_div_nonneg; lra). lra.
-    + intros t Ht.
-      assert (Hpos : 0 <= B / a3) by (apply logistic_div_nonneg; lra).
-      assert (Ht1 : 1 <= t) by lra.
-      assert (Hat : B <= a3 * t).
-      { assert (E : B / a3 * a3 = B) by (field; lra). nra. }
-      assert (Htt : t <= t * t) by nra.
-      assert (H3t : B * (t * t) <= a3 * (t * t * t)).
-      { replace (a3 * (t * t * t)) with ((a3 * t) * (t * t)) by ring.
-        apply Rmult_le_compat_r; nra. }
-      pose proof (Rle_abs (- a2)). pose proof (Rle_abs (- a1)). pose proof (Rle_abs (- a0)).
-      rewrite !Rabs_Ropp in *.
-      assert (Hc2 : - Rabs a2 * (t * t) <= a2 * (t * t)) by nra.
-      assert (Hc1 : - Rabs a1 * (t * t) <= a1 * t).
-      { pose proof (Rabs_pos a1). nra. }
-      assert (Hc0 : - Rabs a0 * (t * t) <= a0).
-      { pose proof (Rabs_pos a0). nra. }
-      unfold B in H3t. nra.
-  - subst a3. destruct (quad_growth a2 a1 a0) as [delta [T [Hd [HT HQ]]]].
-    { destruct H as [H|[H1 H2]]; [left; exact H | right; split; assumption]. }
-    exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht.
-    pose proof (HQ t Ht). nra.
-Qed.
+    GELU_tanh is [tanh_gelu (sqrt (2/PI)) 0.044715] ([gelu_tanh_is_tanh_gelu]),
+    so this is the family statement [tanh_family_even_affine_positive]. *)
 
-(** ** The exponent along a line *)
-
-Definition gtk : R := 44715 / 1000000.
-
-Lemma gtk_pos : 0 < gtk.
-Proof. unfold gtk. lra. Qed.
-
-Definition g3 (a b : R) : R := 2 * gelu_tanh_scale * gtk * (a * a * a).
-Definition g2 (a b : R) : R := 6 * gelu_tanh_scale * gtk * (a * a * b).
-Definition g1 (a b : R) : R := 2 * gelu_tanh_scale * a + 6 * gelu_tanh_scale * gtk * (a * b * b).
-Definition g0 (a b : R) : R := 2 * gelu_tanh_scale * b + 2 * gelu_tanh_scale * gtk * (b * b * b).
-
-Lemma exponent_line a b t :
-  gelu_tanh_exponent (a * t + b) = g3 a b * (t * t * t) + g2 a b * (t * t) + g1 a b * t + g0 a b.
-Proof. unfold gelu_tanh_exponent, g3, g2, g1, g0, gtk. ring. Qed.
-
-(** [c g_j - g_m] eventually exceeds [delta t] when the cubic part is
-    lexicographically positive. *)
-Lemma exponent_gap (c : R) aj bj am bm :
-  0 < c * g3 aj bj - g3 am bm \/
-  (c * g3 aj bj - g3 am bm = 0 /\
-   (0 < c * g2 aj bj - g2 am bm \/
-    (c * g2 aj bj - g2 am bm = 0 /\ 0 < c * g1 aj bj - g1 am bm))) ->
-  exists delta T, 0 < delta /\ 1 <= T /\ forall t, T <= t ->
-    delta * t <= c * gelu_tanh_exponent (aj * t + bj) - gelu_tanh_exponent (am * t + bm).
-Proof.
-  intros H.
-  destruct (cubic_growth (c * g3 aj bj - g3 am bm) (c * g2 aj bj - g2 am bm)
-              (c * g1 aj bj - g1 am bm) (c * g0 aj bj - g0 am bm) H) as [delta [T [Hd [HT HG]]]].
-  exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht.
-  rewrite !exponent_line. pose proof (HG t Ht). nra.
-Qed.
-
-(** [|(x t + y) / t * exp (- (delta t))| <= K / t] for [t >= 1]. *)
-Lemma term_over_t_bound x y delta : 0 < delta ->
-  exists K, forall t, 1 <= t -> forall E, 0 <= E -> E <= exp (- (delta * t)) ->
-    Rabs ((x * t + y) / t * E) <= K / t.
-Proof.
-  intros Hd. exists ((Rabs x + Rabs y) / delta). intros t Ht E HE0 HE.
-  rewrite Rabs_mult, (Rabs_right E) by lra. rewrite abs_div_pos by lra.
-  assert (Hxy : Rabs (x * t + y) <= (Rabs x + Rabs y) * t).
-  { eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_mult, (Rabs_right t) by lra.
-    pose proof (Rabs_pos y). pose proof (Rabs_pos x). nra. }
-  pose proof (exp_neg_bound delta t Hd ltac:(lra)) as Hb.
-  assert (Hq : Rabs (x * t + y) / t <= Rabs x + Rabs y).
-  { apply (Rmult_le_reg_r t); [lra|]. replace (Rabs (x * t + y) / t * t) with (Rabs (x * t + y))
-      by (field; lra). exact Hxy. }
-  pose proof (Rabs_pos (x * t + y)).
-  assert (0 <= Rabs (x * t + y) / t) by (apply logistic_div_nonneg; lra).
-  apply Rle_trans with ((Rabs x + Rabs y) * (/ delta / t)).
-  - apply Rmult_le_compat; lra.
-  - right. field. lra.
-Qed.
-
-(** ** Signs of the leading coefficients *)
-
-Lemma g3_pos a b : 0 < a -> 0 < g3 a b.
-Proof.
-  intros Ha. unfold g3. pose proof gelu_tanh_scale_pos. pose proof gtk_pos.
-  repeat apply Rmult_lt_0_compat; lra.
-Qed.
-
-Lemma cube_lt a b : 0 < a -> a < b -> a * a * a < b * b * b.
-Proof.
-  intros Ha Hb. assert (H1 : a * a < b * b) by nra.
-  assert (H2 : a * a * a < b * b * a) by (apply Rmult_lt_compat_r; lra).
-  assert (H3 : b * b * a < b * b * b) by (apply Rmult_lt_compat_l; nra). lra.
-Qed.
-
-Lemma g3_gap_lt aj bj am bm : 0 < am -> am < aj -> 0 < 1 * g3 aj bj - g3 am bm.
-Proof.
-  intros Ha Hlt. unfold g3. pose proof gelu_tanh_scale_pos. pose proof gtk_pos.
-  pose proof (cube_lt am aj Ha Hlt).
-  assert (0 < 2 * gelu_tanh_scale * gtk) by (repeat apply Rmult_lt_0_compat; lra). nra.
-Qed.
-
-Lemma g2_gap_eq aj bj am bm : 0 < am -> aj = am -> bm < bj ->
-  1 * g3 aj bj - g3 am bm = 0 /\ 0 < 1 * g2 aj bj - g2 am bm.
-Proof.
-  intros Ha -> Hlt. unfold g3, g2. split; [ring|].
-  pose proof gelu_tanh_scale_pos. pose proof gtk_pos.
-  assert (0 < 6 * gelu_tanh_scale * gtk * (am * am)) by (repeat apply Rmult_lt_0_compat; lra). nra.
-Qed.
-
-Lemma g3_double_pos aj bj am bm : 0 < am -> am <= aj -> 0 < 2 * g3 aj bj - g3 am bm.
-Proof.
-  intros Ha Hle. unfold g3. pose proof gelu_tanh_scale_pos. pose proof gtk_pos.
-  assert (am * am * am <= aj * aj * aj) by (destruct (Rle_lt_or_eq_dec _ _ Hle) as [Hl|He];
-    [left; apply cube_lt; lra | right; rewrite He; reflexivity]).
-  assert (0 < am * am * am) by (repeat apply Rmult_lt_0_compat; lra).
-  assert (0 < 2 * gelu_tanh_scale * gtk) by (repeat apply Rmult_lt_0_compat; lra). nra.
-Qed.
-
-Lemma exponent_pos_growth a b : 0 < a ->
-  exists delta T, 0 < delta /\ 1 <= T /\ forall t, T <= t -> delta * t <= gelu_tanh_exponent (a * t + b).
-Proof.
-  intros Ha. destruct (cubic_growth (g3 a b) (g2 a b) (g1 a b) (g0 a b) (or_introl (g3_pos a b Ha)))
-    as [delta [T [Hd [HT H]]]].
-  exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht. rewrite exponent_line. exact (H t Ht).
-Qed.
-
-Lemma exp_le_mono x y : x <= y -> exp x <= exp y.
-Proof.
-  intros H. destruct (Rle_lt_or_eq_dec x y H) as [Hl|E];
-    [left; apply exp_increasing, Hl | rewrite E; right; reflexivity].
-Qed.
-
-Lemma inv_one_plus_exp_le_exp g : / (1 + exp g) <= exp (- g).
-Proof.
-  rewrite exp_Ropp. pose proof (exp_pos g). apply Rinv_le_contravar; lra.
-Qed.
-
-Lemma logistic_split g : / (1 + exp g) = exp (- g) - exp (- g) * exp (- g) / (1 + exp (- g)).
-Proof. rewrite exp_Ropp. pose proof (exp_pos g). field. split; [|lra]. pose proof (Rinv_0_lt_compat _ H). lra. Qed.
-
-(** ** Step 1: the affine part vanishes *)
-
-Lemma tanh_tail_bound (c a b : R) : 0 < a ->
-  exists T K, forall t, T <= t ->
-    Rabs (c * ((a * t + b) * / (1 + exp (gelu_tanh_exponent (a * t + b))))) <= K / t.
-Proof.
-  intros Ha. destruct (exponent_pos_growth a b Ha) as [delta [T [Hd [HT H]]]].
-  exists T, (Rabs c * ((Rabs a + Rabs b) * (4 / (delta * delta)))). intros t Ht.
-  assert (Ht1 : 1 <= t) by lra.
-  set (gg := gelu_tanh_exponent (a * t + b)).
-  pose proof (inv_one_plus_exp_le_exp gg) as H1.
-  pose proof (exp_le_mono (- gg) (- (delta * t)) ltac:(pose proof (H t Ht); unfold gg; lra)) as H2.
-  assert (Hi : 0 < / (1 + exp gg)) by (apply Rinv_0_lt_compat; pose proof (exp_pos gg); lra).
-  assert (Hz : Rabs (a * t + b) <= (Rabs a + Rabs b) * t).
-  { eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_mult, (Rabs_right t) by lra.
-    pose proof (Rabs_pos b). pose proof (Rabs_pos a). nra. }
-  pose proof (t_exp_neg_bound delta t Hd ltac:(lra)) as Hte.
-  rewrite !Rabs_mult, (Rabs_right (/ _)) by lra.
-  replace (Rabs c * ((Rabs a + Rabs b) * (4 / (delta * delta))) / t)
-    with (Rabs c * ((Rabs a + Rabs b) * (4 / (delta * delta) / t))) by (field; lra).
-  apply Rmult_le_compat_l; [apply Rabs_pos|].
-  pose proof (Rabs_pos (a * t + b)). pose proof (Rabs_pos a). pose proof (Rabs_pos b).
-  apply Rle_trans with ((Rabs a + Rabs b) * t * exp (- (delta * t))).
-  - apply Rmult_le_compat; lra.
-  - rewrite Rmult_assoc. apply Rmult_le_compat_l; lra.
-Qed.
-
-Lemma tanh_affine_zero N (gamma alpha beta : nat -> R) (P' Q' : R) :
-  (forall j, (j < N)%nat -> 0 < alpha j) ->
-  (forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j)
-                 * / (1 + exp (gelu_tanh_exponent (alpha j * t + beta j))))) = P' * t + Q') ->
-  P' = 0 /\ Q' = 0.
-Proof.
-  intros Hpos Hs.
-  destruct (tail_sum_bound N (fun j t => gamma j * ((alpha j * t + beta j)
-                 * / (1 + exp (gelu_tanh_exponent (alpha j * t + beta j)))))) as [T [K HK]].
-  { intros j Hj. apply tanh_tail_bound, Hpos, Hj. }
-  assert (HP : P' = 0).
-  { apply bounded_by_inv_large. exists (Rmax T 1), (Rabs K + Rabs Q'). intros t Ht.
-    assert (HtT : T <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
-    assert (Ht1 : 1 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
-    pose proof (HK t HtT) as B. rewrite Hs in B.
-    apply le_div_t; [lra|].
-    assert (E : Rabs P' * t = Rabs (P' * t + Q' - Q')) by (replace (P' * t + Q' - Q') with (P' * t) by ring; rewrite Rabs_mult, (Rabs_right t) by lra;
-          reflexivity).
-    rewrite E. unfold Rminus. eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
-    apply Rplus_le_compat_r. eapply Rle_trans; [exact B|].
-    apply Rle_trans with (Rabs K / t); [unfold Rdiv; apply Rmult_le_compat_r;
-      [left; apply Rinv_0_lt_compat; lra | apply RRle_abs]|].
-    apply (Rmult_le_reg_r t); [lra|]. unfold Rdiv.
-    replace (Rabs K * / t * t) with (Rabs K) by (field; lra). pose proof (Rabs_pos K). nra. }
-  split; [exact HP|].
-  apply bounded_by_inv_large. exists T, K. intros t Ht.
-  pose proof (HK t Ht) as B. rewrite Hs, HP in B. replace (0 * t + Q') with Q' in B by ring. exact B.
-Qed.
-
-(** ** Step 2: the smallest pair dominates *)
-
-Lemma frac_le_exp G : 0 <= exp (- G) / (1 + exp (- G)) <= exp (- G).
-Proof.
-  pose proof (exp_pos (- G)) as He. split.
-  - apply logistic_div_nonneg; lra.
-  - unfold Rdiv. apply Rle_trans with (exp (- G) * 1); [|lra]. apply Rmult_le_compat_l; [lra|].
-    rewrite <- Rinv_1. apply Rinv_le_contravar; lra.
-Qed.
-
-Lemma tanh_dominant_bound (c am bm : R) : 0 < am ->
-  exists T K, forall t, T <= t ->
-    Rabs (c * am - c * ((am * t + bm) / t *
-      (1 - exp (- gelu_tanh_exponent (am * t + bm)) / (1 + exp (- gelu_tanh_exponent (am * t + bm))))))
-    <= K / t.
-Proof.
-  intros Ha. destruct (exponent_pos_growth am bm Ha) as [delta [T [Hd [HT HG]]]].
-  destruct (term_over_t_bound am bm delta Hd) as [K1 HK1].
-  exists T, (Rabs c * (Rabs bm + K1)). intros t Ht.
-  set (G := gelu_tanh_exponent (am * t + bm)).
-  set (E := exp (- G) / (1 + exp (- G))).
-  assert (HE : 0 <= E <= exp (- (delta * t))).
-  { pose proof (frac_le_exp G) as [H1 H2]. split; [exact H1|].
-    eapply Rle_trans; [exact H2|]. apply exp_le_mono. pose proof (HG t Ht). unfold G. lra. }
-  replace (c * am - c * ((am * t + bm) / t * (1 - E))) with (c * (- bm / t + (am * t + bm) / t * E))
-    by (field; lra).
-  rewrite Rabs_mult.
-  replace (Rabs c * (Rabs bm + K1) / t) with (Rabs c * (Rabs bm / t + K1 / t)) by (field; lra).
-  apply Rmult_le_compat_l; [apply Rabs_pos|].
-  eapply Rle_trans; [apply Rabs_triang|]. apply Rplus_le_compat.
-  - rewrite abs_div_pos, Rabs_Ropp by lra. right. reflexivity.
-  - apply HK1; lra.
-Qed.
-
-Lemma tanh_other_bound (c aj bj am bm : R) : 0 < am ->
-  am < aj \/ (aj = am /\ bm < bj) ->
-  exists T K, forall t, T <= t ->
-    Rabs (c * ((aj * t + bj) / t *
-      (exp (gelu_tanh_exponent (am * t + bm) + - gelu_tanh_exponent (aj * t + bj))
-       - exp (gelu_tanh_exponent (am * t + bm) + - gelu_tanh_exponent (aj * t + bj)
-              + - gelu_tanh_exponent (aj * t + bj))
-         / (1 + exp (- gelu_tanh_exponent (aj * t + bj)))))) <= K / t.
-Proof.
-  intros Ha Hlex.
-  assert (Haj : am <= aj) by (destruct Hlex as [H|[H _]]; lra).
-  destruct (exponent_gap 1 aj bj am bm) as [d1 [T1 [Hd1 [HT1 G1]]]].
-  { destruct Hlex as [H|[H1 H2]].
-    - left. apply g3_gap_lt; lra.
-    - right. destruct (g2_gap_eq aj bj am bm Ha H1 H2) as [E3 P2]. split; [exact E3 | left; exact P2]. }
-  destruct (exponent_gap 2 aj bj am bm) as [d2 [T2 [Hd2 [HT2 G2]]]].
-  { left. apply g3_double_pos; lra. }
-  destruct (term_over_t_bound aj bj d1 Hd1) as [K1 HK1].
-  destruct (term_over_t_bound aj bj d2 Hd2) as [K2 HK2].
-  exists (Rmax T1 T2), (Rabs c * (K1 + K2)). intros t Ht.
-  assert (Ht1 : T1 <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
-  assert (Ht2 : T2 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
-  set (Gm := gelu_tanh_exponent (am * t + bm)). set (Gj := gelu_tanh_exponent (aj * t + bj)).
-  set (E1 := exp (Gm + - Gj)).
-  set (E2 := exp (Gm + - Gj + - Gj) / (1 + exp (- Gj))).
-  assert (HE1 : 0 <= E1 <= exp (- (d1 * t))).
-  { split; [left; apply exp_pos|]. apply exp_le_mono. pose proof (G1 t Ht1). unfold Gm, Gj. lra. }
-  assert (HE2 : 0 <= E2 <= exp (- (d2 * t))).
-  { pose proof (exp_pos (- Gj)). pose proof (exp_pos (Gm + - Gj + - Gj)). split.
-    - apply logistic_div_nonneg; lra.
-    - apply Rle_trans with (exp (Gm + - Gj + - Gj)).
-      + unfold E2, Rdiv. apply Rle_trans with (exp (Gm + - Gj + - Gj) * 1); [|lra].
-        apply Rmult_le_compat_l; [lra|]. rewrite <- Rinv_1. apply Rinv_le_contravar; lra.
-      + apply exp_le_mono. pose proof (G2 t Ht2). unfold Gm, Gj. lra. }
-  rewrite Rabs_mult.
-  replace (Rabs c * (K1 + K2) / t) with (Rabs c * (K1 / t + K2 / t)) by (field; lra).
-  apply Rmult_le_compat_l; [apply Rabs_pos|].
-  replace ((aj * t + bj) / t * (E1 - E2)) with ((aj * t + bj) / t * E1 + - ((aj * t + bj) / t * E2))
-    by ring.
-  eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
-  apply Rplus_le_compat; [apply HK1 | apply HK2]; lra.
-Qed.
-
-(** ** One variable, positive dilations *)
+Lemma gelu_tanh_cubic_pos : 0 < 44715 / 1000000.
+Proof. lra. Qed.
 
 Theorem gelu_tanh_even_affine_positive : forall N (gamma alpha beta : nat -> R) (p q : R),
   (forall j, (j < N)%nat -> 0 < alpha j) ->
@@ -318,79 +37,11 @@ Theorem gelu_tanh_even_affine_positive : forall N (gamma alpha beta : nat -> R) 
   (forall t, sumn N (fun j => gamma j * even_part gelu_tanh (alpha j * t + beta j)) = p * t + q) ->
   forall j, (j < N)%nat -> gamma j = 0.
 Proof.
-  intros N gamma alpha beta p q Hpos Hd Hs j0 Hj0.
-  set (G := fun j t => gelu_tanh_exponent (alpha j * t + beta j)).
-  set (P' := sumn N (fun j => gamma j * alpha j) / 2 - p).
-  set (Q' := sumn N (fun j => gamma j * beta j) / 2 - q).
-  assert (Hh : forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j)
-                   * / (1 + exp (gelu_tanh_exponent (alpha j * t + beta j))))) = P' * t + Q').
-  { intros t. pose proof (Hs t) as E.
-    rewrite (sumn_ext N _ (fun j => gamma j * (alpha j * t + beta j) / 2
-               - gamma j * ((alpha j * t + beta j)
-                            * / (1 + exp (gelu_tanh_exponent (alpha j * t + beta j)))))) in E
-      by (intros; rewrite gelu_tanh_even_formula; unfold Rdiv; ring).
-    rewrite sumn_minus in E.
-    assert (L : sumn N (fun j => gamma j * (alpha j * t + beta j) / 2) =
-                sumn N (fun j => gamma j * alpha j) / 2 * t + sumn N (fun j => gamma j * beta j) / 2).
-    { rewrite (sumn_ext N _ (fun j => gamma j * alpha j * (t / 2) + gamma j * beta j * / 2))
-        by (intros; field).
-      rewrite sumn_plus, !sumn_scal_r. field. }
-    unfold P', Q'. lra. }
-  destruct (tanh_affine_zero N gamma alpha beta P' Q' Hpos Hh) as [HP HQ].
-  destruct (Req_dec (gamma j0) 0) as [E|Hg0]; [exact E|exfalso].
-  (* the lexicographically smallest [(alpha, beta)] with a nonzero coefficient *)
-  destruct (exists_min_index N alpha (fun i => gamma i <> 0)) as [m1 [Hm1 [Hgm1 Hmin1]]].
-  { intros i. destruct (Req_dec (gamma i) 0); [right; tauto | left; assumption]. }
-  { exists j0. split; assumption. }
-  destruct (exists_min_index N beta (fun i => gamma i <> 0 /\ alpha i = alpha m1))
-    as [m [Hm [[Hgm Ham] Hmin2]]].
-  { intros i. destruct (Req_dec (gamma i) 0); destruct (Req_dec (alpha i) (alpha m1)); tauto. }
-  { exists m1. split; [exact Hm1 | split; [exact Hgm1 | reflexivity]]. }
-  assert (Hlex : forall j, (j < N)%nat -> j <> m -> gamma j <> 0 ->
-                   alpha m < alpha j \/ (alpha j = alpha m /\ beta m < beta j)).
-  { intros j Hj Hne Hgj. pose proof (Hmin1 j Hj Hgj) as H1.
-    destruct (Rlt_dec (alpha m) (alpha j)) as [Hlt|Hge]; [left; exact Hlt|right].
-    assert (Haj : alpha j = alpha m1) by (apply Rnot_lt_le in Hge; lra).
-    split; [lra|]. pose proof (Hmin2 j Hj (conj Hgj Haj)) as H2.
-    destruct (Req_dec (beta m) (beta j)) as [Eb|Eb]; [|lra].
-    exfalso. apply (Hd m j Hm Hj (not_eq_sym Hne)). split; [lra | exact Eb]. }
-  (* multiply the vanishing sum by [exp (G_m t) / t] *)
-  set (h := fun j t => gamma j * ((alpha j * t + beta j) / t *
-      (exp (G m t + - G j t) - exp (G m t + - G j t + - G j t) / (1 + exp (- G j t))))).
-  assert (Hh0 : forall t, 0 < t -> sumn N (fun j => h j t) = 0).
-  { intros t Ht. pose proof (Hh t) as E. rewrite HP, HQ in E.
-    replace (0 * t + 0) with 0 in E by ring.
-    rewrite <- (Rmult_0_r (exp (G m t) / t)), <- E, <- sumn_scal_l.
-    apply sumn_ext. intros j _. unfold h, G. rewrite (logistic_split (gelu_tanh_exponent (alpha j * t + beta j))).
-    rewrite !exp_plus. field. split; [|lra]. pose proof (exp_pos (- gelu_tanh_exponent (alpha j * t + beta j))). lra. }
-  assert (Hgm0 : gamma m * alpha m = 0).
-  { apply bounded_by_inv_large.
-    destruct (tail_sum_bound N (fun j t => if Nat.eq_dec m j then gamma m * alpha m - h m t else - h j t))
-      as [T [K HK]].
-    { intros j Hj. destruct (Nat.eq_dec m j) as [<-|Hne].
-      - destruct (tanh_dominant_bound (gamma m) (alpha m) (beta m) (Hpos m Hm)) as [T [K HK]].
-        exists (Rmax T 1), K. intros t Ht.
-        assert (HtT : T <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
-        assert (Ht1 : 1 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
-        unfold h, G. replace (gelu_tanh_exponent (alpha m * t + beta m) + - gelu_tanh_exponent (alpha m * t + beta m))
-          with 0 by ring. rewrite exp_0, Rplus_0_l.
-        exact (HK t HtT).
-      - destruct (Req_dec (gamma j) 0) as [Z|NZ].
-        + exists 0, 0. intros t _. unfold h. rewrite Z, Rmult_0_l, Ropp_0, Rabs_R0. unfold Rdiv. lra.
-        + destruct (tanh_other_bound (gamma j) (alpha j) (beta j) (alpha m) (beta m) (Hpos m Hm)
-                      (Hlex j Hj (not_eq_sym Hne) NZ)) as [T [K HK]].
-          exists T, K. intros t Ht. rewrite Rabs_Ropp. exact (HK t Ht). }
-    exists (Rmax T 1), K. intros t Ht.
-    assert (HtT : T <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
-    assert (Ht0 : 0 < t) by (pose proof (Rmax_r T 1); lra).
-    assert (E : gamma m * alpha m =
-                sumn N (fun j => if Nat.eq_dec m j then gamma m * alpha m - h m t else - h j t)).
-    { rewrite (sumn_ext N _ (fun j => - h j t + (if Nat.eq_dec m j then gamma m * alpha m else 0))).
-      - rewrite sumn_plus, sumn_opp, (Hh0 t Ht0), (sumn_delta N m (fun _ => gamma m * alpha m) Hm). ring.
-      - intros j _. destruct (Nat.eq_dec m j) as [<-|]; ring. }
-    rewrite E. exact (HK t HtT). }
-  apply Rmult_integral in Hgm0. destruct Hgm0 as [Z|Z]; [exact (Hgm Z)|].
-  pose proof (Hpos m Hm). lra.
+  intros N gamma alpha beta p q Hpos Hd Hs.
+  apply (tanh_family_even_affine_positive (sqrt (2 / PI)) (44715 / 1000000)
+           gelu_tanh_scale_pos gelu_tanh_cubic_pos N gamma alpha beta p q Hpos Hd).
+  intros t. rewrite <- (Hs t). apply sumn_ext. intros j _. unfold even_part.
+  rewrite <- gelu_tanh_is_tanh_gelu. reflexivity.
 Qed.
 
 (** ** One variable, any nonzero dilations (by evenness) *)
