@@ -125,18 +125,51 @@ def test_not_absorbable_on_reduced_block_is_not_absorbable_on_users_block_numeri
     assert crosscheck(i, wrong, use_z3=False).witness_equal is False
 
 
-@pytest.mark.parametrize("make", [planted, generic, non_generic])
-def test_not_certified_is_reported(make):
-    i = make("relu")
-    dec = decide(i)
-    with pytest.raises(CannotCertify, match="skip reduction with biases"):
-        build_certificate(i, dec)
+def test_partial_reduced_certificate_not_glued():
+    """Generic (R9) verdicts have partial certificates (all weights agreeing with an index block):
+    not glued, reported not_certified."""
+    i = generic("relu")
+    with pytest.raises(CannotCertify, match="index block"):
+        build_certificate(i, decide(i))
 
 
-def test_certify_outcome_not_certified(backend):
-    res = certify(planted("relu"), decide(planted("relu")), backend)
+def test_certify_partial_outcome_not_certified(backend):
+    res = certify(generic("relu"), decide(generic("relu")), backend)
     assert res is not None and res.outcome == ProverOutcome.NOT_CERTIFIED
-    assert THEOREM_NOTE in res.message
+    assert "gluing R1 with biases" in res.message
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_planted_certificate_accepted(backend, act):
+    i = planted(act)
+    dec = decide(i)
+    cert = build_certificate(i, dec)
+    assert "Theorem verdict : absorbable_ungated_bias" in cert.source
+    assert "(mat_of_rows dPs RPs)" in cert.source and "cert_skip_bias_reduce" in cert.source
+    res = certify(i, dec, backend)
+    assert res is not None and res.outcome == ProverOutcome.ACCEPTED, res.message
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_width_certificates_accepted(backend, act):
+    """R8 with biases after R1: a not-absorbable width and the least width (absorbable /\\ not below)."""
+    i = non_generic(act)
+    for dec in (decide(i, width=1), decide(i, min_width=True)):
+        res = certify(i, dec, backend)
+        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res.message)
+
+
+@pytest.mark.parametrize("old,new,check", [
+    ("Definition dbs : Z := (1)%Z.", "Definition dbs : Z := (2)%Z.", "\"check_reduced_bias "),
+    ("Definition dQs : Z := (2)%Z.", "Definition dQs : Z := (3)%Z.", "\"check_inverse "),
+    ("Definition dBs : Z := (1)%Z.", "Definition dBs : Z := (2)%Z.", "\"check_reduced_down "),
+])
+def test_tampered_certificate_rejected(backend, old, new, check):
+    i = planted("relu")
+    cert = build_certificate(i, decide(i))
+    assert old in cert.source
+    res = backend.check_file(cert.source.replace(old, new), stem=cert.stem, timeout=120)
+    assert not res.accepted and check in res.message
 
 
 def test_gated_and_homogeneous_with_skip_and_biases_unchanged():
