@@ -125,18 +125,36 @@ def test_not_absorbable_on_reduced_block_is_not_absorbable_on_users_block_numeri
     assert crosscheck(i, wrong, use_z3=False).witness_equal is False
 
 
-def test_partial_reduced_certificate_not_glued():
-    """Generic (R9) verdicts have partial certificates (all weights agreeing with an index block):
-    not glued, reported not_certified."""
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_generic_partial_certificates_accepted(backend, act):
+    """R9's partial certificates (all weights agreeing with an index block) glued by
+    cert_skip_bias_partial: width n and below."""
+    i = generic(act)
+    for dec in (decide(i), decide(i, width=1)):
+        cert = build_certificate(i, dec)
+        assert "cert_skip_bias_partial" in cert.source and "check_reduced_down_rows" in cert.source
+        res = certify(i, dec, backend)
+        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res.message)
+
+
+def test_generic_partial_tampered_rejected(backend):
     i = generic("relu")
-    with pytest.raises(CannotCertify, match="index block"):
-        build_certificate(i, decide(i))
+    cert = build_certificate(i, decide(i))
+    old = "Definition dBs : Z := (1)%Z."
+    assert old in cert.source
+    res = backend.check_file(cert.source.replace(old, "Definition dBs : Z := (2)%Z."), stem=cert.stem, timeout=120)
+    assert not res.accepted and '"check_reduced_down_rows ' in res.message
 
 
-def test_certify_partial_outcome_not_certified(backend):
-    res = certify(generic("relu"), decide(generic("relu")), backend)
-    assert res is not None and res.outcome == ProverOutcome.NOT_CERTIFIED
-    assert "gluing R1 with biases" in res.message
+def test_unexpected_reduced_statement_not_glued():
+    from pybridge.coq.certificates_skip_bias import _rewrite_statement
+
+    with pytest.raises(CannotCertify):
+        _rewrite_statement("forall (A : mat), agrees_up_coded n R dA E RA A -> "
+                           "~ absorbable_ungated_bias relu d n n identity A c B b0")
+    with pytest.raises(CannotCertify):
+        _rewrite_statement("absorbable_ungated_bias relu d n n identity (mat_of_rows dA RA) (vec_of dc Lc) "
+                           "(mat_of_cols dB CB) (vec_of dc Lc)")
 
 
 @pytest.mark.parametrize("act", ["relu", "gelu"])

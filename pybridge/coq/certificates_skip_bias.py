@@ -8,10 +8,13 @@ data, the Z checks ``P Q = Q P = I`` (``CheckSkip.check_inverse``), ``Q B = B~``
 (``CertifySkipWidth.check_reduced_down``) and ``Q b0 = b0~`` (``CertifySkipBias.check_reduced_bias``),
 and the glue ``CertifySkipBias.cert_skip_bias_reduce`` rewriting the verdict to the user's block.
 
-Only reduced verdicts stated about the concrete reduced block are glued (``B~`` as
-``mat_of_cols dB CB`` or ``zmat_cols dB (zrows CB)``, ``b0~`` as ``vec_of db0 Lb0``); partial
-certificates (statements for all weights agreeing with an index block) raise
-:class:`CannotCertify` and the verdict is reported ``not_certified``.
+Reduced verdicts stated about the concrete reduced block (``B~`` as ``mat_of_cols dB CB`` or
+``zmat_cols dB (zrows CB)``, ``b0~`` as ``vec_of db0 Lb0``) are glued by the iff; partial ones
+(R9: for all ``A`` agreeing with columns ``R`` and ``B`` with rows ``R`` of the data, any biases)
+by ``cert_skip_bias_partial`` with the Z check ``check_reduced_down_rows`` (``Q B`` agrees with
+``B~`` on rows ``R``), the user's statement then being for all ``A`` agreeing on columns ``R``,
+the user's ``B``, any ``b0``. Other forms (coded data) raise :class:`CannotCertify`: the verdict is
+reported ``not_certified``.
 """
 
 from __future__ import annotations
@@ -32,7 +35,9 @@ _HEAD = "Theorem verdict : "
 _B_FORMS = {"(mat_of_cols dB CB)": "check_reduced_down_cols", "(zmat_cols dB (zrows CB))": "check_reduced_down_sound"}
 _B0 = "(vec_of db0 Lb0)"
 _NEW_NAMES = re.compile(r"\b(dPs|RPs|dQs|RQs|dBs|CBs|dbs|Lbs|inv_skip_ok|down_skip_ok|bias_skip_ok|skip_glue|"
-                        r"verdict_reduced)\w*\b")
+                        r"rows_skip_ok|verdict_reduced)\w*\b")
+_PARTIAL = re.compile(r"forall \(A : mat\) \(c : vec\) \(B : mat\) \(b0 : vec\), agrees_up n R dA RA A -> "
+                      r"agrees_down n R dB CB B ->\s*~ absorbable_ungated_bias (\w+) d n (\w+|\d+%nat) identity A c B b0")
 
 
 def applies(instance: Instance) -> bool:
@@ -80,8 +85,8 @@ def _rewrite_statement(stmt: str) -> tuple[str, str]:
     """The user's statement (``identity ... B~ b0~`` -> ``P ... B b0``) and ``B~``'s form."""
     pieces = stmt.split("absorbable_ungated_bias ")
     if len(pieces) < 2 or "forall" in stmt:
-        raise CannotCertify("the reduced certificate is stated for all weights agreeing with an index block; "
-                            "gluing R1 with biases to it is not written yet")
+        raise CannotCertify("the reduced certificate's statement (for all weights agreeing with coded data) "
+                            "has no R1-with-biases glue yet")
     out, form = [pieces[0]], None
     for piece in pieces[1:]:
         args = _atoms(piece)
@@ -132,11 +137,9 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision) -> Optio
         raise CannotCertify("the reduced certificate has an unexpected layout")
     start = src.index(_HEAD) + len(_HEAD)
     end = src.index(".\nProof.", start)
-    stmt, form = _rewrite_statement(src[start:end])
     assert decision.skip_inverse is not None
     P, Q = scale_matrix(instance.skip), scale_matrix(decision.skip_inverse)
     Bu = scale_matrix(instance.W_down)
-    b0 = scale_matrix([list(instance.b_down or (Fraction(0),) * instance.d)])
     w = _Writer()
     n0 = len(w.lines)
     w.z("dPs", P.den)
@@ -147,6 +150,18 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision) -> Optio
     w.check("inv_skip_ok", f"check_inverse d dPs RPs dQs RQs {ps}")
     w.z("dBs", Bu.den)
     w.rows("CBs", _columns(Bu))
+    partial = _PARTIAL.fullmatch(src[start:end])
+    if partial is not None:
+        sig, m = partial.group(1), partial.group(2)
+        w.check("rows_skip_ok", "check_reduced_down_rows d n R dQs RQs dBs CBs dB CB")
+        w.add(f"Theorem verdict : forall (A : mat) (c : vec) (b0 : vec), agrees_up n R dA RA A ->\n"
+              f"  ~ absorbable_ungated_bias {sig} d n {m} (mat_of_rows dPs RPs) A c (mat_of_cols dBs CBs) b0.\n"
+              "Proof.\n  intros A0 c0 b1 HA H.\n"
+              f"  destruct (cert_skip_bias_partial _ _ _ _ _ _ _ _ {ps} _ _ _ _ _ _ _ _ inv_skip_ok rows_skip_ok H)\n"
+              "    as [Bt [bt [HB Hab]]].\n  exact (verdict_reduced A0 c0 Bt bt HA HB Hab).\nQed.")
+        return _assemble(rcert, src, w.lines[n0:])
+    stmt, form = _rewrite_statement(src[start:end])
+    b0 = scale_matrix([list(instance.b_down or (Fraction(0),) * instance.d)])
     w.z("dbs", b0.den)
     w.int_list("Lbs", b0.rows[0])
     w.check("down_skip_ok", "check_reduced_down d n dQs RQs dBs CBs dB CB")
@@ -159,9 +174,13 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision) -> Optio
           f"    ({_B_FORMS[form]} d n dQs RQs dBs CBs dB CB down_skip_ok)\n"
           "    (check_reduced_bias_sound d dQs RQs dbs Lbs db0 Lb0 bias_skip_ok)).\nQed.")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {_proof_term(stmt)}. Qed.")
-    glue = "\n".join(w.lines[n0:])
+    return _assemble(rcert, src, w.lines[n0:])
+
+
+def _assemble(rcert: Certificate, src: str, glue_lines: list[str]) -> Certificate:
+    """The reduced certificate (its ``verdict`` renamed ``verdict_reduced``), then the glue."""
+    glue = "\n".join(glue_lines)
     body = src[:-len(_FOOTER)].replace(_HEAD, "Theorem verdict_reduced : ", 1)
     first = body.index("From Absorb Require Import")
-    body = (body[:first] + "From Coq Require Import Setoid.\n"
-            "From Absorb Require Import CheckSkip CertifySkipWidth CertifySkipBias.\n" + body[first:])
+    body = (body[:first] + "From Absorb Require Import CheckSkip CertifySkipWidth CertifySkipBias.\n" + body[first:])
     return replace(rcert, stem="CertSkipBias", source=body + glue + "\n" + _FOOTER, extract=None)
