@@ -169,11 +169,13 @@ def test_uncovered_activation_with_biases_still_undecided():
 
 
 @pytest.mark.parametrize("act", ACTS)
-def test_biases_with_a_skip_outside_hypotheses(act):
+def test_biases_with_a_skip_reduced_by_r1(act):
+    """Biases and a skip P: R1 with biases reduces to W_down / P, b_down / P, decided by R9."""
     i = Instance(Activation(act), mat([[1], [2]]), mat([[1, 1]]), skip=mat([[2]]), b_up=(F(1), F(0)))
     dec = decide(i)
-    assert (dec.verdict, dec.result, dec.theorem) == ("outside_hypotheses", "R7", None)
-    assert "non-identity skip" in dec.reason
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
+    assert dec.theorem is not None and "skip_reduction_ungated_bias" in dec.reason
+    assert dec.reduced_down == ((F(1, 2), F(1, 2)),)
 
 
 @pytest.mark.parametrize("act", ACTS)

@@ -650,8 +650,11 @@ def build_certificate(instance: Instance, decision: Decision) -> Optional[Certif
     v = decision.verdict
     if v in ("outside_hypotheses", "undecided"):
         return None
+    from .certificates_skip_bias import applies, build_skip_bias_certificate
     from .certificates_width import build_width_certificate, handles
 
+    if applies(instance) and decision.result not in ("R2", "R3"):  # R1 with biases
+        return build_skip_bias_certificate(instance, decision)
     if handles(decision):  # R8 / R8' / R9: pybridge/coq/certificates_width.py
         return build_width_certificate(instance, decision)  # type: ignore[return-value]
     act = instance.activation

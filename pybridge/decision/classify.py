@@ -7,7 +7,9 @@
 - odd-part-identity blocks (ReLU, GELU, GELU_tanh, SiLU): the exact subset
   search (:mod:`.subset_search`) and genericity (:mod:`.genericity`) decide
   between R5 (<=) (a subset S, with the witness), R5 (=>) (generic, no S) and
-  ``outside_hypotheses`` (not generic, or biases without S, or biases and a skip).
+  ``outside_hypotheses`` (not generic, or biases without S).
+- biases with a non-identity skip ``P``: R1 with biases (:func:`_decide_skip_bias`) reduces to
+  the identity skip (``W_down``, ``b_down`` multiplied by ``P^-1``), decided as above.
 - what R5 leaves open, other widths (``width``) and the least absorbing width
   (``min_width``): R8 / R8' / R9 through :mod:`.width_route`.
 """
@@ -21,6 +23,7 @@ from typing import Any, Optional
 from ..activations import qualified
 from ..errors import InputError
 from ..evidence import Evidence
+from ..exact_linalg import invert, matmul
 from ..model import Decision, Instance, Witness
 from ..modular import identity_int, scale_matrix
 from . import width_route
@@ -78,10 +81,6 @@ def _classification(inst: Instance, skip: SkipReduction) -> Optional[Decision]:
                         **base)
     if not act.odd_part_identity:
         raise InputError(f"unsupported activation {act.label!r}")
-    if inst.has_bias and inst.skip is not None:
-        return Decision("outside_hypotheses", "R7", None,
-                        "nonzero biases together with a non-identity skip: no formal theorem covers this case",
-                        **base)
     return None
 
 
@@ -104,6 +103,8 @@ def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False)
         return fixed if m == inst.n and not min_width else replace(
             fixed, reason=fixed.reason + (" (this verdict holds at every width)"
                                           if fixed.verdict == "not_absorbable" else ""), width=m)
+    if inst.has_bias and inst.skip is not None:
+        return _decide_skip_bias(inst, width, min_width, skip)
     wbase: dict[str, Any] = dict(skip_inverse=skip.inverse, reduced_down=skip.reduced_down)
     route = width_route.covered(inst)
     if route and not inst.has_bias and (m != inst.n or min_width or not act.certifiable):
@@ -154,3 +155,46 @@ def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
     return Decision("not_absorbable", "R5", _theorem(act.spec.generic_submatrix_lemma),
                     f"generic weights and no S with B~[:,S] A[S,:] = -I{via} ({out.reason}): "
                     f"not absorbable at width n (R5 =>, {act.label})", **common)
+
+
+SKIP_BIAS_THEOREM = "Absorb.results.SkipReductionBias.skip_reduction_ungated_bias"
+
+
+def _times(P: Any, v: Any) -> tuple[Fraction, ...]:
+    """``P v`` exactly."""
+    return tuple(sum((Fraction(P[i][j]) * v[j] for j in range(len(v))), Fraction(0)) for i in range(len(P)))
+
+
+def reduced_bias_instance(inst: Instance, inverse: Optional[Any] = None) -> Instance:
+    """R1 with biases: ``x + P^-1 B sigma(A x + c) + P^-1 b0`` for ``P x + B sigma(A x + c) + b0``."""
+    if inst.skip is None:
+        return inst
+    Q = inverse if inverse is not None else invert(inst.skip)
+    b_down = _times(Q, inst.b_down) if inst.b_down is not None else None
+    return replace(inst, skip=None, W_down=matmul(Q, inst.W_down), b_down=b_down)
+
+
+def user_skip_witness(inst: Instance, w: Witness) -> Witness:
+    """A residual-free block ``g`` of the reduced block gives ``P g`` for the user's block:
+    ``W_down`` and ``b_down`` multiplied by ``P``."""
+    P = inst.skip
+    if P is None:
+        return w
+    return replace(w, W_down=matmul(P, w.W_down),
+                   b_down=_times(P, w.b_down) if w.b_down is not None else None)
+
+
+def _decide_skip_bias(inst: Instance, width: Optional[int], min_width: bool, skip: SkipReduction) -> Decision:
+    """Biases and a non-identity skip ``P``: decide the reduced identity-skip block
+    (``skip_reduction_ungated_bias``: absorbable at width m iff the user's block is) and
+    report its verdict, with any explicit block mapped back to the user's block."""
+    red = reduced_bias_instance(inst, skip.inverse)
+    dec = decide(red, width, min_width)
+    info = dec.width_info
+    if info is not None:
+        info = width_route._user_witness(inst, info)
+    witness = user_skip_witness(inst, dec.witness) if dec.witness is not None else None
+    reduced_down = skip.reduced_down if skip.reduced_down is not None else None
+    return replace(dec, witness=witness, width_info=info, skip_inverse=skip.inverse, reduced_down=reduced_down,
+                   reason=f"{dec.reason}; after skip reduction with biases (R1, "
+                   "SkipReductionBias.skip_reduction_ungated_bias: B~ = P^-1 B, b0~ = P^-1 b0)")
