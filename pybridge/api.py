@@ -461,7 +461,11 @@ class _ScanPool:
 
         self.args = (str(path), mapping, transposed)
         self.options = options
-        self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"))
+        from .modular import use_one_blas_thread
+
+        # one process per core: BLAS threads inside the workers would only compete with them
+        self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
+                                               initializer=use_one_blas_thread)
         self.futures: dict = {}
 
     def submit(self, slot: int, k: int, name: str, act: Activation) -> None:

@@ -73,3 +73,18 @@ def test_transposed_float_is_the_rows_system():
     g = system.transposed_float(positions)
     assert np.all(np.abs(g) < 2**52)
     assert np.array_equal(g.astype(np.int64) % P, np.concatenate([m, r[:, None]], axis=1).T % P)
+
+
+def test_scan_workers_use_one_blas_thread() -> None:
+    """``scan --jobs`` workers run BLAS single-threaded (its spinning threads halved the speed)."""
+    import subprocess
+    import sys
+
+    code = ("from pybridge.modular import _openblas_thread_functions, use_one_blas_thread\n"
+            "f = _openblas_thread_functions()\n"
+            "use_one_blas_thread()\n"
+            "print('none' if f is None else int(f[0]()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    if out == "none":
+        pytest.skip("NumPy's bundled OpenBLAS not found")
+    assert out == "1"
