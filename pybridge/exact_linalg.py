@@ -30,6 +30,11 @@ def matmul(x: Sequence[Sequence[N]], y: Sequence[Sequence[N]]) -> tuple[tuple[N,
     return tuple(out)
 
 
+def matvec(x: Sequence[Sequence[Number]], v: Sequence[Number]) -> tuple[Fraction, ...]:
+    """``x @ v`` exactly, as Fractions."""
+    return tuple(sum((Fraction(a) * b for a, b in zip(r, v)), Fraction(0)) for r in x)
+
+
 def invert(m: Sequence[Sequence[Number]]) -> tuple[tuple[Fraction, ...], ...]:
     """Exact inverse (Gauss-Jordan over Q); :class:`InputError` when singular or not square."""
     d = len(m)

@@ -23,7 +23,7 @@ from typing import Any, Optional
 from ..activations import qualified
 from ..errors import InputError
 from ..evidence import Evidence
-from ..exact_linalg import invert, matmul
+from ..exact_linalg import invert, matmul, matvec
 from ..model import Decision, Instance, Witness
 from ..modular import identity_int, scale_matrix
 from . import width_route
@@ -160,17 +160,12 @@ def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
 SKIP_BIAS_THEOREM = "Absorb.results.SkipReductionBias.skip_reduction_ungated_bias"
 
 
-def _times(P: Any, v: Any) -> tuple[Fraction, ...]:
-    """``P v`` exactly."""
-    return tuple(sum((Fraction(P[i][j]) * v[j] for j in range(len(v))), Fraction(0)) for i in range(len(P)))
-
-
 def reduced_bias_instance(inst: Instance, inverse: Optional[Any] = None) -> Instance:
     """R1 with biases: ``x + P^-1 B sigma(A x + c) + P^-1 b0`` for ``P x + B sigma(A x + c) + b0``."""
     if inst.skip is None:
         return inst
     Q = inverse if inverse is not None else invert(inst.skip)
-    b_down = _times(Q, inst.b_down) if inst.b_down is not None else None
+    b_down = matvec(Q, inst.b_down) if inst.b_down is not None else None
     return replace(inst, skip=None, W_down=matmul(Q, inst.W_down), b_down=b_down)
 
 
@@ -181,7 +176,7 @@ def user_skip_witness(inst: Instance, w: Witness) -> Witness:
     if P is None:
         return w
     return replace(w, W_down=matmul(P, w.W_down),
-                   b_down=_times(P, w.b_down) if w.b_down is not None else None)
+                   b_down=matvec(P, w.b_down) if w.b_down is not None else None)
 
 
 def _decide_skip_bias(inst: Instance, width: Optional[int], min_width: bool, skip: SkipReduction) -> Decision:

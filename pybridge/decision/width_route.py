@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..activations import Activation, qualified
-from ..exact_linalg import invert, matmul
+from ..exact_linalg import invert, matmul, matvec
 from ..model import Decision, Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
 from ..ridge_form import ClassKind, RidgeForm, canonical_form
@@ -187,12 +187,8 @@ def _user_witness(inst: Instance, info: WidthInfo) -> WidthInfo:
     if inst.skip is None or blk is None:
         return info
     P = inst.skip
-    scaled = replace(blk, W_down=tuple(tuple(r) for r in matmul(P, blk.W_down)),
-                     b_down=tuple(sum((P[i][j] * blk.b_down[j] for j in range(len(blk.b_down))), Fraction(0))
-                                  for i in range(len(P))),
-                     sigma_constants=tuple((c, tuple(sum((P[i][j] * b[j] for j in range(len(b))), Fraction(0))
-                                                     for i in range(len(P))))
-                                           for c, b in blk.sigma_constants))
+    scaled = replace(blk, W_down=matmul(P, blk.W_down), b_down=matvec(P, blk.b_down),
+                     sigma_constants=tuple((c, matvec(P, b)) for c, b in blk.sigma_constants))
     return replace(info, block=scaled)
 
 
