@@ -562,6 +562,42 @@ def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     return None
 
 
+def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p: int) -> Optional[Coding]:
+    """How a partial certificate writes its block (``Ab``, and ``Bb`` as columns ``cols``):
+    codes of ``+- m 2**e`` (:mod:`.coded`) when they are denser than 63-bit numerators (float
+    weights) or the only encoding possible; None: plain numerators. Raises
+    :class:`CannotCertify` when neither applies. ``p``: the genericity prime, modulo which
+    Coq sees the coded columns of ``W_down`` (none may look zero)."""
+    codes = coding([Ab.rows, cols])
+    plain_ok = max(Ab.max_abs(), Bb.max_abs()) < LIMIT
+    if codes is not None and any(not any(v % p for v in col) for col in cols):
+        if not plain_ok:
+            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
+        codes = None
+    if codes is None and not plain_ok:
+        raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
+                            "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
+    return codes
+
+
+def write_block(w: _Writer, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
+                cols: Sequence[Sequence[int]], codes: Optional[Coding]) -> None:
+    """The data of a partial certificate's block: ``d``, ``n``, ``R``, ``dA``, ``dB`` and
+    ``RA``, ``CB`` (numerators, or codes over the base ``E``, whose residues the checkers read)."""
+    w.nat("d", d)
+    w.nat("n", n)
+    w.add(f"Definition R : list nat := {_nat_list(R)}.")
+    w.z("dA", Ab.den)
+    w.z("dB", Bb.den)
+    if codes is None:
+        w.rows("RA", Ab.rows)
+        w.rows("CB", cols)
+    else:
+        w.add(f"Definition E : int := {codes.base}%uint63.")
+        w.rows("RA", codes.matrices[0], unsigned=True)
+        w.rows("CB", codes.matrices[1], unsigned=True)
+
+
 def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> Optional[Certificate]:
     """R5 (=>) from columns R of W_up and rows R of W_down, for every pair agreeing there
     (``Certify.cert_generic_not_absorbable_partial``). None: no sorted-ratio genericity
@@ -588,32 +624,12 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
     Ab, Bb, _ = sub_matrices(ev.A, ev.B, ev.target, R)
     extract = Extract(R, Ab, Bb, _digest(ev.A, ev.B), _digest(Ab, Bb))
     cols = _columns(Bb)
-    codes = coding([Ab.rows, cols])
-    plain_ok = max(Ab.max_abs(), Bb.max_abs()) < LIMIT
-    if codes is not None and any(not any(v % gen.p for v in col) for col in cols):
-        # Coq sees coded columns of W_down modulo gen.p: one of them would look zero
-        if not plain_ok:
-            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
-        codes = None
-    if codes is None and not plain_ok:
-        raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
-                            "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
+    codes = block_coding(Ab, Bb, cols, gen.p)
     w = _Writer(extra=(*act.spec.certificate_modules, *(("CertifyCoded",) if codes else ())))
     w.add(f"(* Partial certificate: columns R of W_up and rows R of W_down, |R| = {len(R)}.\n"
           f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
           f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
-    w.nat("d", d)
-    w.nat("n", n)
-    w.add(f"Definition R : list nat := {_nat_list(R)}.")
-    w.z("dA", Ab.den)
-    w.z("dB", Bb.den)
-    if codes is None:
-        w.rows("RA", Ab.rows)
-        w.rows("CB", cols)
-    else:  # +- m 2^e codes over the base E (CodedData.v); the checkers read their residues
-        w.add(f"Definition E : int := {codes.base}%uint63.")
-        w.rows("RA", codes.matrices[0], unsigned=True)
-        w.rows("CB", codes.matrices[1], unsigned=True)
+    write_block(w, d, n, R, Ab, Bb, cols, codes)
     w.add(f"Definition pg : int := {gen.p}%uint63.")
     w.int_list("U", gen.u)
     w.int_list("V", gen.v)

@@ -45,17 +45,16 @@ from ..evidence import Functional, NoSubsetCertificate
 from ..model import Instance
 from ..modular import IntMatrix, identity_int, scale_matrix
 from .certificates import (
-    LIMIT,
     MAX_FREE_CERT,
-    CannotCertify,
     Extract,
     _columns,
     _digest,
     _functionals,
     _nat_list,
     _Writer,
+    block_coding,
+    write_block,
 )
-from .coded import Coding, coding
 
 
 @dataclass(frozen=True)
@@ -99,23 +98,6 @@ def find_block(inst: Instance, A: IntMatrix, B: IntMatrix, nosub: Optional[NoSub
     return BiasBlock(R, Ab, Bb, gen, block_cert, extract)
 
 
-def _block_coding(blk: BiasBlock, cols: list[tuple[int, ...]]) -> Optional[Coding]:
-    """The coded form of the block (``CertifyBiasCoded``) when it is denser than 63-bit
-    numerators (float weights) or the only one possible; None: plain numerators.
-    Raises :class:`CannotCertify` when neither encoding applies."""
-    codes = coding([blk.A.rows, cols])
-    plain_ok = max(blk.A.max_abs(), blk.B.max_abs()) < LIMIT
-    if codes is not None and any(not any(v % blk.generic.p for v in col) for col in cols):
-        # Coq sees coded columns of W_down modulo the genericity prime: one of them would look zero
-        if not plain_ok:
-            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
-        codes = None
-    if codes is None and not plain_ok:
-        raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
-                            "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
-    return codes
-
-
 def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop: str, below: str,
                        modules: tuple[str, ...]) -> tuple[str, str]:
     """The Coq source of a partial certificate and its kind (width ``m``; ``m = n`` needs
@@ -124,7 +106,7 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
     The block is written as codes of ``+- m 2**e`` (``CertifyBiasCoded``, the checkers
     reading the codes' residues) when that is denser or numerators exceed 63 bits."""
     cols = _columns(blk.B)
-    codes = _block_coding(blk, cols)
+    codes = block_coding(blk.A, blk.B, cols, blk.generic.p)
     suffix = "_coded" if codes is not None else ""
     extra = ("CodedData", "CertifyCoded", "CertifyBiasCoded") if codes is not None else ()
     w = _Writer(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias", *extra))
@@ -133,19 +115,10 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
           f"   sha256 of the full integer-scaled weights and biases (W_up, W_down, b_up, b_down): "
           f"{blk.extract.weights_sha256}\n"
           f"   sha256 of the extracted entries (RA, CB): {blk.extract.extract_sha256} *)")
-    w.nat("d", d)
-    w.nat("n", n)
-    w.add(f"Definition R : list nat := {_nat_list(blk.block)}.")
-    w.z("dA", blk.A.den)
-    w.z("dB", blk.B.den)
+    write_block(w, d, n, blk.block, blk.A, blk.B, cols, codes)
     if codes is None:
-        w.rows("RA", blk.A.rows)
-        w.rows("CB", cols)
         ra, cb, agree = "RA", "CB", "agrees_up n R dA RA A -> agrees_down n R dB CB B"
-    else:  # +- m 2^e codes over the base E (CodedData.v); the checkers read their residues
-        w.add(f"Definition E : int := {codes.base}%uint63.")
-        w.rows("RA", codes.matrices[0], unsigned=True)
-        w.rows("CB", codes.matrices[1], unsigned=True)
+    else:  # the checkers read the codes' residues
         ra, cb = "(resid {p} E RA)", "(resid {p} E CB)"
         agree = "agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B"
     g = blk.generic
