@@ -29,13 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from ..decision.subset_search import search_subset
 from ..model import Decision, Instance
 from ..modular import IntMatrix, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width_evidence import WidthInfo
-from .certificates import MAX_FREE_CERT, CannotCertify, _functionals, _nat_list, _Writer
-from .certificates_width import R8_MODULES, WidthCertificate, width_data_terms, write_form_data
+from .certificates import CannotCertify, _Writer
+from .certificates_width import R8_MODULES, WidthCertificate, width_data_terms, write_form_data, write_nosub_at_k
 
 #: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part, modules).
 PM_BIAS_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -163,18 +162,8 @@ def _below_term(g: _BiasGrouping, m: int, f: _Facts) -> str:
 
 def _nosub_term(w: _Writer, g: _BiasGrouping, f: _Facts) -> str:
     k, d = g.k, g.d
-    U = IntMatrix(tuple(r[:d] for r in g.U.rows[:k]), g.U.den)
-    G = IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den)
-    out = search_subset(U, G, g.L)
-    if out.status != "none" or out.certificate is None:
-        raise CannotCertify(f"no no-subset certificate at width k ({out.reason or out.status})")
-    cert = out.certificate
-    if len(cert.free) > MAX_FREE_CERT:
-        raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
-    _functionals(w, cert)
-    w.check("ns_ok", "check_nosub d k dU dG dL RU CG RL p F FS")
+    write_nosub_at_k(w, IntMatrix(tuple(r[:d] for r in g.U.rows[:k]), g.U.den),
+                     IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den), g.L)
     args = "d n k K dA (zrows RA) dB (zrows CB) dU RU dl LN cls dG CG dL RL p F FS"
     return f"(cert_bias_r8_nosub_{f.suffix}{f.sigma_arg} {args} {B0}{f.odd_unique} g_ok{_pm_hyp(f)} c_ok ns_ok)"
 

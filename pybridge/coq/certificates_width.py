@@ -244,11 +244,11 @@ def _below_term(g: _Grouping, m: int, sigma: str, pm) -> str:
     return f"(cert_r8_below_classes_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok eq_refl)"
 
 
-def _nosub_term(w: _Writer, g: _Grouping, sigma: str, pm) -> str:
-    k = g.k
-    U = IntMatrix(g.U.rows[:k], g.U.den)
-    G = IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den)
-    out = search_subset(U, G, g.L)
+def write_nosub_at_k(w: _Writer, U: IntMatrix, G: IntMatrix, L: IntMatrix) -> None:
+    """No ``S`` among the ``k`` ridges cancels ``L`` (``U``: the ridges' directions, ``G``:
+    their kinks): the no-subset certificate for ``A := U``, ``B := G``, target ``L``, and its
+    check ``ns_ok``. Raises :class:`CannotCertify` when the search gives none."""
+    out = search_subset(U, G, L)
     if out.status != "none" or out.certificate is None:
         raise CannotCertify(f"no no-subset certificate at width k ({out.reason or out.status})")
     cert = out.certificate
@@ -258,6 +258,11 @@ def _nosub_term(w: _Writer, g: _Grouping, sigma: str, pm) -> str:
     w.add(f"Definition F : list nat := {_nat_list(cert.free)}.")
     _functionals(w, cert)
     w.check("ns_ok", "check_nosub d k dU dG dL RU CG RL p F FS")
+
+
+def _nosub_term(w: _Writer, g: _Grouping, sigma: str, pm) -> str:
+    k = g.k
+    write_nosub_at_k(w, IntMatrix(g.U.rows[:k], g.U.den), IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den), g.L)
     args = "d n k K dA (zrows RA) dB (zrows CB) dU RU dl LN cls dG CG dL RL p F FS"
     if pm is None:
         return f"(cert_r8_nosub_relu {args} g_ok l_ok nz_ok ns_ok)"
