@@ -241,3 +241,22 @@ def test_generic_with_biases_on_array_views():
     a[5], bias[5] = -a[2], -bias[2]
     inst = Instance(Activation("gelu"), ArrayMatrix(a), down, b_up=tuple(bias))
     assert generic_with_biases(inst, "signs") == (False, "augmented rows 2 and 5 ((a_i, c_i)) are equal up to sign")
+
+
+def test_r9_decisions_name_the_method_that_was_run():
+    """R9 on a generic biased block runs genericity (and, at width n, the subset search),
+    not the ridge form and width search; a non-generic one runs the width search."""
+    from pybridge.decision import classify, width_route
+
+    inst = biased("gelu", 4, 12, 51)
+    at_n, below = decide(inst), decide(inst, width=11)
+    assert (at_n.result, below.result) == ("R9", "R9") and at_n.generic and below.generic
+    assert at_n.method == f"{width_route.R9_METHOD}; {classify.METHOD}"
+    assert below.method == width_route.R9_METHOD
+    up = [list(r) for r in inst.W_up]
+    up[3] = [-v for v in up[1]]  # (a_3, c_3) = -(a_1, c_1): one class up to sign (GELU family)
+    b_up = list(inst.b_up)
+    b_up[3] = -b_up[1]
+    par = replace(inst, W_up=tuple(tuple(r) for r in up), b_up=tuple(b_up))
+    dec = decide(par)
+    assert not dec.generic and dec.method == width_route.METHOD

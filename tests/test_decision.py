@@ -245,3 +245,9 @@ def test_more_equations_when_rank_deficient_on_first_positions():
     T = IntMatrix(tuple(tuple(int(k == l and k >= 4) for l in range(d)) for k in range(d)), 1)
     out = search_subset(scale_matrix(mat(A)), scale_matrix(mat(B)), T)
     assert out.status == "none"
+
+
+@pytest.mark.parametrize("bad", [None, "relu", {"W_up": [[1]]}])
+def test_decide_refuses_what_is_not_an_instance(bad):
+    with pytest.raises(TypeError, match="decide expects an Instance"):
+        decide(bad)  # type: ignore[arg-type]

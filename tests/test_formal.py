@@ -280,8 +280,8 @@ def certificate_template_names() -> list[str]:
     from pybridge.coq.certificates import CertificateKind
 
     shorts = {k.lemma for k in CertificateKind}
-    for module in ("certificates.py", "certificates_width.py"):
-        source = (ROOT / "pybridge" / "coq" / module).read_text()
+    for module in sorted((ROOT / "pybridge" / "coq").glob("certificates*.py")):
+        source = module.read_text()
         shorts |= {i for i in literal_identifiers(source) if _CERT_NAME.match(i)}
     names = []
     for short in sorted(shorts):

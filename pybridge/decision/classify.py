@@ -95,6 +95,8 @@ def _check_width(inst: Instance, width: object) -> int:
 def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False) -> Decision:
     """Decide absorbability at width ``width`` (default n) exactly, or the least absorbing
     width (``min_width``); ``Decision.evidence`` / ``Decision.width_info`` hold the exact data."""
+    if not isinstance(inst, Instance):
+        raise TypeError(f"decide expects an Instance, not {type(inst).__name__}")
     m = _check_width(inst, width)
     act = inst.activation
     skip = reduce_skip(inst)

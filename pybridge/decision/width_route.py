@@ -45,6 +45,7 @@ from ..width_evidence import NoSubsetAtK, WidthInfo, WidthReason
 from .subset_search import search_subset
 
 METHOD = "canonical ridge form and R8 width search, exact"
+R9_METHOD = "genericity of the augmented rows (a_i, c_i), exact"
 
 BELOW_THEOREM = {"lines": "Absorb.decide.R8.relu_not_absorbable_below_classes",
                  "signs": "Absorb.decide.R8.pm_not_absorbable_below_classes"}
@@ -320,6 +321,9 @@ def decide_bias(inst: Instance, m: int, min_width: bool, r5_decision: Optional[D
         gen, greason = generic_with_biases(inst, kind)
     n = inst.n
     if gen and not min_width and m <= n:
+        # R9 needs no ridge form or width search: say what was run instead
+        base = dict(base, method=R9_METHOD if m < n or r5_decision is None
+                    else f"{R9_METHOD}; {r5_decision.method}")
         if m < n:
             return Decision("not_absorbable", "R9", qualified(thm_below),
                             f"generic with biases ({greason}): never absorbable below width n = {n}",

@@ -1,7 +1,7 @@
 """Activation names as users and model configs write them -> :class:`Activation`.
 
 The one source of truth is the registry :mod:`pybridge.activations`; this module
-keeps the reader-side names (``parse_activation``, ``activation_text``).
+keeps the reader-side name ``parse_activation``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,4 @@ def parse_activation(text: str) -> Activation:
     return resolve(text)
 
 
-def activation_text(act: Activation) -> str:
-    """The canonical spelling, accepted back by :func:`parse_activation`."""
-    return act.label
-
-
-__all__ = ["ALIASES", "MAX_DEGREE", "parse_activation", "activation_text"]
+__all__ = ["ALIASES", "MAX_DEGREE", "parse_activation"]
