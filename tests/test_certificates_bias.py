@@ -217,6 +217,14 @@ def test_agreement_on_array_views():
     assert agreement(replace(inst, W_up=ArrayMatrix(a2)), cert.extract) == f"W_up[5][{R[2]}]"
     b2[R[1], 7] *= 2
     assert agreement(replace(inst, W_down=ArrayMatrix(b2)), cert.extract) == f"W_down[{R[1]}][7]"
+    # both changed: W_up is reported first; outside the block nothing is compared
+    assert agreement(replace(inst, W_up=ArrayMatrix(a2), W_down=ArrayMatrix(b2)), cert.extract) == f"W_up[5][{R[2]}]"
+    outside = next(j for j in range(8) if j not in R)
+    a3 = a.copy()
+    a3[5, outside] = np.float32(1e-30)  # also changes the common denominator of W_up
+    assert agreement(replace(inst, W_up=ArrayMatrix(a3)), cert.extract) is None
+    a3[0, R[0]] = np.float32(1e-30)
+    assert agreement(replace(inst, W_up=ArrayMatrix(a3)), cert.extract) == f"W_up[0][{R[0]}]"
 
 
 def test_generic_with_biases_on_array_views():

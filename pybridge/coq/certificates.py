@@ -41,6 +41,8 @@ from math import prod
 from pathlib import Path
 from typing import Optional, Sequence
 
+import numpy as np
+
 from ..decision import decide
 from ..decision.genericity import sorted_certificate
 from ..decision.subset_search import restrict_functionals, sub_matrices
@@ -539,6 +541,23 @@ def _entry_eq(src: Sequence[Fraction], full: Optional[IntMatrix], i: int, j: int
     return v.numerator * den == num * v.denominator
 
 
+def _block_mismatch(full: IntMatrix, rows: Sequence[int], cols: Sequence[int],
+                    part: IntMatrix) -> Optional[tuple[int, int]]:
+    """The first position ``(r, c)`` of ``part`` that differs from ``full[rows[r]][cols[c]]``
+    as a rational (numerators over each matrix's denominator), or None."""
+    sub = full.numerators()[np.ix_(np.asarray(rows, dtype=np.intp), np.asarray(cols, dtype=np.intp))]
+    mine = part.numerators()
+    if full.den == part.den:
+        same = sub == mine
+    else:  # cross-multiplied in Python ints (object arrays): no int64 overflow
+        same = sub.astype(object) * part.den == mine.astype(object) * full.den
+    same = np.asarray(same, dtype=bool)
+    if same.all():
+        return None
+    r, c = np.argwhere(~same)[0]
+    return int(r), int(c)
+
+
 def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     """Exactly: do the instance's weights agree with the extracted entries?
     None when they do, else the first disagreeing entry."""
@@ -547,6 +566,14 @@ def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     if len(instance.W_up) != A.shape[0] or any(not 0 <= k < instance.d for k in R):
         return "the block does not fit the weights' shape"
     up, down = _int_view(instance.W_up), _int_view(instance.W_down)
+    if up is not None and down is not None and B.shape == (len(R), down.shape[1]):
+        # both readers hold integer numerators: compare whole blocks (no Python int per entry)
+        every_row, every_col = range(A.shape[0]), range(down.shape[1])
+        bad_up = _block_mismatch(up, every_row, R, A)
+        if bad_up is not None:
+            return f"W_up[{bad_up[0]}][{R[bad_up[1]]}]"
+        bad_down = _block_mismatch(down, R, every_col, B)
+        return None if bad_down is None else f"W_down[{R[bad_down[0]]}][{bad_down[1]}]"
     for i, row in enumerate(A.rows):
         src = instance.W_up[i] if up is None else ()
         for j, num in zip(R, row):
