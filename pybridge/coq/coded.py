@@ -55,15 +55,27 @@ def decode(c: int, base: int) -> int:
     return -v if c % 2 else v
 
 
-def _width(values: Sequence[Sequence[int]], unsigned: bool = False) -> int:
+def _width(values: Sequence[Sequence[int]] | np.ndarray, unsigned: bool = False) -> int:
     """Bits of a field holding every value: two's complement, or ``unsigned`` (``_Writer.rows``)."""
-    top = max((abs(v) for r in values for v in r), default=0).bit_length()
+    top = max_abs_bits(values)
     return max(1, top) if unsigned else top + 1
 
 
-def _literals(matrices: Sequence[Sequence[Sequence[int]]], width: int) -> int:
+def max_abs_bits(values: Sequence[Sequence[int]] | np.ndarray) -> int:
+    """``max |v|`` over the rows' entries, as a number of bits (0 for none or all zero);
+    by NumPy for ``int64`` arrays with no entry ``-2**63``."""
+    if isinstance(values, np.ndarray) and values.dtype == np.int64:
+        if values.size == 0:
+            return 0
+        lo, hi = int(values.min()), int(values.max())
+        return max(-lo, hi).bit_length()
+    return max((abs(v) for r in values for v in r), default=0).bit_length()
+
+
+def _literals(matrices: Sequence[Sequence[Sequence[int]] | np.ndarray], width: int) -> int:
     k = max(1, 63 // width)
-    return sum(-(-len(r) // k) for m in matrices for r in m)
+    return sum(m.shape[0] * -(-m.shape[1] // k) if isinstance(m, np.ndarray) else sum(-(-len(r) // k) for r in m)
+               for m in matrices)
 
 
 def _split_rows(m: Sequence[Sequence[int]]) -> list[list[tuple[int, int, int]]]:
@@ -79,10 +91,12 @@ def _split_rows(m: Sequence[Sequence[int]]) -> list[list[tuple[int, int, int]]]:
     return out
 
 
-def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[tuple[int, list[np.ndarray]]]:
-    """``(base, code arrays)`` by NumPy when every numerator is below ``2**62`` (float32 weights);
-    None otherwise. Exact: int64 throughout, powers of two below ``2**62`` exact in float64."""
-    if any(not m or len({len(r) for r in m}) != 1 for m in matrices):
+def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]
+                  ) -> Optional[tuple[int, list[np.ndarray], list[np.ndarray]]]:
+    """``(base, code arrays, numerator arrays)`` by NumPy when every numerator is below
+    ``2**62`` (float32 weights); None otherwise. Exact: int64 throughout, powers of two
+    below ``2**62`` exact in float64."""
+    if any(not len(m) or len({len(r) for r in m}) != 1 for m in matrices):
         return None
     try:
         arrs = [np.array(m, dtype=np.int64) for m in matrices]
@@ -101,13 +115,13 @@ def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[tuple
     for a, e in zip(arrs, exps):
         mag = np.abs(a) >> e
         if mag.size and int(mag.max()) >= FIELD_LIMIT >> (we + 1):
-            return 1 << we, []  # some code would not fit: no coding
+            return 1 << we, [], arrs  # some code would not fit: no coding
         c = (((mag << we) | e) << 1) | (a < 0).astype(np.int64)
         h = c >> 1
         if not np.array_equal(np.where(c & 1, -((h >> we) << (h & ((1 << we) - 1))), (h >> we) << (h & ((1 << we) - 1))), a):
             raise AssertionError("codes do not decode to the numerators")
         codes.append(c)
-    return 1 << we, codes
+    return 1 << we, codes, arrs
 
 
 def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
@@ -116,25 +130,28 @@ def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
     (or the only possible) choice."""
     fast = _coding_int64(matrices)
     if fast is not None:
-        base, arrays = fast
+        base, arrays, plain = fast
         if not arrays:
             return None
-        coded = tuple(tuple(tuple(r) for r in c.tolist()) for c in arrays)
-        plain_ok = True
-    else:
-        parts = [_split_rows(m) for m in matrices]
-        top = max((e for m in parts for r in m for _, _, e in r), default=0)
-        we = max(1, top.bit_length())
-        base = 1 << we
-        coded = tuple(tuple(tuple((((mag << we) | e) << 1) | s for s, mag, e in r) for r in m) for m in parts)
-        if max((c for m in coded for r in m for c in r), default=0) >= FIELD_LIMIT:
+        # widths and literal counts from the arrays (the same numbers as from the rows)
+        code_width = _width(np.concatenate([a.ravel() for a in arrays]), unsigned=True)
+        if _literals(arrays, code_width) >= _literals(plain, _width(np.concatenate([a.ravel() for a in plain]))):
             return None
-        # the statement Coq proves is about the decoded values (CodedData.dval): check them
-        for m, cm in zip(matrices, coded):
-            for r, cr in zip(m, cm):
-                if list(r) != [decode(c, base) for c in cr]:
-                    raise AssertionError("codes do not decode to the numerators")
-        plain_ok = all(-FIELD_LIMIT <= v < FIELD_LIMIT for m in matrices for r in m for v in r)
+        return Coding(base, tuple(tuple(tuple(r) for r in c.tolist()) for c in arrays))
+    # numerators beyond int64: Python ints
+    parts = [_split_rows(m) for m in matrices]
+    top = max((e for m in parts for r in m for _, _, e in r), default=0)
+    we = max(1, top.bit_length())
+    base = 1 << we
+    coded = tuple(tuple(tuple((((mag << we) | e) << 1) | s for s, mag, e in r) for r in m) for m in parts)
+    if max((c for m in coded for r in m for c in r), default=0) >= FIELD_LIMIT:
+        return None
+    # the statement Coq proves is about the decoded values (CodedData.dval): check them
+    for m, cm in zip(matrices, coded):
+        for r, cr in zip(m, cm):
+            if list(r) != [decode(c, base) for c in cr]:
+                raise AssertionError("codes do not decode to the numerators")
+    plain_ok = all(-FIELD_LIMIT <= v < FIELD_LIMIT for m in matrices for r in m for v in r)
     plain_width = _width([r for m in matrices for r in m])
     if plain_ok and _literals(coded, _width([r for m in coded for r in m], unsigned=True)) >= _literals(
             matrices, plain_width):
