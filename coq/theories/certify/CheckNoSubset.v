@@ -5,7 +5,7 @@
     invertible skip (R1's reduced block). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -100,7 +100,10 @@ Definition fails (p : int) (F : list nat) (z : list bool) (r : option nat * list
   negb (v =? 0)%uint63 && negb (v =? piv_val piv ys)%uint63.
 
 Definition yvals (p cT : int) (Y : functional) (RA CB : list (list int)) (n : nat) : list int :=
-  map (fun i => mulm p cT (ysum p Y (nth i RA []) (nth i CB []))) (seq 0 n).
+  map_rows2 (fun a b => mulm p cT (ysum p Y a b)) n RA CB.
+
+Lemma yvals_length p cT Y RA CB n : length (yvals p cT Y RA CB n) = n.
+Proof. unfold yvals. rewrite map_rows2_spec, map_length, seq_length. reflexivity. Qed.
 
 Definition tval (p cAB : int) (Y : functional) (RT : list (list int)) : int :=
   mulm p cAB (tsum p Y RT).
@@ -161,7 +164,7 @@ Lemma yvals_value p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dT RA CB Y i :
   phi (nth i (yvals p (cZ p dT) Y RA CB n) 0%uint63) =
   ((dT * fsumZ Y (fun k yr => zentry CB i k * zdotrow d yr (nth i RA []))) mod phi p)%Z.
 Proof.
-  intros Hfun Hi. unfold yvals. rewrite nth_map_seq by exact Hi.
+  intros Hfun Hi. unfold yvals. rewrite map_rows2_spec, nth_map_seq by exact Hi.
   rewrite (mulm_spec p Hp), (cZ_spec p dT Hp), (ysum_spec p Hp d Y _ _ Hfun).
   rewrite <- Zmult_mod. reflexivity.
 Qed.
@@ -172,7 +175,7 @@ Lemma yvals_bound p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dT RA CB Y i :
 Proof.
   intros Hfun. destruct (Nat.lt_ge_cases i n) as [Hi|Hi].
   - rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi). apply Z.mod_pos_bound. lia.
-  - rewrite nth_overflow by (unfold yvals; rewrite map_length, seq_length; lia).
+  - rewrite nth_overflow by (unfold yvals; rewrite map_rows2_spec, map_length, seq_length; lia).
     change (phi 0) with 0%Z. lia.
 Qed.
 
@@ -260,7 +263,7 @@ Proof.
   specialize (Hfun _ Hf). simpl in Hfun.
   exact (Bool.eq_true_false_abs _ Hfails
            (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
-              ltac:(unfold yvals; rewrite map_length, seq_length; reflexivity)
+              (yvals_length _ _ _ _ _ _)
               (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
               (subset_values_mod p Hp d n dA dB dT RA CB RT Y S Hfun HZ))).
 Qed.
