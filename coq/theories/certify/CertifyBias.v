@@ -32,7 +32,7 @@
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs BiasBlocks RidgeForm BiasSpec ReluBias.
-From Absorb Require Import IntSums Modular SubsetTargets CheckNoSubset CheckGeneric Certify.
+From Absorb Require Import IntSums Modular SubsetTargets CheckNoSubset CheckGeneric Certify RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -41,8 +41,7 @@ Definition aug_bias (d : nat) (dA : Z) (RA : list (list int)) : vec := fun i => 
 
 (** Every row of [A] and every column of [B] has a nonzero entry among the first [d]. *)
 Definition check_bias_nonzero (d n : nat) (RA CB : list (list int)) : bool :=
-  forallb (fun i => nonzero_row d (nth i RA [])) (seq 0 n) &&
-  forallb (fun i => nonzero_row d (nth i CB [])) (seq 0 n).
+  forall_rows (nonzero_row d) n RA && forall_rows (nonzero_row d) n CB.
 
 (** R9 (=>) at width [n] for [sigma], on weights generic with biases (lines). *)
 Definition bias_lines_property (sigma : R -> R) : Prop :=
@@ -105,7 +104,7 @@ Theorem generic_bias_lines_of_checks d n dA dB RA CB pg U V :
   check_bias_nonzero d n RA CB = true -> check_generic (S d) n RA CB pg U V = true ->
   generic_bias_lines d n (mat_of_rows dA RA) (aug_bias d dA RA) (mat_of_cols dB CB).
 Proof.
-  intros HA HB Hnz Hg. unfold check_bias_nonzero in Hnz. apply andb_prop in Hnz as [HAr HBc].
+  intros HA HB Hnz Hg. unfold check_bias_nonzero in Hnz. rewrite !forall_rows_spec in Hnz. apply andb_prop in Hnz as [HAr HBc].
   rewrite forallb_forall in HAr, HBc.
   destruct (check_generic_sound (S d) n dA dB RA CB pg U V Hg HA HB) as [_ [Hpair _]].
   split; [|split].

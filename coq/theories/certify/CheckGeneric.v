@@ -7,7 +7,7 @@
     mod [p], sorted and strictly increasing (n log n work instead of n^2 pairs). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation Orders Mergesort.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -30,9 +30,9 @@ Definition proj_ok (p : int) (x y : int * int) : bool :=
 
 Definition check_generic (d n : nat) (RA CB : list (list int)) (p : int) (u v : list int) : bool :=
   p_ok p && Nat.eqb (length u) d && Nat.eqb (length v) d &&
-  forallb (fun i => nonzero_row d (nth i RA [])) (seq 0 n) &&
-  forallb (fun i => nonzero_row d (nth i CB [])) (seq 0 n) &&
-  allpairs (proj_ok p) (map (fun i => (mdot p u (nth i RA []), mdot p v (nth i RA []))) (seq 0 n)).
+  forall_rows (nonzero_row d) n RA &&
+  forall_rows (nonzero_row d) n CB &&
+  allpairs (proj_ok p) (map_rows (fun r => (mdot p u r, mdot p v r)) n RA).
 
 Lemma nth_firstn_lt {X} d (l : list X) k x : (k < d)%nat -> nth k (firstn d l) x = nth k l x.
 Proof.
@@ -174,7 +174,7 @@ Theorem check_generic_sound d n dA dB RA CB p u v :
   check_generic d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
   generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
 Proof.
-  unfold check_generic. intros H HA HB.
+  unfold check_generic. rewrite !forall_rows_spec, map_rows_spec. intros H HA HB.
   apply andb_prop in H as [H Hpairs]. apply andb_prop in H as [H HBc].
   apply andb_prop in H as [H HAr]. apply andb_prop in H as [H Hv].
   apply andb_prop in H as [Hp Hu]. apply p_ok_spec in Hp.
@@ -249,8 +249,8 @@ Fixpoint strict_inc (l : list int) : bool :=
 
 Definition check_generic_sorted (d n : nat) (RA CB : list (list int)) (p : int) (u v : list int) : bool :=
   p_ok p && Nat.eqb (length u) d && Nat.eqb (length v) d &&
-  forallb (fun i => nonzero_row d (nth i CB [])) (seq 0 n) &&
-  let uv := map (fun i => (mdot p u (nth i RA []), mdot p v (nth i RA []))) (seq 0 n) in
+  forall_rows (nonzero_row d) n CB &&
+  let uv := map_rows (fun r => (mdot p u r, mdot p v r)) n RA in
   forallb (fun x => invertible_m p (snd x)) uv &&
   strict_inc (IntSort.sort (map (ratio p) uv)).
 
@@ -325,6 +325,7 @@ Theorem check_generic_sorted_sound d n dA dB RA CB p u v :
   generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
 Proof.
   unfold check_generic_sorted. intros H HA HB. cbv zeta in H.
+  rewrite forall_rows_spec, map_rows_spec in H.
   apply andb_prop in H as [H Hrest]. apply andb_prop in Hrest as [Hinv Hsort].
   apply andb_prop in H as [H HBc]. apply andb_prop in H as [H Hv].
   apply andb_prop in H as [Hp Hu]. apply p_ok_spec in Hp.

@@ -2,10 +2,11 @@
 
     [check_nosub_sound]: if the checker accepts, no subset [S] satisfies
     [sum_(i in S) b_i a_i^T = - T]; corollaries for the identity skip and for an
-    invertible skip (R1's reduced block). *)
+    invertible skip (R1's reduced block).  [yvals] takes [ysum_raw]'s shortcut
+    for small [p] ([yvals_eq]: the same values). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -100,7 +101,35 @@ Definition fails (p : int) (F : list nat) (z : list bool) (r : option nat * list
   negb (v =? 0)%uint63 && negb (v =? piv_val piv ys)%uint63.
 
 Definition yvals (p cT : int) (Y : functional) (RA CB : list (list int)) (n : nat) : list int :=
-  map (fun i => mulm p cT (ysum p Y (nth i RA []) (nth i CB []))) (seq 0 n).
+  if small_fun p Y then
+    let Y' := fun_red p Y in map_rows2 (fun a b => mulm p cT (ysum_raw p Y' (map (red p) a) b)) n RA CB
+  else map_rows2 (fun a b => mulm p cT (ysum p Y a b)) n RA CB.
+
+(** Both branches of [yvals] compute [mulm p cT (ysum p Y a_i b_i)] for [i < n]. *)
+Lemma yvals_eq p cT Y RA CB n :
+  yvals p cT Y RA CB n = map (fun i => mulm p cT (ysum p Y (nth i RA []) (nth i CB []))) (seq 0 n).
+Proof.
+  unfold yvals. rewrite <- (map_rows2_spec (fun a b => mulm p cT (ysum p Y a b))). destruct (small_fun p Y) eqn:E; [|reflexivity].
+  cbv zeta. rewrite !map_rows2_spec. apply map_ext. intros i. rewrite (ysum_raw_eq p Y _ _ E).
+  reflexivity.
+Qed.
+
+(** Both branches on data with negative numerators: [p < 2^21] (reductions
+    skipped) and [p = 2^31 - 1] (the general loop) agree with the indexed form. *)
+Definition ex_Y : functional := [(1%nat, [3; 0 - 5; 7]%uint63); (0%nat, [0 - 1; 2; 9]%uint63)].
+Definition ex_RA : list (list int) := [[1; 0 - 2; 4]; [0 - 3; 5; 6]]%uint63.
+Definition ex_CB : list (list int) := [[2; 0 - 1; 8]; [0 - 7; 3; 1]]%uint63.
+
+Example yvals_branches :
+  small_fun 1000003 ex_Y = true /\ small_fun 2147483647 ex_Y = false /\
+  yvals 1000003 5 ex_Y ex_RA ex_CB 3 =
+    map (fun i => mulm 1000003 5 (ysum 1000003 ex_Y (nth i ex_RA []) (nth i ex_CB []))) (seq 0 3) /\
+  yvals 2147483647 5 ex_Y ex_RA ex_CB 3 =
+    map (fun i => mulm 2147483647 5 (ysum 2147483647 ex_Y (nth i ex_RA []) (nth i ex_CB []))) (seq 0 3).
+Proof. vm_compute. repeat split; reflexivity. Qed.
+
+Lemma yvals_length p cT Y RA CB n : length (yvals p cT Y RA CB n) = n.
+Proof. rewrite yvals_eq, map_length, seq_length. reflexivity. Qed.
 
 Definition tval (p cAB : int) (Y : functional) (RT : list (list int)) : int :=
   mulm p cAB (tsum p Y RT).
@@ -161,7 +190,7 @@ Lemma yvals_value p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dT RA CB Y i :
   phi (nth i (yvals p (cZ p dT) Y RA CB n) 0%uint63) =
   ((dT * fsumZ Y (fun k yr => zentry CB i k * zdotrow d yr (nth i RA []))) mod phi p)%Z.
 Proof.
-  intros Hfun Hi. unfold yvals. rewrite nth_map_seq by exact Hi.
+  intros Hfun Hi. rewrite yvals_eq, nth_map_seq by exact Hi.
   rewrite (mulm_spec p Hp), (cZ_spec p dT Hp), (ysum_spec p Hp d Y _ _ Hfun).
   rewrite <- Zmult_mod. reflexivity.
 Qed.
@@ -172,7 +201,7 @@ Lemma yvals_bound p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dT RA CB Y i :
 Proof.
   intros Hfun. destruct (Nat.lt_ge_cases i n) as [Hi|Hi].
   - rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi). apply Z.mod_pos_bound. lia.
-  - rewrite nth_overflow by (unfold yvals; rewrite map_length, seq_length; lia).
+  - rewrite nth_overflow by (rewrite yvals_length; lia).
     change (phi 0) with 0%Z. lia.
 Qed.
 
@@ -260,7 +289,7 @@ Proof.
   specialize (Hfun _ Hf). simpl in Hfun.
   exact (Bool.eq_true_false_abs _ Hfails
            (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
-              ltac:(unfold yvals; rewrite map_length, seq_length; reflexivity)
+              (yvals_length _ _ _ _ _ _)
               (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
               (subset_values_mod p Hp d n dA dB dT RA CB RT Y S Hfun HZ))).
 Qed.

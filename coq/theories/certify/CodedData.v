@@ -13,7 +13,7 @@
     arbitrary integer entries.  [CertifyCoded.v] uses them for certificates. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -251,7 +251,7 @@ Proof.
   specialize (Hfun _ Hf). simpl in Hfun.
   exact (Bool.eq_true_false_abs _ Hfails
            (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
-              ltac:(unfold yvals; rewrite map_length, seq_length; reflexivity)
+              (yvals_length _ _ _ _ _ _)
               (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
               (subset_values_mod_congr p Hp d n dA dB dT RA CB RT eA eBt eT Y S Hfun CA CB' CT HZ))).
 Qed.
@@ -347,6 +347,7 @@ Theorem check_generic_sorted_sound_congr d n dA dB RA CB p u v eA eBt :
   generic d n (zmat dA eA) (zmat_t dB eBt).
 Proof.
   unfold check_generic_sorted. intros H HA HB CA CB'. cbv zeta in H.
+  rewrite forall_rows_spec, map_rows_spec in H.
   apply andb_prop in H as [H Hrest]. apply andb_prop in Hrest as [Hinv Hsort].
   apply andb_prop in H as [H HBc]. apply andb_prop in H as [H Hv].
   apply andb_prop in H as [Hp Hu]. apply p_ok_spec in Hp.

@@ -1,7 +1,8 @@
 (** * Arithmetic modulo a prime on primitive integers, and exact identities through several primes
 
     [mulm], [addm], [subm], [red] compute modulo [p < 2^31] without overflow
-    (specified against [Z]); [mdot] is a dot product mod [p]. [check_prod] shows an
+    (specified against [Z]); [mdot] is a dot product mod [p], and [dot_raw] one without
+    reductions for [p < 2^21] ([dot_raw_mdot]). [check_prod] shows an
     exact integer identity [c1 * sum_(i in S) X k i * Y i l + c2 * T k l = 0] from its
     vanishing modulo pairwise coprime numbers whose product exceeds a size bound. *)
 
@@ -144,6 +145,113 @@ Lemma mdot_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v d, length u = d ->
 Proof.
   intros v d Hd. unfold mdot. rewrite (mdot_acc_spec p Hp u v 0%uint63) by (change (phi 0) with 0%Z; lia).
   subst d. reflexivity.
+Qed.
+
+(** ** Dot products without reductions, for small moduli
+
+    [dot_seq u v acc] adds the products with 63-bit wrap-around
+    ([dot_seq_spec]); [dot_raw] is the same loop unrolled by four
+    ([dot_raw_seq]).  With [p < 2^21], [u] and [v] reduced mod [p] and fewer
+    than [2^21] terms, nothing wraps, and one final reduction gives [mdot]
+    ([dot_raw_mdot]). *)
+
+Fixpoint dot_seq (u v : list int) (acc : int) : int :=
+  match u, v with
+  | x :: u', y :: v' => dot_seq u' v' (acc + x * y)%uint63
+  | _, _ => acc
+  end.
+
+Fixpoint dot_raw (u v : list int) (acc : int) : int :=
+  match u, v with
+  | x1 :: x2 :: x3 :: x4 :: u', y1 :: y2 :: y3 :: y4 :: v' =>
+      dot_raw u' v' (acc + x1 * y1 + x2 * y2 + x3 * y3 + x4 * y4)%uint63
+  | x :: u', y :: v' => dot_raw u' v' (acc + x * y)%uint63
+  | _, _ => acc
+  end.
+
+Lemma dot_raw_four x1 x2 x3 x4 u y1 y2 y3 y4 v acc :
+  dot_raw (x1 :: x2 :: x3 :: x4 :: u) (y1 :: y2 :: y3 :: y4 :: v) acc =
+  dot_raw u v (acc + x1 * y1 + x2 * y2 + x3 * y3 + x4 * y4)%uint63.
+Proof. reflexivity. Qed.
+
+Lemma dot_raw_one x u y v acc : (length u < 3 \/ length v < 3)%nat ->
+  dot_raw (x :: u) (y :: v) acc = dot_raw u v (acc + x * y)%uint63.
+Proof.
+  intros H. destruct u as [|x2 [|x3 [|x4 u]]]; try reflexivity.
+  destruct v as [|y2 [|y3 [|y4 v]]]; try reflexivity. simpl in H. lia.
+Qed.
+
+Lemma dot_raw_nil_r u acc : dot_raw u [] acc = acc.
+Proof. destruct u as [|x1 [|x2 [|x3 [|x4 u]]]]; reflexivity. Qed.
+
+Lemma dot_raw_seq_le m : forall u v acc, (length u <= m)%nat -> dot_raw u v acc = dot_seq u v acc.
+Proof.
+  induction m as [|m IH]; intros u v acc Hl.
+  - destruct u; [destruct v; reflexivity | simpl in Hl; lia].
+  - destruct u as [|x1 u]; [destruct v; reflexivity|].
+    destruct v as [|y1 v]; [apply dot_raw_nil_r|].
+    destruct (Nat.lt_ge_cases (length u) 3) as [Hu|Hu];
+      [|destruct (Nat.lt_ge_cases (length v) 3) as [Hv|Hv]].
+    + rewrite dot_raw_one by lia. cbn [dot_seq]. apply IH. simpl in Hl. lia.
+    + rewrite dot_raw_one by lia. cbn [dot_seq]. apply IH. simpl in Hl. lia.
+    + destruct u as [|x2 [|x3 [|x4 u]]]; simpl in Hu; try lia.
+      destruct v as [|y2 [|y3 [|y4 v]]]; simpl in Hv; try lia.
+      rewrite dot_raw_four. cbn [dot_seq]. apply IH. simpl in Hl. lia.
+Qed.
+
+Lemma dot_raw_seq u v acc : dot_raw u v acc = dot_seq u v acc.
+Proof. apply (dot_raw_seq_le (length u)). lia. Qed.
+
+Lemma dot_seq_spec u : forall v acc,
+  phi (dot_seq u v acc) =
+  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * phi (nth l v 0%uint63))) mod 2 ^ 63)%Z.
+Proof.
+  induction u as [|x u IH]; intros v acc; pose proof (to_Z_bounded acc) as Ba; rewrite wB_eq in Ba.
+  - simpl. rewrite Z.add_0_r, Z.mod_small; lia.
+  - destruct v as [|y v].
+    + simpl dot_seq. simpl length.
+      rewrite (zsum_ext _ _ (fun _ => 0%Z)) by (intros l _; destruct l; simpl; change (phi 0) with 0%Z; ring).
+      rewrite zsum_zero, Z.add_0_r, Z.mod_small; lia.
+    + simpl dot_seq. rewrite IH, add_spec, mul_spec, wB_eq. simpl length. rewrite zsum_shift.
+      simpl nth. rewrite Zplus_mod_idemp_r, Zplus_mod_idemp_l. f_equal. ring.
+Qed.
+
+Lemma mod0_int p : (0 mod p)%uint63 = 0%uint63.
+Proof. apply to_Z_inj. rewrite mod_spec. apply Zmod_0_l. Qed.
+
+Lemma red0 p : red p 0 = 0%uint63.
+Proof. unfold red. simpl. apply mod0_int. Qed.
+
+Lemma nth_map0 (f : int -> int) (l : list int) k : f 0%uint63 = 0%uint63 ->
+  nth k (map f l) 0%uint63 = f (nth k l 0%uint63).
+Proof. intros H. rewrite <- H at 1. apply map_nth. Qed.
+
+Lemma zsum_bounds n (f : nat -> Z) (K : Z) : (forall l, (l < n)%nat -> 0 <= f l <= K)%Z ->
+  (0 <= zsum n f <= Z.of_nat n * K)%Z.
+Proof.
+  intros H. split.
+  - rewrite <- (zsum_zero n). apply zsum_le. intros l Hl. apply H. exact Hl.
+  - rewrite <- zsum_const. apply zsum_le. intros l Hl. apply H. exact Hl.
+Qed.
+
+Lemma dot_raw_mdot p (yr a : list int) : (1 < phi p < 2 ^ 21)%Z -> (Z.of_nat (length yr) < 2 ^ 21)%Z ->
+  (phi (dot_raw (map (fun y => (y mod p)%uint63) yr) (map (red p) a) 0) mod phi p)%Z = phi (mdot p yr a).
+Proof.
+  intros Hp Hl. assert (Hp' : (1 < phi p < 2 ^ 31)%Z) by lia.
+  rewrite (mdot_spec p Hp' yr a (length yr) eq_refl), dot_raw_seq, dot_seq_spec, map_length.
+  change (phi 0) with 0%Z. rewrite Z.add_0_l.
+  set (f := fun l => (phi (nth l (map (fun y => (y mod p)%uint63) yr) 0%uint63) *
+                      phi (nth l (map (red p) a) 0%uint63))%Z).
+  assert (Hf : forall l, (l < length yr)%nat -> (0 <= f l <= (phi p - 1) * (phi p - 1))%Z).
+  { intros l _. unfold f. rewrite !nth_map0 by (apply mod0_int || apply red0).
+    pose proof (modp_small p Hp' (nth l yr 0%uint63)).
+    rewrite (red_spec p Hp'). pose proof (Z.mod_pos_bound (zval (nth l a 0%uint63)) (phi p) ltac:(lia)).
+    nia. }
+  pose proof (zsum_bounds _ f _ Hf) as [B0 B1].
+  rewrite (Z.mod_small (zsum _ f)) by nia.
+  rewrite zsum_mod, (zsum_mod (length yr) (fun l => _ * _)%Z). f_equal. apply zsum_ext.
+  intros l _. unfold f. rewrite !nth_map0 by (apply mod0_int || apply red0).
+  rewrite mod_spec, (red_spec p Hp'), <- Zmult_mod. reflexivity.
 Qed.
 
 (** ** Exact product identities through several primes and a size bound

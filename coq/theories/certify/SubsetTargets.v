@@ -3,7 +3,8 @@
     [target_eq d n S A B T] is [sum_(i in S) b_i a_i^T = - T]; for data
     matrices it is an identity of integers ([target_Z]).  Linear functionals
     [Y] on [d x d] matrices turn it into one scalar identity mod [p]
-    ([functional_identity]).  With [T] the identity ([id_rows]) it is
+    ([functional_identity]); [ysum_raw] computes a functional's value with
+    fewer reductions for small [p] ([ysum_raw_eq]).  With [T] the identity ([id_rows]) it is
     [submatrix_cond]; with an invertible skip [P] (inverse [Q]) it is the
     submatrix condition of R1's reduced block [Q B] (both directions). *)
 
@@ -55,6 +56,43 @@ Proof.
   rewrite (addm_spec p Hp), (mulm_spec p Hp), (red_spec p Hp), (IH H2),
     (mdot_spec p Hp yr a d H1).
   unfold zdotrow. rewrite <- Zmult_mod, <- Zplus_mod. reflexivity.
+Qed.
+
+(** [ysum] for small moduli: the functional reduced once ([fun_red]), the
+    row [a] reduced once, dot products without reductions ([dot_raw]);
+    [ysum_raw_eq]: the same value as [ysum] when [small_fun p Y]. *)
+Definition fun_red (p : int) (Y : functional) : functional :=
+  map (fun ky => (fst ky, map (fun y => (y mod p)%uint63) (snd ky))) Y.
+
+Definition small_fun (p : int) (Y : functional) : bool :=
+  (1 <? p)%uint63 && (p <? 2097152)%uint63 &&
+  forallb (fun ky => Z.ltb (Z.of_nat (length (snd ky))) 2097152) Y.
+
+Fixpoint ysum_raw (p : int) (Y : functional) (a b : list int) : int :=
+  match Y with
+  | [] => 0%uint63
+  | (k, yr) :: Y' => addm p (mulm p (red p (nth k b 0%uint63)) (dot_raw yr a 0)) (ysum_raw p Y' a b)
+  end.
+
+Lemma small_fun_spec p Y : small_fun p Y = true ->
+  (1 < phi p < 2 ^ 21)%Z /\ forall ky, In ky Y -> (Z.of_nat (length (snd ky)) < 2 ^ 21)%Z.
+Proof.
+  unfold small_fun. intros H. apply andb_prop in H as [H HY]. apply andb_prop in H as [H1 H2].
+  apply ltb_spec in H1, H2. change (phi 1) with 1%Z in H1.
+  change (phi 2097152) with (2 ^ 21)%Z in H2. split; [lia|].
+  rewrite forallb_forall in HY. intros ky Hin. specialize (HY ky Hin). apply Z.ltb_lt in HY. exact HY.
+Qed.
+
+Lemma ysum_raw_eq p Y a b : small_fun p Y = true ->
+  ysum_raw p (fun_red p Y) (map (red p) a) b = ysum p Y a b.
+Proof.
+  intros H. apply small_fun_spec in H as [Hp HY].
+  assert (Hp' : (1 < phi p < 2 ^ 31)%Z) by lia.
+  induction Y as [|[k yr] Y IH]; [reflexivity|]. simpl.
+  rewrite IH by (intros ky Hin; apply HY; right; exact Hin). f_equal.
+  apply to_Z_inj. rewrite !(mulm_spec p Hp').
+  rewrite <- (dot_raw_mdot p yr a Hp (HY (k, yr) (or_introl eq_refl))).
+  rewrite Zmult_mod_idemp_r. reflexivity.
 Qed.
 
 Lemma tsum_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) d Y RT : fun_ok d Y = true ->
