@@ -230,8 +230,8 @@ def open_checkpoint(path: Path | str) -> Checkpoint:
         if only is None:
             chosen = [directory / f for f in sorted(set(wm.values())) if (directory / f).is_file()]
             absent = sorted({f for f in wm.values() if not (directory / f).is_file()})
-            for f in absent:
-                notes.append(f"{f} (named by {index_path.name}) is missing")
+            for missing in absent:
+                notes.append(f"{missing} (named by {index_path.name}) is missing")
             suffix = ".bin" if index_path is bin_index else ".safetensors"
             named = set(wm.values())
             stray = [p.name for p in directory.glob(f"*{suffix}") if p.name not in named]
@@ -378,7 +378,7 @@ def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: 
         if stack.experts:
             ecfg = _count(config, stack.expert_count_keys) if declared else None
             e_present = _indices(ckpt, prefix + "." + stack.experts.replace("{j}", "{i}"))
-            n_exp = ecfg[1] if ecfg else (stack.default_experts if declared and not e_present
+            n_exp = ecfg[1] if ecfg else ((stack.default_experts or 0) if declared and not e_present
                                           else (max(e_present) + 1 if e_present else 0))
             for j in sorted(set(range(n_exp)) | e_present):
                 eprefix = prefix + "." + stack.experts.format(j=j)

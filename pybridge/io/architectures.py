@@ -168,7 +168,8 @@ def t5_gating(config: dict) -> tuple[bool, str, str]:
     act = parts[-1]
     if proj == "gated-gelu":
         act = "gelu_new"
-    gated = config.get("is_gated_act") if isinstance(config.get("is_gated_act"), bool) else gated_from_proj
+    flag = config.get("is_gated_act")
+    gated = flag if isinstance(flag, bool) else gated_from_proj
     explicit = config.get("dense_act_fn")
     if isinstance(explicit, str):
         return gated, explicit, f"dense_act_fn={explicit}, feed_forward_proj={proj}"

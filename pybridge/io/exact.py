@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -104,7 +105,7 @@ def _nested(arr: np.ndarray, conv) -> list:
     return [_nested(sub, conv) for sub in arr]
 
 
-def _to_fractions(values: object) -> object:
+def _to_fractions(values: Any) -> Any:
     if isinstance(values, list):
         return [_to_fractions(v) for v in values]
     return Fraction(values)

@@ -117,8 +117,8 @@ class ArrayRow(Sequence):
 
 
 def _exact(v: np.generic) -> Fraction:
-    if v.dtype.kind == "f" and v.dtype.itemsize > 8:
-        return Fraction(*v.as_integer_ratio())  # type: ignore[union-attr]
+    if isinstance(v, np.floating) and v.dtype.itemsize > 8:
+        return Fraction(*v.as_integer_ratio())
     return Fraction(v.item())
 
 

@@ -19,7 +19,7 @@ from ..errors import InputError
 from .strictjson import strict_loads
 
 #: safetensors dtype -> (numpy dtype, bytes per entry); BF16 is read as uint16.
-DTYPES = {
+DTYPES: dict[str, tuple[np.dtype, int]] = {
     "F64": (np.dtype("<f8"), 8),
     "F32": (np.dtype("<f4"), 4),
     "F16": (np.dtype("<f2"), 2),

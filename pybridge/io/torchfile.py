@@ -27,7 +27,7 @@ import zipfile
 from dataclasses import dataclass
 from math import prod
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -89,7 +89,7 @@ def _rebuild_tensor_v2(storage: object, offset: object, size: object, stride: ob
         raise pickle.UnpicklingError("malformed tensor (offset, size or stride)")
     if prod(size) and offset + sum((s - 1) * st for s, st in zip(size, stride)) >= storage.numel:
         raise pickle.UnpicklingError("tensor reaches outside its storage")
-    return TensorStub(storage, offset, tuple(size), tuple(stride))
+    return TensorStub(storage, cast(int, offset), tuple(size), tuple(stride))
 
 
 def _revalidated(stub: object) -> TensorStub:
