@@ -77,6 +77,14 @@ def fraction_to_json(x: Fraction) -> int | str:
     return x.numerator if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
+def exact_scalar(v: np.generic) -> Fraction:
+    """One array entry as its exact value; long double through ``as_integer_ratio``, since
+    converting it to a Python float would round it."""
+    if isinstance(v, np.floating) and v.dtype.itemsize > 8:
+        return Fraction(*v.as_integer_ratio())
+    return Fraction(v.item())
+
+
 def exact_array(arr: np.ndarray, where: str) -> list:
     """Nested lists of Fractions equal to ``arr``'s entries exactly (floats by binary value).
 
@@ -86,8 +94,8 @@ def exact_array(arr: np.ndarray, where: str) -> list:
     if kind == "f":
         if not np.isfinite(arr).all():
             raise InputError(f"{where}: contains NaN or infinity")
-        if arr.dtype.itemsize > 8:  # long double: exact via as_integer_ratio, not via float64
-            return _nested(arr, lambda x: Fraction(*x.as_integer_ratio()))
+        if arr.dtype.itemsize > 8:  # long double: not via float64
+            return _nested(arr, exact_scalar)
         # float16/32 -> float64 is exact; Fraction(float) is the exact binary value.
         values = arr.astype(np.float64).tolist()
     elif kind in "iu":

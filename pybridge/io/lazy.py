@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import InputError
 from ..modular import IntMatrix
 from .dyadic import dyadic_numerators
+from .exact import exact_scalar
 
 
 class ArrayMatrix(Sequence):
@@ -97,7 +98,7 @@ class ArrayRow(Sequence):
             return self.exact()[k]
         if self._plain:
             return Fraction(self._row.item(k))  # a Python float or int: exact
-        return _exact(self._row[k])
+        return exact_scalar(self._row[k])
 
     def __iter__(self) -> Iterator[Fraction]:
         return iter(self.exact())
@@ -106,7 +107,7 @@ class ArrayRow(Sequence):
         """The whole row as exact Fractions (binary value of each float)."""
         row = self._row
         if row.dtype.kind == "f" and row.dtype.itemsize > 8:  # long double: not via float64
-            return tuple(Fraction(*v.as_integer_ratio()) for v in row)
+            return tuple(map(exact_scalar, row))
         values = row.astype(np.float64).tolist() if row.dtype.kind == "f" else row.tolist()
         return tuple(map(Fraction, values))
 
@@ -114,12 +115,6 @@ class ArrayRow(Sequence):
         return tuple(self) == tuple(other) if isinstance(other, Sequence) else NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _exact(v: np.generic) -> Fraction:
-    if isinstance(v, np.floating) and v.dtype.itemsize > 8:
-        return Fraction(*v.as_integer_ratio())
-    return Fraction(v.item())
 
 
 def materialize(m: Sequence[Sequence[Fraction]]) -> tuple[tuple[Fraction, ...], ...]:
