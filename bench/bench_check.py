@@ -5,7 +5,9 @@ Plain script (not part of pytest). Usage:
 Each case runs in its own process under ``/usr/bin/time -v`` (peak memory of the
 process and of coqc), on the same data: the exact decision + Coq-checked certificate,
 then the unverified float decision by LU (``numpy.linalg.solve`` on the same ``n + 1``
-block equations the certificate uses; the fastest of three runs), and their ratio. Prints a Markdown table;
+block equations the certificate uses; the fastest of three runs), and their ratio; and
+the coqc floor: starting coqc, loading the same library modules and ``Print Assumptions``
+of the same lemma, which every certificate pays whatever its data. Prints a Markdown table;
 copy the figures into bench/RESULTS.md.
 """
 
@@ -130,11 +132,23 @@ def run(label: str, inst: Instance, a, b, backend: CoqBackend, keep: Path | None
     runs = [float_decision(a, b) for _ in range(3)]
     fv, t_float = runs[0][0], min(t for _, t in runs)
     size = len(cert.source) if cert else 0
+    floor = coqc_floor(cert.source, backend) if cert else 0.0
     return dict(case=label, d=inst.d, n=inst.n, verdict=dec.verdict, decide=t_dec, decide_cpu=c_dec, gen=t_gen,
-                coq=res.seconds if res else 0.0, certify=t_cert, total=t_dec + t_cert,
+                coq=res.seconds if res else 0.0, floor=floor, certify=t_cert, total=t_dec + t_cert,
                 accepted=bool(res and res.accepted), float=t_float, float_verdict=fv,
                 ratio=(t_dec + t_cert) / t_float, kb=size / 1024, kind=cert.kind.value if cert else "",
                 msg=(res.message if res and not res.accepted else ""))
+
+
+def coqc_floor(source: str, backend: CoqBackend) -> float:
+    """What any certificate of this kind costs coqc before reading its data: starting, loading
+    the same library modules and ``Print Assumptions`` of the same ``Certify`` lemma."""
+    head = source.split("Module Cert.", 1)[0]
+    lemma = re.search(r"Proof\. exact \(([A-Za-z0-9_]+) ", source)
+    if lemma is None:
+        return float("nan")
+    res = backend.check_file(head + f"Print Assumptions {lemma.group(1)}.\n", stem="Floor", timeout=300)
+    return res.seconds if res.accepted else float("nan")
 
 
 CASES = {
@@ -191,12 +205,12 @@ def main() -> None:
     load = os.getloadavg()
     print(f"load average before the last case: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     print("| case | d | n | verdict | decide (s) | decide CPU (s) | certificate gen (s) | coqc (s) | "
-          "total exact+Coq (s) | accepted | kind | cert size (KiB) | float LU (s) | float verdict | ratio | "
-          "peak RSS (MB) | load (1 min, before-after) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "coqc floor (s) | total exact+Coq (s) | accepted | kind | cert size (KiB) | float LU (s) | float verdict | "
+          "ratio | peak RSS (MB) | load (1 min, before-after) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['d']} | {r['n']} | {r['verdict']} | {r['decide']:.2f} | {r['decide_cpu']:.2f} | "
-              f"{r['gen']:.2f} | {r['coq']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kind']} | "
+              f"{r['gen']:.2f} | {r['coq']:.2f} | {r['floor']:.2f} | {r['total']:.2f} | {r['accepted']} | {r['kind']} | "
               f"{r['kb']:.0f} | {r['float']:.3f} | {r['float_verdict']} | {r['ratio']:.1f}x | {r['peak']:.0f} | "
               f"{r['load']} |")
         if r["msg"]:
