@@ -137,6 +137,26 @@ def test_generic_partial_certificates_accepted(backend, act):
         assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res.message)
 
 
+def test_generic_partial_certificate_rechecks_the_extract(backend):
+    """The partial certificate carries columns R of W_up: they are compared exactly with the
+    user's W_up (and rows R of P^-1 W_down with the exact reduction) before Coq runs; a
+    W_up changed at an extracted entry is rejected, the decision being for other weights."""
+    i = generic("relu")
+    dec = decide(i)
+    cert = build_certificate(i, dec)
+    assert cert.extract is not None and cert.extract_of is not None
+    res = certify(i, dec, backend)
+    assert res.accepted and "the reduced weights (W_up, P^-1 W_down) agree exactly" in res.message
+    R = cert.extract.block
+    up = [list(r) for r in i.W_up]
+    up[1][R[0]] += 1
+    other = Instance(i.activation, tuple(tuple(r) for r in up), i.W_down, skip=i.skip, b_up=i.b_up, b_down=i.b_down)
+    bad = certify(other, dec, backend)
+    assert bad.outcome is ProverOutcome.REJECTED
+    assert bad.message == f"the certificate's extracted entries disagree with the reduced weights (W_up, P^-1 W_down) " \
+                          f"(W_up[1][{R[0]}])"
+
+
 def test_generic_partial_tampered_rejected(backend):
     i = generic("relu")
     cert = build_certificate(i, decide(i))

@@ -121,6 +121,9 @@ class Certificate:
     kind: CertificateKind
     activation: str
     extract: Optional[Extract] = None
+    #: The block the extract was taken from when it is not the user's: R1 with biases
+    #: extracts from the reduced block (the user's ``W_up``, ``P^-1 W_down``).
+    extract_of: Optional[Instance] = None
 
     @property
     def summary(self) -> str:
@@ -761,11 +764,12 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
         return None
     agree_note = ""
     if cert.extract is not None:
-        bad = agreement(instance, cert.extract)
+        bad = agreement(cert.extract_of or instance, cert.extract)
+        whose = "the weights" if cert.extract_of is None else "the reduced weights (W_up, P^-1 W_down)"
         if bad is not None:
             return ProverResult(ProverOutcome.REJECTED, 0.0, "the certificate's extracted entries disagree with "
-                                f"the weights ({bad})", prover=backend.name)
-        agree_note = (f"; the weights agree exactly with the certificate's {len(cert.extract.block)}-index block "
+                                f"{whose} ({bad})", prover=backend.name)
+        agree_note = (f"; {whose} agree exactly with the certificate's {len(cert.extract.block)}-index block "
                       f"(weights sha256 {cert.extract.weights_sha256[:16]}, "
                       f"entries sha256 {cert.extract.extract_sha256[:16]})")
     res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout, keep_dir=keep_dir)

@@ -13,7 +13,8 @@ Reduced verdicts stated about the concrete reduced block (``B~`` as ``mat_of_col
 (R9: for all ``A`` agreeing with columns ``R`` and ``B`` with rows ``R`` of the data, any biases)
 by ``cert_skip_bias_partial`` with the Z check ``check_reduced_down_rows`` (``Q B`` agrees with
 ``B~`` on rows ``R``), the user's statement then being for all ``A`` agreeing on columns ``R``,
-the user's ``B``, any ``b0``. Other forms (coded data) raise :class:`CannotCertify`: the verdict is
+the user's ``B``, any ``b0``; the extract is compared exactly with the reduced block before Coq
+runs (``Certificate.extract_of``). Other forms (coded data) raise :class:`CannotCertify`: the verdict is
 reported ``not_certified``.
 """
 
@@ -159,7 +160,7 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision) -> Optio
               "Proof.\n  intros A0 c0 b1 HA H.\n"
               f"  destruct (cert_skip_bias_partial _ _ _ _ _ _ _ _ {ps} _ _ _ _ _ _ _ _ inv_skip_ok rows_skip_ok H)\n"
               "    as [Bt [bt [HB Hab]]].\n  exact (verdict_reduced A0 c0 Bt bt HA HB Hab).\nQed.")
-        return _assemble(rcert, src, w.lines[n0:])
+        return replace(_assemble(rcert, src, w.lines[n0:]), extract=rcert.extract, extract_of=red)
     stmt, form = _rewrite_statement(src[start:end])
     b0 = scale_matrix([list(instance.b_down or (Fraction(0),) * instance.d)])
     w.z("dbs", b0.den)

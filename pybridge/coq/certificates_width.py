@@ -110,6 +110,8 @@ class WidthCertificate:
     activation: str
     #: The extracted entries of a partial certificate (R9 blocks); None: the whole weights.
     extract: Optional[Extract] = None
+    #: As :attr:`pybridge.coq.certificates.Certificate.extract_of`.
+    extract_of: Optional[Instance] = None
 
     @property
     def summary(self) -> str:
