@@ -17,6 +17,8 @@
       up to the same total (write [sigma = even_part sigma + id/2] and apply
       [GeluBias.affine_ridge_grouped] to the even parts);
     - [pm_class_form]: in a generic form, the class of row [t0] is [{t0}];
+    - [pm_form_block_width]: [BiasNecessityCommon.peel_form_width] for these
+      classes;
     - headlines: [pm_bias_form_necessary], [pm_bias_form_iff] (with
       [BiasRidgeForm.bias_width_condition_sufficient]),
       [pm_bias_residual_form_iff] (a block whose residual equals a canonical
@@ -38,28 +40,38 @@ Open Scope R_scope.
 
 (** ** Classes of augmented rows equal up to sign *)
 
-(** Row [j] of [(V, cv)] equals row [t] of [(P, cp)] up to sign, as augmented
-    rows ([q0] is not needed here). *)
-Definition pm_class (d : nat) (P : mat) (cp : vec) (t : nat) (q0 : nat) (V : mat) (cv : vec)
-    (j : nat) : bool :=
+(** Row [j] of [(V, cv)] equals row [t] of [(P, cp)] up to sign, as augmented rows. *)
+Definition pm_class (d : nat) (V : mat) (cv : vec) (j : nat) (P : mat) (cp : vec) (t : nat)
+  : bool :=
   if sign_sim_dec (S d) (aug_row d V cv j) (aug_row d P cp t) then true else false.
 
-Lemma pm_class_self : class_self pm_class.
+Lemma pm_class_self d P cp t : pm_class d P cp t P cp t = true.
 Proof.
-  intros d P cp t q0 _ _. unfold pm_class. destruct sign_sim_dec as [_|C]; [reflexivity|].
+  unfold pm_class. destruct sign_sim_dec as [_|C]; [reflexivity|].
   exfalso. apply C, same_up_to_sign_refl.
 Qed.
 
+Lemma sim_ind_pm_class d V cv j P cp t :
+  sim_ind (S d) (aug_row d V cv j) (aug_row d P cp t) = if pm_class d V cv j P cp t then 1 else 0.
+Proof. unfold sim_ind, pm_class. destruct sign_sim_dec; reflexivity. Qed.
+
+(** [pm_class] as a [BiasNecessityCommon.class_mem] (every row of weight 1;
+    [q0] is not needed here). *)
+Definition pm_mem d (P : mat) (cp : vec) t (q0 : nat) (V : mat) (cv : vec) j : bool :=
+  pm_class d V cv j P cp t.
+
+Lemma pm_mem_self : class_self pm_mem.
+Proof. intros d P cp t q0 _ _. apply pm_class_self. Qed.
+
 (** In a generic form, the class of row [t0] is [{t0}]. *)
-Lemma pm_class_form : class_form pm_class (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v).
+Lemma pm_class_form : class_form pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v).
 Proof.
   intros d k U s t0 q0 gamma Hind Ht0 _ _.
   rewrite (sumn_ext k _ (fun t => if Nat.eq_dec t0 t then gamma t else 0)).
   - apply sumn_delta. exact Ht0.
-  - intros t Ht. unfold pm_class. destruct (Nat.eq_dec t0 t) as [<-|Hne].
-    + rewrite Rmult_1_l. destruct sign_sim_dec as [_|C]; [reflexivity|].
-      exfalso. apply C, same_up_to_sign_refl.
-    + destruct sign_sim_dec as [C|_]; [|reflexivity].
+  - intros t Ht. unfold pm_mem. destruct (Nat.eq_dec t0 t) as [<-|Hne].
+    + rewrite pm_class_self. ring.
+    + unfold pm_class. destruct sign_sim_dec as [C|_]; [|reflexivity].
       exfalso. exact (Hind t t0 Ht Ht0 (not_eq_sym Hne) C).
 Qed.
 
@@ -79,9 +91,9 @@ Context (sigma : R -> R) (Hodd : odd_part_identity sigma)
         (Hu : affine_ridge_unique_even (even_part sigma)).
 
 (** On a class row, [lam_of] is the sign and the affine value is [+-] that of row [t]. *)
-Lemma pm_class_value : class_value sigma pm_class (fun _ _ _ => 1).
+Lemma pm_class_value : class_value sigma pm_mem (fun _ _ _ => 1).
 Proof.
-  intros d P cp t q0 V cv j x Hq Hp Hc. unfold pm_class in Hc.
+  intros d P cp t q0 V cv j x Hq Hp Hc. unfold pm_mem, pm_class in Hc.
   destruct sign_sim_dec as [Hs|_]; [|discriminate].
   destruct (aug_pm_split d V cv j P cp t Hs) as [c [Hc1 [HA Hcc]]].
   assert (Hl : lam_of (row P t) q0 (row V j) = c).
@@ -93,10 +105,15 @@ Proof.
 Qed.
 
 (** Two families differing by an affine function carry the same class totals. *)
-Lemma pm_class_total : class_total sigma pm_class (fun _ _ _ => 1).
+Lemma pm_class_total d w (A' : mat) (c' : vec) (beta : nat -> R) k (U : mat) (s : vec)
+    (gamma : nat -> R) (ell : vec) (C : R) (P : mat) (cp : vec) t :
+  nonzero_vec d (row P t) ->
+  (forall x, sumn w (fun j => beta j * sigma (dot d (row A' j) x + c' j)) =
+             dot d ell x + C + sumn k (fun t' => gamma t' * sigma (dot d (row U t') x + s t'))) ->
+  sumn w (fun j => if pm_class d A' c' j P cp t then beta j else 0) =
+  sumn k (fun t' => if pm_class d U s t' P cp t then gamma t' else 0).
 Proof.
-  intros d w A' c' beta k U s gamma ell C P cp t q0 Hq Hp H.
-  assert (Hnz : nonzero_vec d (row P t)) by (exists q0; split; assumption).
+  intros Hp H.
   pose (Vc := (fun j => if lt_dec j w then A' j else U (j - w)%nat) : mat).
   pose (cc := (fun j => if lt_dec j w then c' j else s (j - w)%nat) : vec).
   pose (bc := fun j => if lt_dec j w then beta j else - gamma (j - w)%nat).
@@ -126,13 +143,40 @@ Proof.
     rewrite (sumn_affine d w beta A' c' x), (sumn_affine d k gamma U s x) in E.
     unfold wv. rewrite !dot_vlin_l. lra. }
   pose proof (affine_ridge_grouped (even_part sigma) (even_part_even sigma Hodd) Hu
-                d (w + k) Vc cc bc wv _ Hs (aug_row d P cp t) (nonzero_aug_row d P cp t Hnz)) as G.
+                d (w + k) Vc cc bc wv _ Hs (aug_row d P cp t) (nonzero_aug_row d P cp t Hp)) as G.
   rewrite (Hsplit2 (fun v => sim_ind (S d) v (aug_row d P cp t))) in G. cbv beta in G.
-  rewrite (sumn_ext w _ (fun j => if pm_class d P cp t q0 A' c' j then 1 * beta j else 0)) in G
-    by (intros j _; unfold sim_ind, pm_class; destruct sign_sim_dec; ring).
-  rewrite (sumn_ext k _ (fun j => if pm_class d P cp t q0 U s j then 1 * gamma j else 0)) in G
-    by (intros j _; unfold sim_ind, pm_class; destruct sign_sim_dec; ring).
+  rewrite (sumn_ext w _ (fun j => if pm_class d A' c' j P cp t then beta j else 0)) in G
+    by (intros j _; rewrite sim_ind_pm_class; destruct (pm_class d A' c' j P cp t); ring).
+  rewrite (sumn_ext k _ (fun j => if pm_class d U s j P cp t then gamma j else 0)) in G
+    by (intros j _; rewrite sim_ind_pm_class; destruct (pm_class d U s j P cp t); ring).
   lra.
+Qed.
+
+Lemma pm_mem_total : class_total sigma pm_mem (fun _ _ _ => 1).
+Proof.
+  intros d w A' c' beta k U s gamma ell C P cp t q0 Hq Hp H. unfold pm_mem.
+  rewrite (sumn_ext w _ (fun j => if pm_class d A' c' j P cp t then beta j else 0))
+    by (intros j _; destruct (pm_class d A' c' j P cp t); ring).
+  rewrite (pm_class_total d w A' c' beta k U s gamma ell C P cp t (ex_intro _ q0 (conj Hq Hp)) H).
+  apply sumn_ext. intros t' _. destruct (pm_class d U s t' P cp t); ring.
+Qed.
+
+(** Peeling the classes of the form ([BiasNecessityCommon.peel_form_width]). *)
+Lemma pm_form_block_width d k w U s G A' c' B' : generic_bias_signs d k U s G ->
+  forall n (K M : nat -> bool) (L : mat) (l0 : vec),
+  (count k K <= n)%nat ->
+  (forall x i, (i < d)%nat ->
+     sumn w (fun j => masked M (B' i) j * sigma (dot d (row A' j) x + c' j)) =
+     mv d L x i + l0 i + sumn k (fun t => masked K (G i) t * sigma (dot d (row U t) x + s t))) ->
+  exists (T S : nat -> bool) (r : nat) (E P Q : mat),
+    (forall t, (t < k)%nat -> T t = true -> K t = true /\ S t = false) /\
+    (forall t, (t < k)%nat -> S t = true -> K t = true) /\
+    (count k K + count k T + 2 * r <= count w M)%nat /\
+    forall i q, (i < d)%nat -> (q < d)%nat ->
+      L i q + masked_outer k S G U i q = masked_outer k T E U i q + low_rank r P Q i q.
+Proof.
+  exact (peel_form_width sigma pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v)
+           pm_mem_self pm_class_value pm_mem_total pm_class_form d k w U s G A' c' B').
 Qed.
 
 End PmNecessity.
@@ -148,8 +192,8 @@ Theorem pm_bias_form_necessary : forall sigma, odd_part_identity sigma ->
   width_condition d k m U G L.
 Proof.
   intros sigma Hodd Hu.
-  exact (peel_form_necessary sigma pm_class (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v)
-           pm_class_self (pm_class_value sigma Hodd) (pm_class_total sigma Hodd Hu) pm_class_form).
+  exact (peel_form_necessary sigma pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v)
+           pm_mem_self (pm_class_value sigma Hodd) (pm_mem_total sigma Hodd Hu) pm_class_form).
 Qed.
 
 Theorem pm_bias_form_iff : forall sigma, odd_part_identity sigma ->
