@@ -8,17 +8,17 @@
     [(u_t, s_t)] pairwise not equal up to sign, every [G[:,t] <> 0]) equal to
     a biased block of width [m] satisfies R8's width condition
     [width_condition d k m U G L].  The proof is that of
-    [ReluBiasNecessity.v] with hyperplane classes replaced by the classes
-    [+-(u, s)] of augmented rows:
+    [ReluBiasNecessity.v] ([BiasNecessityCommon.peel_form_necessary]) with
+    hyperplane classes replaced by the classes [+-(u, s)] of augmented rows,
+    every row of weight 1:
+    - [pm_class_value]: [sigma (-z) = sigma z - z];
     - [pm_class_total]: for two families differing by an affine function, the
       coefficients of the rows equal up to sign to a given augmented row add
       up to the same total (write [sigma = even_part sigma + id/2] and apply
       [GeluBias.affine_ridge_grouped] to the even parts);
-    - [pm_affine_block_low_rank]: a masked block equal to an affine map
-      [x |-> Mx x + mu] has [Mx] of rank at most half its number of rows;
-    - [pm_form_block_width]: a class of the form served by one row is in [S]
-      (sign [-1]) or untouched (sign [+1]), served by two or more rows it is
-      in [T];
+    - [pm_class_form]: in a generic form, the class of row [t0] is [{t0}];
+    - [pm_form_block_width]: [BiasNecessityCommon.peel_form_width] for these
+      classes;
     - headlines: [pm_bias_form_necessary], [pm_bias_form_iff] (with
       [BiasRidgeForm.bias_width_condition_sufficient]),
       [pm_bias_residual_form_iff] (a block whose residual equals a canonical
@@ -34,7 +34,7 @@
 From Coq Require Import Reals Lra Lia Arith Bool.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
   Ridge ReluSubmatrix Biases BiasSpec AugRows AffineRidge ReluBias RidgeForm BiasRidgeForm
-  ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasCanonical
+  BiasNecessityCommon ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasCanonical
   SiluAffineRidge GeluTanhAffineRidge.
 Open Scope R_scope.
 
@@ -55,21 +55,24 @@ Lemma sim_ind_pm_class d V cv j P cp t :
   sim_ind (S d) (aug_row d V cv j) (aug_row d P cp t) = if pm_class d V cv j P cp t then 1 else 0.
 Proof. unfold sim_ind, pm_class. destruct sign_sim_dec; reflexivity. Qed.
 
-(** On a class row, [lam_of] is the sign and the affine value is [+-] that of row [t]. *)
-Lemma pm_class_value d V cv j P cp t q0 : (q0 < d)%nat -> P t q0 <> 0 ->
-  pm_class d V cv j P cp t = true ->
-  (lam_of (row P t) q0 (row V j) = 1 \/ lam_of (row P t) q0 (row V j) = -1) /\
-  forall x, dot d (row V j) x + cv j = lam_of (row P t) q0 (row V j) * (dot d (row P t) x + cp t).
+(** [pm_class] as a [BiasNecessityCommon.class_mem] (every row of weight 1;
+    [q0] is not needed here). *)
+Definition pm_mem d (P : mat) (cp : vec) t (q0 : nat) (V : mat) (cv : vec) j : bool :=
+  pm_class d V cv j P cp t.
+
+Lemma pm_mem_self : class_self pm_mem.
+Proof. intros d P cp t q0 _ _. apply pm_class_self. Qed.
+
+(** In a generic form, the class of row [t0] is [{t0}]. *)
+Lemma pm_class_form : class_form pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v).
 Proof.
-  intros Hq Hp Hc. unfold pm_class in Hc.
-  destruct sign_sim_dec as [Hs|_]; [|discriminate].
-  destruct (aug_pm_split d V cv j P cp t Hs) as [c [Hc1 [HA Hcc]]].
-  assert (Hl : lam_of (row P t) q0 (row V j) = c).
-  { unfold lam_of, row. rewrite (HA q0 Hq). field. exact Hp. }
-  rewrite Hl. split; [exact Hc1|]. intros x.
-  rewrite (parallel_dot d (row V j) (row P t) c x)
-    by (intros l Hl'; unfold row; apply HA; exact Hl').
-  rewrite Hcc. ring.
+  intros d k U s t0 q0 gamma Hind Ht0 _ _.
+  rewrite (sumn_ext k _ (fun t => if Nat.eq_dec t0 t then gamma t else 0)).
+  - apply sumn_delta. exact Ht0.
+  - intros t Ht. unfold pm_mem. destruct (Nat.eq_dec t0 t) as [<-|Hne].
+    + rewrite pm_class_self. ring.
+    + unfold pm_class. destruct sign_sim_dec as [C|_]; [|reflexivity].
+      exfalso. exact (Hind t t0 Ht Ht0 (not_eq_sym Hne) C).
 Qed.
 
 (** [sigma (lam z)] for [lam = +-1], in the shape of [relu_scale_any]. *)
@@ -82,58 +85,24 @@ Proof.
     replace (-1 * z) with (- z) by ring. lra.
 Qed.
 
-(** The rows of a class add up to [(total) sigma(z) - (negative part) z]. *)
-Lemma class_sigma_sum sigma d w (A' : mat) (c' : vec) (beta : nat -> R) (h : nat -> bool)
-    (P : mat) (cp : vec) t q0 x :
-  odd_part_identity sigma -> (q0 < d)%nat -> P t q0 <> 0 ->
-  (forall j, (j < w)%nat -> h j = true -> pm_class d A' c' j P cp t = true) ->
-  sumn w (fun j => (if h j then beta j else 0) * sigma (dot d (row A' j) x + c' j)) =
-  sumn w (fun j => if h j then beta j else 0) * sigma (dot d (row P t) x + cp t)
-  - sumn w (fun j => if h j then
-                       if Rlt_dec (lam_of (row P t) q0 (row A' j)) 0 then beta j else 0
-                     else 0) * (dot d (row P t) x + cp t).
-Proof.
-  intros Hodd Hq Hp Hh. rewrite <- !sumn_scal_r, <- sumn_minus. apply sumn_ext. intros j Hj.
-  destruct (h j) eqn:E; [|ring].
-  destruct (pm_class_value d A' c' j P cp t q0 Hq Hp (Hh j Hj E)) as [Hl Hv].
-  rewrite (Hv x), (pm_scale_any sigma _ _ Hodd Hl).
-  destruct (Rlt_dec (lam_of (row P t) q0 (row A' j)) 0); ring.
-Qed.
-
-(** The only class of a generic form on the class of its row [t0] is [t0]. *)
-Lemma pm_form_class_sum d k U s t0 (gamma : nat -> R) :
-  (forall i j, (i < k)%nat -> (j < k)%nat -> i <> j ->
-     ~ pm_equal (S d) (aug_row d U s i) (aug_row d U s j)) ->
-  (t0 < k)%nat ->
-  sumn k (fun t => if pm_class d U s t U s t0 then gamma t else 0) = gamma t0.
-Proof.
-  intros Hind Ht0. rewrite (sumn_ext k _ (fun t => if Nat.eq_dec t0 t then gamma t else 0)).
-  - apply sumn_delta. exact Ht0.
-  - intros t Ht. destruct (Nat.eq_dec t0 t) as [<-|Hne].
-    + rewrite pm_class_self. reflexivity.
-    + unfold pm_class. destruct sign_sim_dec as [C|_]; [|reflexivity].
-      exfalso. exact (Hind t t0 Ht Ht0 (not_eq_sym Hne) C).
-Qed.
-
-(** A masked block whose active rows have zero linear part is constant. *)
-Lemma no_active_row_const_any (f : R -> R) d w (A' : mat) (c' : vec) (B' : mat)
-    (M : nat -> bool) i :
-  (forall j, (j < w)%nat -> M j = true -> forall q, (q < d)%nat -> A' j q = 0) ->
-  forall x, sumn w (fun j => masked M (B' i) j * f (dot d (row A' j) x + c' j)) =
-            sumn w (fun j => masked M (B' i) j * f (c' j)).
-Proof.
-  intros H x. apply sumn_ext. intros j Hj. unfold masked. destruct (M j) eqn:E; [|ring].
-  rewrite (parallel_dot d (row A' j) (row A' j) 0 x)
-    by (intros q Hq; unfold row; rewrite (H j Hj E q Hq); ring).
-  rewrite Rmult_0_l, Rplus_0_l. reflexivity.
-Qed.
-
-(** ** The argument, for [sigma = even_part sigma + id/2] *)
-
 Section PmNecessity.
 
 Context (sigma : R -> R) (Hodd : odd_part_identity sigma)
         (Hu : affine_ridge_unique_even (even_part sigma)).
+
+(** On a class row, [lam_of] is the sign and the affine value is [+-] that of row [t]. *)
+Lemma pm_class_value : class_value sigma pm_mem (fun _ _ _ => 1).
+Proof.
+  intros d P cp t q0 V cv j x Hq Hp Hc. unfold pm_mem, pm_class in Hc.
+  destruct sign_sim_dec as [Hs|_]; [|discriminate].
+  destruct (aug_pm_split d V cv j P cp t Hs) as [c [Hc1 [HA Hcc]]].
+  assert (Hl : lam_of (row P t) q0 (row V j) = c).
+  { unfold lam_of, row. rewrite (HA q0 Hq). field. exact Hp. }
+  rewrite Hl, (parallel_dot d (row V j) (row P t) c x)
+    by (intros l Hl'; unfold row; apply HA; exact Hl').
+  rewrite Hcc, <- Rmult_plus_distr_l, (pm_scale_any sigma _ _ Hodd Hc1).
+  destruct (Rlt_dec c 0); ring.
+Qed.
 
 (** Two families differing by an affine function carry the same class totals. *)
 Lemma pm_class_total d w (A' : mat) (c' : vec) (beta : nat -> R) k (U : mat) (s : vec)
@@ -183,78 +152,16 @@ Proof.
   lra.
 Qed.
 
-(** A masked block equal to an affine map [x |-> Mx x + mu]: [Mx] has rank at
-    most half the number of rows. *)
-Lemma pm_affine_block_low_rank d w (A' : mat) (c' : vec) (B' : mat) : forall n (M : nat -> bool)
-    (Mx : mat) (mu : vec),
-  (count w M <= n)%nat ->
-  (forall x i, (i < d)%nat ->
-     sumn w (fun j => masked M (B' i) j * sigma (dot d (row A' j) x + c' j)) = mv d Mx x i + mu i) ->
-  exists r P Q, (2 * r <= count w M)%nat /\
-    forall i q, (i < d)%nat -> (q < d)%nat -> Mx i q = low_rank r P Q i q.
+Lemma pm_mem_total : class_total sigma pm_mem (fun _ _ _ => 1).
 Proof.
-  induction n as [|n IH]; intros M Mx mu Hn H.
-  all: destruct (Classical_Prop.classic
-          (exists j, (j < w)%nat /\ M j = true /\ nonzero_vec d (row A' j))) as [Hex|Hnone].
-  2, 4: (* every active row is a constant: [Mx = 0] *)
-    exists 0%nat, (fun _ _ => 0), (fun _ _ => 0); split; [lia|];
-    intros i q Hi Hq; unfold low_rank; rewrite sumn_0;
-    assert (Hz : forall j, (j < w)%nat -> M j = true -> forall q, (q < d)%nat -> A' j q = 0)
-      by (intros j Hj HM q' Hq'; destruct (Req_EM_T (A' j q') 0) as [Z|Z]; [exact Z|];
-          exfalso; apply Hnone; exists j; split; [exact Hj|]; split; [exact HM|];
-          exists q'; split; [exact Hq' | exact Z]);
-    apply (affine_const_zero d Mx mu i (sumn w (fun j => masked M (B' i) j * sigma (c' j))));
-    [intros x; rewrite <- (H x i Hi); apply no_active_row_const_any; exact Hz | exact Hq].
-  - destruct Hex as [j0 [Hj0 [HM0 _]]]. pose proof (count_ge1 w M j0 Hj0 HM0). lia.
-  - destruct Hex as [j0 [Hj0 [HM0 Hnz0]]]. pose proof Hnz0 as [q0 [Hq0 Hp0]].
-    set (h := fun j => pm_class d A' c' j A' c' j0).
-    assert (Hlam1 : lam_of (row A' j0) q0 (row A' j0) = 1)
-      by (unfold lam_of; field; exact Hp0).
-    (* the class of [j0] has total coefficient 0 *)
-    assert (Hk : forall i, (i < d)%nat ->
-      sumn w (fun j => if h j then masked M (B' i) j else 0) = 0).
-    { intros i Hi.
-      pose proof (pm_class_total d w A' c' (masked M (B' i)) 0 A' c' (fun _ => 0) (row Mx i) (mu i)
-                    A' c' j0 Hnz0 (fun x => eq_trans (H x i Hi) (eq_sym (Rplus_0_r _)))) as Hc.
-      rewrite sumn_0 in Hc. exact Hc. }
-    (* negative part of the class *)
-    set (Nn := fun i => sumn w (fun j => if M j && h j then
-                           if Rlt_dec (lam_of (row A' j0) q0 (row A' j)) 0 then B' i j else 0
-                         else 0)).
-    set (M' := fun j => M j && negb (h j)).
-    assert (Hrest : forall x i, (i < d)%nat ->
-      sumn w (fun j => masked M' (B' i) j * sigma (dot d (row A' j) x + c' j)) =
-      mv d (fun i' q => Mx i' q + Nn i' * row A' j0 q) x i + (mu i + Nn i * c' j0)).
-    { intros x i Hi. rewrite mv_add_outer.
-      pose proof (H x i Hi) as E. unfold masked in E.
-      rewrite (msum_coef_split w M h (B' i)) in E.
-      rewrite (class_sigma_sum sigma d w A' c' (B' i) (fun j => M j && h j) A' c' j0 q0 x
-                 Hodd Hq0 Hp0) in E
-        by (intros j Hj Hmh; apply andb_prop in Hmh; apply Hmh).
-      rewrite (sumn_ext w (fun j => if M j && h j then B' i j else 0)
-                 (fun j => if h j then masked M (B' i) j else 0))
-        in E by (intros j _; unfold masked; destruct (M j), (h j); simpl; ring).
-      rewrite (Hk i Hi) in E. fold (Nn i) in E. unfold masked, M'. lra. }
-    assert (Hcnt : count w M = (count w M' + count w (fun j => M j && h j))%nat)
-      by apply count_split_mask.
-    assert (Hh1 : (1 <= count w (fun j => M j && h j))%nat).
-    { apply (count_ge1 w _ j0 Hj0). cbv beta. rewrite HM0. apply pm_class_self. }
-    destruct (IH M' _ _ ltac:(lia) Hrest) as [r' [P' [Q' [Hr' HPQ]]]].
-    destruct (le_lt_dec 2 (count w (fun j => M j && h j))) as [H2|H2].
-    + (* at least two rows: one more rank-one term *)
-      destruct (low_rank_extend d r' P' Q' (fun i => - Nn i) (row A' j0)) as [P [Q HPQ']].
-      exists (S r'), P, Q. split; [lia|]. intros i q Hi Hq.
-      rewrite (HPQ' i q Hq), <- (HPQ i q Hi Hq). ring.
-    + (* the class is [{j0}] alone: its negative part is 0 *)
-      exists r', P', Q'. split; [lia|]. intros i q Hi Hq. rewrite <- (HPQ i q Hi Hq).
-      assert (HN : Nn i = 0).
-      { unfold Nn. rewrite (msum_single w (fun j => M j && h j) _ j0 Hj0
-                              ltac:(cbv beta; rewrite HM0; apply pm_class_self) H2).
-        rewrite Hlam1. destruct (Rlt_dec 1 0); [lra | reflexivity]. }
-      rewrite HN. ring.
+  intros d w A' c' beta k U s gamma ell C P cp t q0 Hq Hp H. unfold pm_mem.
+  rewrite (sumn_ext w _ (fun j => if pm_class d A' c' j P cp t then beta j else 0))
+    by (intros j _; destruct (pm_class d A' c' j P cp t); ring).
+  rewrite (pm_class_total d w A' c' beta k U s gamma ell C P cp t (ex_intro _ q0 (conj Hq Hp)) H).
+  apply sumn_ext. intros t' _. destruct (pm_class d U s t' P cp t); ring.
 Qed.
 
-(** Peeling the classes of the form. *)
+(** Peeling the classes of the form ([BiasNecessityCommon.peel_form_width]). *)
 Lemma pm_form_block_width d k w U s G A' c' B' : generic_bias_signs d k U s G ->
   forall n (K M : nat -> bool) (L : mat) (l0 : vec),
   (count k K <= n)%nat ->
@@ -268,145 +175,8 @@ Lemma pm_form_block_width d k w U s G A' c' B' : generic_bias_signs d k U s G ->
     forall i q, (i < d)%nat -> (q < d)%nat ->
       L i q + masked_outer k S G U i q = masked_outer k T E U i q + low_rank r P Q i q.
 Proof.
-  intros Hg. pose proof Hg as [Hnz [Hind Hb]].
-  induction n as [|n IH]; intros K M L l0 Hn H.
-  all: destruct (Classical_Prop.classic (exists t0, (t0 < k)%nat /\ K t0 = true))
-         as [Hex|Hnone].
-  2, 4: (* no class left: the block is affine *)
-    assert (HK : forall t, (t < k)%nat -> K t = false)
-      by (intros t Ht; destruct (K t) eqn:E; [exfalso; apply Hnone; exists t; auto | reflexivity]);
-    destruct (pm_affine_block_low_rank d w A' c' B' (count w M) M L l0 (le_n _))
-      as [r [P [Q [Hr HPQ]]]];
-    [ intros x i Hi; rewrite (H x i Hi);
-      rewrite (sumn_zero k (fun t => masked K (G i) t * sigma (dot d (row U t) x + s t)))
-        by (intros t Ht; unfold masked; rewrite (HK t Ht); ring); ring
-    | exists (fun _ => false), (fun _ => false), r, (fun _ _ => 0), P, Q;
-      split; [intros; discriminate|]; split; [intros; discriminate|];
-      split; [rewrite (count_all_false k K HK), (count_all_false k (fun _ => false))
-                by reflexivity; lia|];
-      intros i q Hi Hq; unfold masked_outer;
-      rewrite !sumn_zero by (intros; reflexivity);
-      rewrite (HPQ i q Hi Hq); ring ].
-  - destruct Hex as [t0 [Ht0 HK0]]. pose proof (count_ge1 k K t0 Ht0 HK0). lia.
-  - destruct Hex as [t0 [Ht0 HK0]].
-    pose proof (Hnz t0 Ht0) as Hnz0. destruct Hnz0 as [q0 [Hq0 Hp0]].
-    set (h := fun j => pm_class d A' c' j U s t0).
-    (* the block rows in the class of [t0] carry the kink [G[:,t0]] *)
-    assert (Hk : forall i, (i < d)%nat ->
-      sumn w (fun j => if h j then masked M (B' i) j else 0) = G i t0).
-    { intros i Hi.
-      pose proof (pm_class_total d w A' c' (masked M (B' i)) k U s (masked K (G i))
-                    (row L i) (l0 i) U s t0 (Hnz t0 Ht0) (fun x => H x i Hi)) as Hc.
-      etransitivity; [exact Hc|].
-      rewrite (pm_form_class_sum d k U s t0 _ Hind Ht0).
-      unfold masked. rewrite HK0. reflexivity. }
-    set (Nn := fun i => sumn w (fun j => if M j && h j then
-                           if Rlt_dec (lam_of (row U t0) q0 (row A' j)) 0 then B' i j else 0
-                         else 0)).
-    set (M' := fun j => M j && negb (h j)).
-    set (K' := fun t => K t && negb (Nat.eqb t t0)).
-    assert (Hrest : forall x i, (i < d)%nat ->
-      sumn w (fun j => masked M' (B' i) j * sigma (dot d (row A' j) x + c' j)) =
-      mv d (fun i' q => L i' q + Nn i' * row U t0 q) x i + (l0 i + Nn i * s t0)
-      + sumn k (fun t => masked K' (G i) t * sigma (dot d (row U t) x + s t))).
-    { intros x i Hi. rewrite mv_add_outer.
-      pose proof (H x i Hi) as E. unfold masked in E.
-      rewrite (msum_coef_split w M h (B' i)) in E.
-      rewrite (msum_coef_split k K (fun t => Nat.eqb t t0) (G i)) in E.
-      rewrite (class_sigma_sum sigma d w A' c' (B' i) (fun j => M j && h j) U s t0 q0 x
-                 Hodd Hq0 Hp0) in E
-        by (intros j Hj Hmh; apply andb_prop in Hmh; apply Hmh).
-      rewrite (sumn_ext w (fun j => if M j && h j then B' i j else 0)
-                 (fun j => if h j then masked M (B' i) j else 0))
-        in E by (intros j _; unfold masked; destruct (M j), (h j); simpl; ring).
-      rewrite (Hk i Hi) in E.
-      rewrite (sumn_ext k (fun t => (if K t && Nat.eqb t t0 then G i t else 0)
-                                    * sigma (dot d (row U t) x + s t))
-                 (fun t => if Nat.eq_dec t0 t then G i t * sigma (dot d (row U t) x + s t) else 0))
-        in E.
-      2:{ intros t _. destruct (Nat.eqb_spec t t0) as [->|Hne].
-          - rewrite HK0. destruct (Nat.eq_dec t0 t0); [simpl; ring | congruence].
-          - rewrite andb_false_r. destruct (Nat.eq_dec t0 t); [congruence | ring]. }
-      rewrite (sumn_delta k t0 _ Ht0) in E. fold (Nn i) in E.
-      unfold masked, M', K'. lra. }
-    assert (HK' : count k K = S (count k K')) by (apply count_single; assumption).
-    assert (Hcnt : count w M = (count w M' + count w (fun j => M j && h j))%nat)
-      by apply count_split_mask.
-    assert (HK't0 : K' t0 = false)
-      by (unfold K'; rewrite Nat.eqb_refl, andb_false_r; reflexivity).
-    destruct (IH K' M' _ _ ltac:(lia) Hrest)
-      as [T' [S' [r' [E' [P' [Q' [HT' [HS' [Hc' HL']]]]]]]]].
-    assert (HT't0 : T' t0 = false)
-      by (destruct (T' t0) eqn:E; [destruct (HT' t0 Ht0 E) as [C _]; congruence | reflexivity]).
-    assert (HS't0 : S' t0 = false)
-      by (destruct (S' t0) eqn:E; [pose proof (HS' t0 Ht0 E) as C; congruence | reflexivity]).
-    assert (HK'K : forall t, (t < k)%nat -> K' t = true -> K t = true /\ t <> t0).
-    { intros t _ E. unfold K' in E. apply andb_prop in E as [E1 E2]. split; [exact E1|].
-      intros ->. rewrite Nat.eqb_refl in E2. discriminate. }
-    (* the class of [t0] is served by at least one row *)
-    destruct (Hb t0 Ht0) as [i0 [Hi0 HG0]]. unfold col in HG0.
-    assert (Hj1 : exists j1, (j1 < w)%nat /\ M j1 && h j1 = true).
-    { pose proof (Hk i0 Hi0) as E. rewrite <- E in HG0.
-      destruct (sumn_nonzero_term w _ HG0) as [j1 [Hj1 Hf]]. exists j1. split; [exact Hj1|].
-      unfold masked in Hf.
-      destruct (h j1), (M j1); simpl in *; try reflexivity; exfalso; apply Hf; ring. }
-    destruct Hj1 as [j1 [Hj1 HMh1]].
-    pose proof (count_ge1 w (fun j => M j && h j) j1 Hj1 HMh1) as Hh1.
-    destruct (le_lt_dec 2 (count w (fun j => M j && h j))) as [H2|H2].
-    + (* two or more rows: [t0] joins [T] *)
-      exists (fun t => T' t || Nat.eqb t t0), S', r',
-             (fun i t => if Nat.eqb t t0 then - Nn i else E' i t), P', Q'.
-      split; [|split; [|split]].
-      * intros t Ht E. destruct (Nat.eqb_spec t t0) as [->|Hne].
-        -- split; [exact HK0 | exact HS't0].
-        -- rewrite orb_false_r in E. destruct (HT' t Ht E) as [E1 E2].
-           split; [apply (HK'K t Ht E1) | exact E2].
-      * intros t Ht E. apply (HK'K t Ht (HS' t Ht E)).
-      * assert (HT : count k (fun t => T' t || Nat.eqb t t0) = S (count k T')).
-        { rewrite (count_single k _ t0 Ht0) by (rewrite Nat.eqb_refl, orb_true_r; reflexivity).
-          f_equal. apply count_ext. intros t _. destruct (Nat.eqb_spec t t0) as [->|Hne].
-          - rewrite HT't0. reflexivity.
-          - rewrite orb_false_r, andb_true_r. reflexivity. }
-        rewrite HT. lia.
-      * intros i q Hi Hq. rewrite masked_outer_add by assumption.
-        rewrite (masked_outer_ext k T' _ E' U i q).
-        -- rewrite Nat.eqb_refl. pose proof (HL' i q Hi Hq) as E. cbv beta in E.
-           unfold row in E. lra.
-        -- intros t Ht E. destruct (Nat.eqb_spec t t0) as [->|]; [congruence | reflexivity].
-    + (* one row [j1]: [t0] is untouched (sign [+1]) or flipped (sign [-1]) *)
-      assert (Hone : forall f : nat -> R,
-        sumn w (fun j => if M j && h j then f j else 0) = f j1)
-        by (intros f; apply (msum_single w _ f j1 Hj1 HMh1 H2)).
-      assert (Hcoef : forall i, (i < d)%nat -> B' i j1 = G i t0).
-      { intros i Hi. rewrite <- (Hk i Hi).
-        transitivity (sumn w (fun j => if M j && h j then B' i j else 0)).
-        - symmetry. apply (Hone (fun j => B' i j)).
-        - apply sumn_ext. intros j _. unfold masked. destruct (M j), (h j); simpl; ring. }
-      assert (HN : forall i, (i < d)%nat ->
-        Nn i = if Rlt_dec (lam_of (row U t0) q0 (row A' j1)) 0 then G i t0 else 0).
-      { intros i Hi. unfold Nn.
-        rewrite (Hone (fun j => if Rlt_dec (lam_of (row U t0) q0 (row A' j)) 0
-                                then B' i j else 0)).
-        cbv beta. rewrite (Hcoef i Hi). reflexivity. }
-      destruct (Rlt_dec (lam_of (row U t0) q0 (row A' j1)) 0) as [Neg|Pos].
-      * exists T', (fun t => S' t || Nat.eqb t t0), r', E', P', Q'.
-        split; [|split; [|split]].
-        -- intros t Ht E. destruct (HT' t Ht E) as [E1 E2]. destruct (HK'K t Ht E1) as [E3 E4].
-           split; [exact E3|]. rewrite E2. apply Nat.eqb_neq. exact E4.
-        -- intros t Ht E. destruct (Nat.eqb_spec t t0) as [->|Hne]; [exact HK0|].
-           rewrite orb_false_r in E. apply (HK'K t Ht (HS' t Ht E)).
-        -- lia.
-        -- intros i q Hi Hq. rewrite masked_outer_add by assumption.
-           pose proof (HL' i q Hi Hq) as E. cbv beta in E. rewrite (HN i Hi) in E.
-           unfold row in E. lra.
-      * exists T', S', r', E', P', Q'.
-        split; [|split; [|split]].
-        -- intros t Ht E. destruct (HT' t Ht E) as [E1 E2].
-           split; [apply (HK'K t Ht E1) | exact E2].
-        -- intros t Ht E. apply (HK'K t Ht (HS' t Ht E)).
-        -- lia.
-        -- intros i q Hi Hq. pose proof (HL' i q Hi Hq) as E. cbv beta in E.
-           rewrite (HN i Hi) in E. lra.
+  exact (peel_form_width sigma pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v)
+           pm_mem_self pm_class_value pm_mem_total pm_class_form d k w U s G A' c' B').
 Qed.
 
 End PmNecessity.
@@ -421,14 +191,9 @@ Theorem pm_bias_form_necessary : forall sigma, odd_part_identity sigma ->
      same_fun d (ungated_bias sigma d m A' c' B' b0') (bias_ridge_form sigma d k U s G L l0)) ->
   width_condition d k m U G L.
 Proof.
-  intros sigma Hodd Hu d k m U s G L l0 Hg [A' [c' [B' [b0' H]]]].
-  destruct (pm_form_block_width sigma Hodd Hu d k m U s G A' c' B' Hg k (fun _ => true)
-              (fun _ => true) L (fun i => l0 i - b0' i) ltac:(rewrite count_true; lia))
-    as [T [S [r [E [P [Q [HT [HS [Hc HL]]]]]]]]].
-  - intros x i Hi. pose proof (H x i Hi) as E.
-    unfold ungated_bias, bias_ridge_form in E. unfold masked. cbv beta iota. lra.
-  - exists T, S, r, E, P, Q. split; [intros t Ht Et; apply (HT t Ht Et)|].
-    split; [rewrite !count_true in Hc; lia | exact HL].
+  intros sigma Hodd Hu.
+  exact (peel_form_necessary sigma pm_mem (fun _ _ _ => 1) (fun d u v => ~ pm_equal (S d) u v)
+           pm_mem_self (pm_class_value sigma Hodd) (pm_mem_total sigma Hodd Hu) pm_class_form).
 Qed.
 
 Theorem pm_bias_form_iff : forall sigma, odd_part_identity sigma ->
