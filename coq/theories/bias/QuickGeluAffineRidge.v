@@ -17,9 +17,10 @@
       biases) and [quick_gelu_bias_block_decided] (every biased block is
       decided by R8's width condition on its canonical form);
     - non-vacuity: both sides of the equivalence and the width bound on the
-      blocks of [GeluBias.v], and the non-generic block
+      blocks of [GeluBias.v] ([BiasR9Instances.v]), and the non-generic block
       [x + quick_gelu(x + 1) + quick_gelu(x + 1)], absorbable at width 2
-      and not at width 1. *)
+      and not at width 1 ([pmn_decided_widths], for every activation R8
+      with biases covers; gelu_fast uses it too). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.

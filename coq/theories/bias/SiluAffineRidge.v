@@ -8,6 +8,9 @@
     - [rate_avoid]: for rates [alpha_j > a > 0] there is [M >= 1] with
       [(k+1) alpha_j <> (l M + 1) a] for all [k, l]: no term of another
       class ever has the rate [(l M + 1) a];
+    - [half_minus_part_affine]: for [e z = z/2 - z h(z)], an affine
+      [e]-combination makes the [z h(z)]-combination affine (also used by
+      [TanhFamilyAffine.v]);
     - [silu_even_affine_positive]: the one-variable statement when every
       [alpha_j > 0]: with [a] the smallest rate carrying a nonzero
       coefficient, the groups of rate [(l M + 1) a] of the expansion
