@@ -31,11 +31,7 @@ Open Scope R_scope.
 Lemma gelu_tanh_cubic_pos : 0 < 44715 / 1000000.
 Proof. lra. Qed.
 
-Theorem gelu_tanh_even_affine_positive : forall N (gamma alpha beta : nat -> R) (p q : R),
-  (forall j, (j < N)%nat -> 0 < alpha j) ->
-  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
-  (forall t, sumn N (fun j => gamma j * even_part gelu_tanh (alpha j * t + beta j)) = p * t + q) ->
-  forall j, (j < N)%nat -> gamma j = 0.
+Theorem gelu_tanh_even_affine_positive : affine_positive_1d (even_part gelu_tanh).
 Proof.
   intros N gamma alpha beta p q Hpos Hd Hs.
   apply (tanh_family_even_affine_positive (sqrt (2 / PI)) (44715 / 1000000)

@@ -8,7 +8,8 @@
     - [affine_independent_1d_rescale]: the one-variable statement
       [affine_independent_1d e] passes to [z |-> k e (c z)] for [c, k <> 0]
       (the pairs [(alpha_j, beta_j)] become [(c alpha_j, c beta_j)], still
-      pairwise not equal up to sign);
+      pairwise not equal up to sign), and [even_affine_independent_of_silu]
+      for an even part [(1/c) even_part silu (c z)];
     - [quick_gelu_even_affine_independent :
        affine_independent_1d (even_part quick_gelu)], from
       [SiluAffineRidge.silu_even_affine_independent];
@@ -64,15 +65,18 @@ Qed.
 
 (** ** quick_gelu *)
 
-Theorem quick_gelu_even_affine_independent : affine_independent_1d (even_part quick_gelu).
+(** An activation whose even part is [(1/c) even_part silu (c z)], [c > 0]
+    (quick_gelu here, [tanh_gelu k 0] in [TanhGeluAffineRidge.v]). *)
+Lemma even_affine_independent_of_silu (f : R -> R) (c : R) : 0 < c ->
+  (forall z, even_part f z = / c * even_part silu (c * z)) -> affine_independent_1d (even_part f).
 Proof.
-  pose proof quick_gelu_scale_pos as Hc.
-  apply (affine_independent_1d_ext
-           (fun z => / quick_gelu_scale * even_part silu (quick_gelu_scale * z))).
-  - intros z. symmetry. apply quick_gelu_even_silu.
-  - apply affine_independent_1d_rescale;
-      [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
+  intros Hc Hf. apply (affine_independent_1d_ext (fun z => / c * even_part silu (c * z))).
+  - intros z. symmetry. apply Hf.
+  - apply affine_independent_1d_rescale; [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
 Qed.
+
+Theorem quick_gelu_even_affine_independent : affine_independent_1d (even_part quick_gelu).
+Proof. exact (even_affine_independent_of_silu quick_gelu _ quick_gelu_scale_pos quick_gelu_even_silu). Qed.
 
 Lemma quick_gelu_even_part_affine_unique : affine_ridge_unique_even (even_part quick_gelu).
 Proof. exact (affine_ridge_unique_of_1d _ quick_gelu_even_affine_independent). Qed.

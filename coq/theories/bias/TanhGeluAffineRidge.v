@@ -62,7 +62,7 @@ Qed.
 
     [tanh_gelu k 0 z = z sigmoid (2 k z) = silu (2 k z) / (2 k)], so its
     even part is [(1/(2k)) even_part silu (2 k z)] and the one-variable
-    statement follows from SiLU's ([QuickGeluAffineRidge.affine_independent_1d_rescale]). *)
+    statement follows from SiLU's ([QuickGeluAffineRidge.even_affine_independent_of_silu]). *)
 
 Lemma tanh_gelu_0_even_silu k z : 0 < k ->
   even_part (tanh_gelu k 0) z = / (2 * k) * even_part silu (2 * k * z).
@@ -75,11 +75,7 @@ Qed.
 Theorem tanh_gelu_0_even_affine_independent : forall k, 0 < k ->
   affine_independent_1d (even_part (tanh_gelu k 0)).
 Proof.
-  intros k Hk.
-  apply (affine_independent_1d_ext (fun z => / (2 * k) * even_part silu (2 * k * z))).
-  - intros z. symmetry. apply tanh_gelu_0_even_silu, Hk.
-  - apply affine_independent_1d_rescale;
-      [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
+  intros k Hk. apply (even_affine_independent_of_silu _ (2 * k)); [lra|]. intros z. exact (tanh_gelu_0_even_silu k z Hk).
 Qed.
 
 (** The whole family, [k > 0], [cu >= 0] (the hypotheses of [GeluFastRidge.v]). *)
