@@ -20,7 +20,7 @@ From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge GeluTanhRidge Biases RidgeForm BiasSpec.
 From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics.
-From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge TanhFamilyAffine.
+From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge TanhFamilyAffine BiasR9Instances.
 Open Scope R_scope.
 
 (** ** One variable, positive dilations
@@ -31,11 +31,7 @@ Open Scope R_scope.
 Lemma gelu_tanh_cubic_pos : 0 < 44715 / 1000000.
 Proof. lra. Qed.
 
-Theorem gelu_tanh_even_affine_positive : forall N (gamma alpha beta : nat -> R) (p q : R),
-  (forall j, (j < N)%nat -> 0 < alpha j) ->
-  (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
-  (forall t, sumn N (fun j => gamma j * even_part gelu_tanh (alpha j * t + beta j)) = p * t + q) ->
-  forall j, (j < N)%nat -> gamma j = 0.
+Theorem gelu_tanh_even_affine_positive : affine_positive_1d (even_part gelu_tanh).
 Proof.
   intros N gamma alpha beta p q Hpos Hd Hs.
   apply (tanh_family_even_affine_positive (sqrt (2 / PI)) (44715 / 1000000)
@@ -63,33 +59,16 @@ Proof. exact (bias_not_absorbable_below_of_1d gelu_tanh gelu_tanh_odd_part gelu_
 
 (** ** Non-vacuity: the blocks of [GeluBias.v] ([a = 1], biases [0, 1]) *)
 
-Example gelu_tanh_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias gelu_tanh 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj1 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below)). Qed.
+Example gelu_tanh_bias_absorbable_side : ex2_absorbable_side gelu_tanh.
+Proof. exact (ex2_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
 
-Example gelu_tanh_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias gelu_tanh 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof. exact (proj1 (proj2 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below))). Qed.
+Example gelu_tanh_bias_not_absorbable_side : ex2_not_absorbable_side gelu_tanh.
+Proof. exact (ex2_not_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
 
-Example gelu_tanh_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias gelu_tanh 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj2 (proj2 (ex2_r9_sides gelu_tanh gelu_tanh_bias_absorbable_iff_submatrix gelu_tanh_bias_generic_not_absorbable_below))). Qed.
+Example gelu_tanh_bias_below_instance : ex2_below_instance gelu_tanh.
+Proof. exact (ex2_below_instance_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
 
 (** One variable: the hypotheses of [gelu_tanh_even_affine_independent] hold
     for the pairs [(1, 0)] and [(1, 1)]. *)
-Example gelu_tanh_even_affine_instance :
-  let alpha := fun _ : nat => 1 in
-  let beta := fun j : nat => INR j in
-  (forall j, (j < 2)%nat -> alpha j <> 0) /\ pairs_pm_distinct 2 alpha beta /\
-  (forall t, sumn 2 (fun j => 0 * even_part gelu_tanh (alpha j * t + beta j)) = 0 * t + 0).
-Proof.
-  split; [|split].
-  - intros j _. lra.
-  - intros i j Hi Hj Hne [[_ E]|[E _]]; [apply INR_eq in E; lia | lra].
-  - intros t. simpl. ring.
-Qed.
+Example gelu_tanh_even_affine_instance : affine_1d_pairs01 (even_part gelu_tanh).
+Proof. exact (affine_1d_pairs01_holds _). Qed.

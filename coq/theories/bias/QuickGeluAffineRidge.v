@@ -8,7 +8,8 @@
     - [affine_independent_1d_rescale]: the one-variable statement
       [affine_independent_1d e] passes to [z |-> k e (c z)] for [c, k <> 0]
       (the pairs [(alpha_j, beta_j)] become [(c alpha_j, c beta_j)], still
-      pairwise not equal up to sign);
+      pairwise not equal up to sign), and [even_affine_independent_of_silu]
+      for an even part [(1/c) even_part silu (c z)];
     - [quick_gelu_even_affine_independent :
        affine_independent_1d (even_part quick_gelu)], from
       [SiluAffineRidge.silu_even_affine_independent];
@@ -17,14 +18,15 @@
       biases) and [quick_gelu_bias_block_decided] (every biased block is
       decided by R8's width condition on its canonical form);
     - non-vacuity: both sides of the equivalence and the width bound on the
-      blocks of [GeluBias.v], and the non-generic block
+      blocks of [GeluBias.v] ([BiasR9Instances.v]), and the non-generic block
       [x + quick_gelu(x + 1) + quick_gelu(x + 1)], absorbable at width 2
-      and not at width 1. *)
+      and not at width 1 ([pmn_decided_widths], for every activation R8
+      with biases covers; gelu_fast uses it too). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import Biases RidgeForm BiasSpec BiasRidgeForm GeluAffineRidge GeluBias.
-From Absorb Require Import SiluAffineRidge PmBiasNecessity.
+From Absorb Require Import SiluAffineRidge PmBiasNecessity BiasR9Instances.
 From Absorb Require Import MoreActivationDefs MoreActivations QuickGeluRidge.
 Open Scope R_scope.
 
@@ -63,15 +65,18 @@ Qed.
 
 (** ** quick_gelu *)
 
-Theorem quick_gelu_even_affine_independent : affine_independent_1d (even_part quick_gelu).
+(** An activation whose even part is [(1/c) even_part silu (c z)], [c > 0]
+    (quick_gelu here, [tanh_gelu k 0] in [TanhGeluAffineRidge.v]). *)
+Lemma even_affine_independent_of_silu (f : R -> R) (c : R) : 0 < c ->
+  (forall z, even_part f z = / c * even_part silu (c * z)) -> affine_independent_1d (even_part f).
 Proof.
-  pose proof quick_gelu_scale_pos as Hc.
-  apply (affine_independent_1d_ext
-           (fun z => / quick_gelu_scale * even_part silu (quick_gelu_scale * z))).
-  - intros z. symmetry. apply quick_gelu_even_silu.
-  - apply affine_independent_1d_rescale;
-      [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
+  intros Hc Hf. apply (affine_independent_1d_ext (fun z => / c * even_part silu (c * z))).
+  - intros z. symmetry. apply Hf.
+  - apply affine_independent_1d_rescale; [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
 Qed.
+
+Theorem quick_gelu_even_affine_independent : affine_independent_1d (even_part quick_gelu).
+Proof. exact (even_affine_independent_of_silu quick_gelu _ quick_gelu_scale_pos quick_gelu_even_silu). Qed.
 
 Lemma quick_gelu_even_part_affine_unique : affine_ridge_unique_even (even_part quick_gelu).
 Proof. exact (affine_ridge_unique_of_1d _ quick_gelu_even_affine_independent). Qed.
@@ -81,17 +86,12 @@ Proof. exact (affine_ridge_unique_of_1d _ quick_gelu_even_affine_independent). Q
 Theorem quick_gelu_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_signs d n A c B ->
   (absorbable_ungated_bias quick_gelu d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
-Proof.
-  exact (bias_absorbable_iff_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent).
-Qed.
+Proof. exact (bias_absorbable_iff_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
 
 Theorem quick_gelu_bias_generic_not_absorbable_below : forall d n m A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias quick_gelu d n m identity A c B b0.
-Proof.
-  exact (bias_not_absorbable_below_of_1d quick_gelu quick_gelu_odd_part
-           quick_gelu_even_affine_independent).
-Qed.
+Proof. exact (bias_not_absorbable_below_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
 
 Theorem quick_gelu_bias_block_decided : forall d n A c B b0,
   exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
@@ -99,61 +99,44 @@ Theorem quick_gelu_bias_block_decided : forall d n A c B b0,
                (bias_ridge_form quick_gelu d k U s G L l0) /\
     forall m, absorbable_ungated_bias quick_gelu d n m identity A c B b0
               <-> width_condition d k m U G L.
-Proof.
-  exact (pm_bias_block_decided quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique).
-Qed.
+Proof. exact (pm_bias_block_decided quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique). Qed.
 
 (** ** Non-vacuity *)
 
 (** The blocks of [GeluBias.v] ([a = 1], biases [0, 1]). *)
-Example quick_gelu_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias quick_gelu 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
+Example quick_gelu_bias_absorbable_side : ex2_absorbable_side quick_gelu.
+Proof. exact (ex2_absorbable_side_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+
+Example quick_gelu_bias_not_absorbable_side : ex2_not_absorbable_side quick_gelu.
+Proof. exact (ex2_not_absorbable_side_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+
+Example quick_gelu_bias_below_instance : ex2_below_instance quick_gelu.
+Proof. exact (ex2_below_instance_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+
+(** The non-generic block [x + sigma(x + 1) + sigma(x + 1)] of
+    [PmBiasNecessity.v]: absorbable at width 2, not at width 1, for every
+    [sigma] of R8 with biases (quick_gelu here, gelu_fast in
+    [TanhGeluAffineRidge.v]). *)
+Lemma pmn_decided_widths sigma : odd_part_identity sigma -> affine_ridge_unique_even (even_part sigma) ->
+  absorbable_ungated_bias sigma 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0) /\
+  ~ absorbable_ungated_bias sigma 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
 Proof.
-  exact (proj1 (ex2_r9_sides quick_gelu quick_gelu_bias_absorbable_iff_submatrix
-                  quick_gelu_bias_generic_not_absorbable_below)).
+  intros Hodd Hu.
+  rewrite !(pm_bias_residual_form_iff sigma Hodd Hu 1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual sigma)).
+  exact (conj pmn_width2 pmn_not_width1).
 Qed.
 
-Example quick_gelu_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias quick_gelu 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof.
-  exact (proj1 (proj2 (ex2_r9_sides quick_gelu quick_gelu_bias_absorbable_iff_submatrix
-                         quick_gelu_bias_generic_not_absorbable_below))).
-Qed.
-
-Example quick_gelu_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias quick_gelu 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  exact (proj2 (proj2 (ex2_r9_sides quick_gelu quick_gelu_bias_absorbable_iff_submatrix
-                         quick_gelu_bias_generic_not_absorbable_below))).
-Qed.
-
-(** The non-generic block [x + quick_gelu(x + 1) + quick_gelu(x + 1)] of
-    [PmBiasNecessity.v]: absorbable at width 2, not at width 1. *)
 Example quick_gelu_bias_decided_width2 :
   absorbable_ungated_bias quick_gelu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  apply (pm_bias_residual_form_iff quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique
-           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual quick_gelu)).
-  exact pmn_width2.
-Qed.
+Proof. exact (proj1 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)). Qed.
 
 Example quick_gelu_bias_decided_width1 :
   ~ absorbable_ungated_bias quick_gelu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  rewrite (pm_bias_residual_form_iff quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique
-             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual quick_gelu)).
-  exact pmn_not_width1.
-Qed.
+Proof. exact (proj2 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)). Qed.
 
 (** The rescaling lemma's side conditions hold for quick_gelu's constant. *)
 Example quick_gelu_affine_rescale_constants :
   quick_gelu_scale <> 0 /\ / quick_gelu_scale <> 0 /\ affine_independent_1d (even_part silu).
 Proof.
-  pose proof quick_gelu_scale_pos. split; [lra|]. split; [apply Rinv_neq_0_compat; lra|].
-  exact silu_even_affine_independent.
+  destruct quick_gelu_rescale_constants as [H1 [H2 _]]. exact (conj H1 (conj H2 silu_even_affine_independent)).
 Qed.

@@ -8,6 +8,9 @@
     - [rate_avoid]: for rates [alpha_j > a > 0] there is [M >= 1] with
       [(k+1) alpha_j <> (l M + 1) a] for all [k, l]: no term of another
       class ever has the rate [(l M + 1) a];
+    - [half_minus_part_affine]: for [e z = z/2 - z h(z)], an affine
+      [e]-combination makes the [z h(z)]-combination affine (also used by
+      [TanhFamilyAffine.v]);
     - [silu_even_affine_positive]: the one-variable statement when every
       [alpha_j > 0]: with [a] the smallest rate carrying a nonzero
       coefficient, the groups of rate [(l M + 1) a] of the expansion
@@ -23,7 +26,7 @@ From Coq Require Import Reals Lra Lia Arith List.
 From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Vandermonde.
 From Absorb Require Import SiluRidge GeluRidge Biases RidgeForm BiasSpec GeluAffineRidge GeluBias.
-From Absorb Require Import ExpPolyAsymptotics.
+From Absorb Require Import ExpPolyAsymptotics BiasR9Instances.
 Open Scope R_scope.
 
 (** ** The expansion of [1/(1 + e^z)] *)
@@ -51,6 +54,28 @@ Qed.
 
 Lemma silu_even_split z : even_part silu z = z / 2 - z * / (1 + exp z).
 Proof. rewrite silu_even_formula. field. pose proof (exp_pos z). lra. Qed.
+
+(** For [e z = z/2 - z h(z)] (SiLU's even part here, the tanh family's in
+    [TanhFamilyAffine.v]): if the [e]-combination is affine, so is the
+    [z h(z)]-combination. *)
+Lemma half_minus_part_affine N (gamma alpha beta : nat -> R) (e h : R -> R) p q :
+  (forall z, e z = z / 2 - z * h z) ->
+  (forall t, sumn N (fun j => gamma j * e (alpha j * t + beta j)) = p * t + q) ->
+  forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j) * h (alpha j * t + beta j))) =
+    (sumn N (fun j => gamma j * alpha j) / 2 - p) * t + (sumn N (fun j => gamma j * beta j) / 2 - q).
+Proof.
+  intros He Hs t. pose proof (Hs t) as E.
+  rewrite (sumn_ext N _ (fun j => gamma j * (alpha j * t + beta j) / 2
+             - gamma j * ((alpha j * t + beta j) * h (alpha j * t + beta j)))) in E
+    by (intros; rewrite He; unfold Rdiv; ring).
+  rewrite sumn_minus in E.
+  assert (L : sumn N (fun j => gamma j * (alpha j * t + beta j) / 2) =
+              sumn N (fun j => gamma j * alpha j) / 2 * t + sumn N (fun j => gamma j * beta j) / 2).
+  { rewrite (sumn_ext N _ (fun j => gamma j * alpha j * (t / 2) + gamma j * beta j * / 2))
+      by (intros; field).
+    rewrite sumn_plus, !sumn_scal_r. field. }
+  lra.
+Qed.
 
 (** ** Flattening a double sum *)
 
@@ -318,17 +343,7 @@ Proof.
   (* the logistic part is affine *)
   assert (Hh : forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j)
                    * / (1 + exp (alpha j * t + beta j)))) = P' * t + Q').
-  { intros t. pose proof (Hs t) as E.
-    rewrite (sumn_ext N _ (fun j => gamma j * (alpha j * t + beta j) / 2
-               - gamma j * ((alpha j * t + beta j) * / (1 + exp (alpha j * t + beta j))))) in E
-      by (intros; rewrite silu_even_split; unfold Rdiv; ring).
-    rewrite sumn_minus in E.
-    assert (L : sumn N (fun j => gamma j * (alpha j * t + beta j) / 2) =
-                sumn N (fun j => gamma j * alpha j) / 2 * t + sumn N (fun j => gamma j * beta j) / 2).
-    { rewrite (sumn_ext N _ (fun j => gamma j * alpha j * (t / 2) + gamma j * beta j * / 2))
-        by (intros; field).
-      rewrite sumn_plus, !sumn_scal_r. field. }
-    unfold P', Q'. lra. }
+  { exact (half_minus_part_affine N gamma alpha beta _ (fun z => / (1 + exp z)) p q silu_even_split Hs). }
   assert (HK : (K <> 0)%nat) by (unfold K; lia).
   assert (Hsmall : exp_poly_small (S (N * K)) (fam_c N K gamma alpha beta P') (fam_d N K gamma beta Q')
                      (fam_lam N K alpha) (INR (S K) * alpha m)).
@@ -392,33 +407,16 @@ Proof. exact (bias_not_absorbable_below_of_1d silu silu_odd_part silu_even_affin
 
 (** ** Non-vacuity: the blocks of [GeluBias.v] ([a = 1], biases [0, 1]) *)
 
-Example silu_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias silu 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj1 (ex2_r9_sides silu silu_bias_absorbable_iff_submatrix silu_bias_generic_not_absorbable_below)). Qed.
+Example silu_bias_absorbable_side : ex2_absorbable_side silu.
+Proof. exact (ex2_absorbable_side_of_1d silu silu_odd_part silu_even_affine_independent). Qed.
 
-Example silu_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias silu 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof. exact (proj1 (proj2 (ex2_r9_sides silu silu_bias_absorbable_iff_submatrix silu_bias_generic_not_absorbable_below))). Qed.
+Example silu_bias_not_absorbable_side : ex2_not_absorbable_side silu.
+Proof. exact (ex2_not_absorbable_side_of_1d silu silu_odd_part silu_even_affine_independent). Qed.
 
-Example silu_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias silu 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj2 (proj2 (ex2_r9_sides silu silu_bias_absorbable_iff_submatrix silu_bias_generic_not_absorbable_below))). Qed.
+Example silu_bias_below_instance : ex2_below_instance silu.
+Proof. exact (ex2_below_instance_of_1d silu silu_odd_part silu_even_affine_independent). Qed.
 
 (** One variable: the hypotheses of [silu_even_affine_independent] hold for
     the pairs [(1, 0)] and [(1, 1)] (same dilation, different shifts). *)
-Example silu_even_affine_instance :
-  let alpha := fun _ : nat => 1 in
-  let beta := fun j : nat => INR j in
-  (forall j, (j < 2)%nat -> alpha j <> 0) /\ pairs_pm_distinct 2 alpha beta /\
-  (forall t, sumn 2 (fun j => 0 * even_part silu (alpha j * t + beta j)) = 0 * t + 0).
-Proof.
-  split; [|split].
-  - intros j _. lra.
-  - intros i j Hi Hj Hne [[_ E]|[E _]]; [apply INR_eq in E; lia | lra].
-  - intros t. simpl. ring.
-Qed.
+Example silu_even_affine_instance : affine_1d_pairs01 (even_part silu).
+Proof. exact (affine_1d_pairs01_holds _). Qed.

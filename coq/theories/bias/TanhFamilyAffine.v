@@ -27,7 +27,7 @@ From Coq Require Import Reals Lra Lia List.
 From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge Biases RidgeForm BiasSpec.
-From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics.
+From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics SiluAffineRidge.
 From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge.
 Open Scope R_scope.
 
@@ -95,13 +95,6 @@ Proof.
   intros Ha Hb. assert (H1 : a * a < b * b) by nra.
   assert (H2 : a * a * a < b * b * a) by (apply Rmult_lt_compat_r; lra).
   assert (H3 : b * b * a < b * b * b) by (apply Rmult_lt_compat_l; nra). lra.
-Qed.
-
-
-Lemma exp_le_mono x y : x <= y -> exp x <= exp y.
-Proof.
-  intros H. destruct (Rle_lt_or_eq_dec x y H) as [Hl|E];
-    [left; apply exp_increasing, Hl | rewrite E; right; reflexivity].
 Qed.
 
 Lemma inv_one_plus_exp_le_exp g : / (1 + exp g) <= exp (- g).
@@ -205,7 +198,7 @@ Proof.
   assert (Ht1 : 1 <= t) by lra.
   set (gg := tanh_gelu_exponent kk cu (a * t + b)).
   pose proof (inv_one_plus_exp_le_exp gg) as H1.
-  pose proof (exp_le_mono (- gg) (- (delta * t)) ltac:(pose proof (H t Ht); unfold gg; lra)) as H2.
+  pose proof (exp_mono (- gg) (- (delta * t)) ltac:(pose proof (H t Ht); unfold gg; lra)) as H2.
   assert (Hi : 0 < / (1 + exp gg)) by (apply Rinv_0_lt_compat; pose proof (exp_pos gg); lra).
   assert (Hz : Rabs (a * t + b) <= (Rabs a + Rabs b) * t).
   { eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_mult, (Rabs_right t) by lra.
@@ -265,7 +258,7 @@ Proof.
   set (E := exp (- G) / (1 + exp (- G))).
   assert (HE : 0 <= E <= exp (- (delta * t))).
   { pose proof (frac_le_exp G) as [H1 H2]. split; [exact H1|].
-    eapply Rle_trans; [exact H2|]. apply exp_le_mono. pose proof (HG t Ht). unfold G. lra. }
+    eapply Rle_trans; [exact H2|]. apply exp_mono. pose proof (HG t Ht). unfold G. lra. }
   replace (c * am - c * ((am * t + bm) / t * (1 - E))) with (c * (- bm / t + (am * t + bm) / t * E))
     by (field; lra).
   rewrite Rabs_mult.
@@ -302,14 +295,14 @@ Proof.
   set (E1 := exp (Gm + - Gj)).
   set (E2 := exp (Gm + - Gj + - Gj) / (1 + exp (- Gj))).
   assert (HE1 : 0 <= E1 <= exp (- (d1 * t))).
-  { split; [left; apply exp_pos|]. apply exp_le_mono. pose proof (G1 t Ht1). unfold Gm, Gj. lra. }
+  { split; [left; apply exp_pos|]. apply exp_mono. pose proof (G1 t Ht1). unfold Gm, Gj. lra. }
   assert (HE2 : 0 <= E2 <= exp (- (d2 * t))).
   { pose proof (exp_pos (- Gj)). pose proof (exp_pos (Gm + - Gj + - Gj)). split.
     - apply logistic_div_nonneg; lra.
     - apply Rle_trans with (exp (Gm + - Gj + - Gj)).
       + unfold E2, Rdiv. apply Rle_trans with (exp (Gm + - Gj + - Gj) * 1); [|lra].
         apply Rmult_le_compat_l; [lra|]. rewrite <- Rinv_1. apply Rinv_le_contravar; lra.
-      + apply exp_le_mono. pose proof (G2 t Ht2). unfold Gm, Gj. lra. }
+      + apply exp_mono. pose proof (G2 t Ht2). unfold Gm, Gj. lra. }
   rewrite Rabs_mult.
   replace (Rabs c * (K1 + K2) / t) with (Rabs c * (K1 / t + K2 / t)) by (field; lra).
   apply Rmult_le_compat_l; [apply Rabs_pos|].
@@ -333,18 +326,9 @@ Proof.
   set (Q' := sumn N (fun j => gamma j * beta j) / 2 - q).
   assert (Hh : forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j)
                    * / (1 + exp (tanh_gelu_exponent kk cu (alpha j * t + beta j))))) = P' * t + Q').
-  { intros t. pose proof (Hs t) as E.
-    rewrite (sumn_ext N _ (fun j => gamma j * (alpha j * t + beta j) / 2
-               - gamma j * ((alpha j * t + beta j)
-                            * / (1 + exp (tanh_gelu_exponent kk cu (alpha j * t + beta j)))))) in E
-      by (intros; rewrite (tanh_gelu_even_formula kk cu); unfold Rdiv; ring).
-    rewrite sumn_minus in E.
-    assert (L : sumn N (fun j => gamma j * (alpha j * t + beta j) / 2) =
-                sumn N (fun j => gamma j * alpha j) / 2 * t + sumn N (fun j => gamma j * beta j) / 2).
-    { rewrite (sumn_ext N _ (fun j => gamma j * alpha j * (t / 2) + gamma j * beta j * / 2))
-        by (intros; field).
-      rewrite sumn_plus, !sumn_scal_r. field. }
-    unfold P', Q'. lra. }
+  { apply (half_minus_part_affine N gamma alpha beta (even_part (tanh_gelu kk cu))
+             (fun z => / (1 + exp (tanh_gelu_exponent kk cu z))) p q); [|exact Hs].
+    intros z. cbv beta. rewrite (tanh_gelu_even_formula kk cu). unfold Rdiv. ring. }
   destruct (tg_tanh_affine_zero N gamma alpha beta P' Q' Hpos Hh) as [HP HQ].
   destruct (Req_dec (gamma j0) 0) as [E|Hg0]; [exact E|exfalso].
   (* the lexicographically smallest [(alpha, beta)] with a nonzero coefficient *)

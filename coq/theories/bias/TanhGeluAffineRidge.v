@@ -34,7 +34,7 @@ From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge Biases RidgeForm BiasSpec BiasRidgeForm.
 From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics TanhFamilyAffine.
-From Absorb Require Import SiluAffineRidge PmBiasNecessity QuickGeluAffineRidge.
+From Absorb Require Import SiluAffineRidge PmBiasNecessity QuickGeluAffineRidge BiasR9Instances.
 From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge.
 Open Scope R_scope.
 
@@ -62,7 +62,7 @@ Qed.
 
     [tanh_gelu k 0 z = z sigmoid (2 k z) = silu (2 k z) / (2 k)], so its
     even part is [(1/(2k)) even_part silu (2 k z)] and the one-variable
-    statement follows from SiLU's ([QuickGeluAffineRidge.affine_independent_1d_rescale]). *)
+    statement follows from SiLU's ([QuickGeluAffineRidge.even_affine_independent_of_silu]). *)
 
 Lemma tanh_gelu_0_even_silu k z : 0 < k ->
   even_part (tanh_gelu k 0) z = / (2 * k) * even_part silu (2 * k * z).
@@ -75,11 +75,7 @@ Qed.
 Theorem tanh_gelu_0_even_affine_independent : forall k, 0 < k ->
   affine_independent_1d (even_part (tanh_gelu k 0)).
 Proof.
-  intros k Hk.
-  apply (affine_independent_1d_ext (fun z => / (2 * k) * even_part silu (2 * k * z))).
-  - intros z. symmetry. apply tanh_gelu_0_even_silu, Hk.
-  - apply affine_independent_1d_rescale;
-      [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
+  intros k Hk. apply (even_affine_independent_of_silu _ (2 * k)); [lra|]. intros z. exact (tanh_gelu_0_even_silu k z Hk).
 Qed.
 
 (** The whole family, [k > 0], [cu >= 0] (the hypotheses of [GeluFastRidge.v]). *)
@@ -113,17 +109,12 @@ Proof. exact (affine_ridge_unique_of_1d _ gelu_fast_even_affine_independent). Qe
 Theorem gelu_fast_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_signs d n A c B ->
   (absorbable_ungated_bias gelu_fast d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
-Proof.
-  exact (bias_absorbable_iff_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent).
-Qed.
+Proof. exact (bias_absorbable_iff_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
 
 Theorem gelu_fast_bias_generic_not_absorbable_below : forall d n m A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias gelu_fast d n m identity A c B b0.
-Proof.
-  exact (bias_not_absorbable_below_of_1d gelu_fast gelu_fast_odd_part
-           gelu_fast_even_affine_independent).
-Qed.
+Proof. exact (bias_not_absorbable_below_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
 
 Theorem gelu_fast_bias_block_decided : forall d n A c B b0,
   exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
@@ -131,9 +122,7 @@ Theorem gelu_fast_bias_block_decided : forall d n A c B b0,
                (bias_ridge_form gelu_fast d k U s G L l0) /\
     forall m, absorbable_ungated_bias gelu_fast d n m identity A c B b0
               <-> width_condition d k m U G L.
-Proof.
-  exact (pm_bias_block_decided gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique).
-Qed.
+Proof. exact (pm_bias_block_decided gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique). Qed.
 
 (** ** Non-vacuity *)
 
@@ -142,65 +131,33 @@ Example gelu_fast_affine_family_constants : 0 < gelu_fast_scale /\ 0 < gelu_fast
 Proof. exact (conj gelu_fast_scale_pos gelu_fast_cubic_pos). Qed.
 
 (** The blocks of [GeluBias.v] ([a = 1], biases [0, 1]). *)
-Example gelu_fast_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias gelu_fast 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  exact (proj1 (ex2_r9_sides gelu_fast gelu_fast_bias_absorbable_iff_submatrix
-                  gelu_fast_bias_generic_not_absorbable_below)).
-Qed.
+Example gelu_fast_bias_absorbable_side : ex2_absorbable_side gelu_fast.
+Proof. exact (ex2_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
 
-Example gelu_fast_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias gelu_fast 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof.
-  exact (proj1 (proj2 (ex2_r9_sides gelu_fast gelu_fast_bias_absorbable_iff_submatrix
-                         gelu_fast_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_fast_bias_not_absorbable_side : ex2_not_absorbable_side gelu_fast.
+Proof. exact (ex2_not_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
 
-Example gelu_fast_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias gelu_fast 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  exact (proj2 (proj2 (ex2_r9_sides gelu_fast gelu_fast_bias_absorbable_iff_submatrix
-                         gelu_fast_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_fast_bias_below_instance : ex2_below_instance gelu_fast.
+Proof. exact (ex2_below_instance_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
 
 (** The non-generic block [x + gelu_fast(x + 1) + gelu_fast(x + 1)] of
     [PmBiasNecessity.v]: absorbable at width 2, not at width 1. *)
 Example gelu_fast_bias_decided_width2 :
   absorbable_ungated_bias gelu_fast 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  apply (pm_bias_residual_form_iff gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique
-           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_fast)).
-  exact pmn_width2.
-Qed.
+Proof. exact (proj1 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)). Qed.
 
 Example gelu_fast_bias_decided_width1 :
   ~ absorbable_ungated_bias gelu_fast 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  rewrite (pm_bias_residual_form_iff gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique
-             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_fast)).
-  exact pmn_not_width1.
-Qed.
+Proof. exact (proj2 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)). Qed.
 
 (** Members of the family other than GELU_tanh and gelu_fast ([k = 1],
     [cu = 1] and [cu = 0]): the one-variable hypotheses with zero weights,
     and the conclusion for both. *)
 Example tanh_gelu_1_1_even_affine_instance :
-  let alpha := fun _ : nat => 1 in
-  let beta := fun j : nat => INR j in
-  (forall j, (j < 2)%nat -> alpha j <> 0) /\ pairs_pm_distinct 2 alpha beta /\
-  (forall t, sumn 2 (fun j => 0 * even_part (tanh_gelu 1 1) (alpha j * t + beta j)) = 0 * t + 0) /\
+  affine_1d_pairs01 (even_part (tanh_gelu 1 1)) /\
   affine_independent_1d (even_part (tanh_gelu 1 1)) /\
   affine_independent_1d (even_part (tanh_gelu 1 0)).
 Proof.
-  split; [|split; [|split; [|split]]].
-  - intros j _. lra.
-  - intros i j Hi Hj Hne [[_ E]|[E _]]; [apply INR_eq in E; lia | lra].
-  - intros t. simpl. ring.
-  - apply tanh_gelu_family_even_affine_independent; lra.
-  - apply tanh_gelu_family_even_affine_independent; lra.
+  split; [exact (affine_1d_pairs01_holds _)|].
+  split; apply tanh_gelu_family_even_affine_independent; lra.
 Qed.
