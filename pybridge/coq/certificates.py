@@ -114,11 +114,12 @@ class Extract:
 
 @dataclass(frozen=True)
 class Certificate:
-    """A generated Coq file: ``stem.v`` holding ``source``, of one ``kind``."""
+    """A generated Coq file: ``stem.v`` holding ``source``, of one ``kind`` (a
+    :class:`CertificateKind`, or a description for the width route's many forms)."""
 
     stem: str
     source: str
-    kind: CertificateKind
+    kind: CertificateKind | str
     activation: str
     extract: Optional[Extract] = None
     #: The block the extract was taken from when it is not the user's: R1 with biases
@@ -127,7 +128,8 @@ class Certificate:
 
     @property
     def summary(self) -> str:
-        return f"{self.activation}: {self.kind.description}"
+        kind = self.kind.description if isinstance(self.kind, CertificateKind) else self.kind
+        return f"{self.activation}: {kind}"
 
 
 # ---------------------------------------------------------------- Coq text

@@ -33,8 +33,8 @@ from ..model import Decision, Instance
 from ..modular import IntMatrix, scale_matrix
 from ..ridge_form import RidgeForm
 from ..width_evidence import WidthInfo
-from .certificates import CannotCertify, _Writer
-from .certificates_width import R8_MODULES, WidthCertificate, width_data_terms, write_form_data, write_nosub_at_k
+from .certificates import CannotCertify, Certificate, _Writer
+from .certificates_width import R8_MODULES, width_data_terms, write_form_data, write_nosub_at_k
 
 #: GELU family with biases: (sigma, odd-part identity, affine ridge uniqueness of the even part, modules).
 PM_BIAS_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
@@ -193,7 +193,7 @@ def _lower_term(w: _Writer, g: _BiasGrouping, m: int, reason: Optional[str], f: 
     return _rank_term(w, g, m, f)
 
 
-def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
+def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate:
     """The certificate of a width-route verdict on a biased block (identity skip)."""
     from ..decision.width_route import library_has
 
@@ -230,4 +230,4 @@ def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthC
                     info.reason, f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank "
                     "certificate (R8 with biases =>)")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
-    return WidthCertificate("CertBiasWidth", w.text(), kind, inst.activation.label)
+    return Certificate("CertBiasWidth", w.text(), kind, inst.activation.label)

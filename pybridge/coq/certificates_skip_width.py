@@ -17,8 +17,8 @@ from ..exact_linalg import invert, matmul
 from ..model import Decision, Instance
 from ..modular import scale_matrix
 from ..width_evidence import WidthInfo
-from .certificates import CannotCertify, _columns, _inverse_check, _skip_data, _Writer
-from .certificates_width import PM_FACTS, WidthCertificate
+from .certificates import CannotCertify, Certificate, _columns, _inverse_check, _skip_data, _Writer
+from .certificates_width import PM_FACTS
 
 LIBRARY_FILE = "certify/CertifySkipWidth.v"
 _THEOREM = "Theorem verdict : "
@@ -34,7 +34,7 @@ def _split(source: str) -> tuple[str, str, str]:
     return head, body.replace(_THEOREM, "Theorem reduced_verdict : ", 1), stmt
 
 
-def build_skip_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
+def build_skip_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate:
     """The certificate of a width-route verdict on a bias-free block with skip ``P``."""
     from ..decision.width_route import library_has
     from .certificates_width import _build_r8
@@ -79,5 +79,5 @@ def build_skip_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthC
     lines = w.lines[start:] + [f"Theorem verdict : {final}.\nProof. exact {proof}. Qed."]
     source = (head + "From Absorb Require Import CheckSkip CertifySkipWidth.\nModule Cert.\n" + body
               + "\n".join(lines) + "\nEnd Cert.\nPrint Assumptions Cert.verdict.\n")
-    return WidthCertificate("CertSkipWidth", source, f"{inner.kind}, after skip reduction (R1)",
+    return Certificate("CertSkipWidth", source, f"{inner.kind}, after skip reduction (R1)",
                             inst.activation.label)

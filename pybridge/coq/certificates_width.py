@@ -35,7 +35,6 @@ dimension ``d + 1`` and ``check_nosub`` (``cert_bias_not_absorbable``), or
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Sequence
 
@@ -52,7 +51,7 @@ from .certificates import (
     MAX_FREE_CERT,
     ROW_CHUNK,
     CannotCertify,
-    Extract,
+    Certificate,
     _functionals,
     _nat_list,
     _nonzero_skip,
@@ -98,24 +97,6 @@ R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
 }
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
               "CertifyWidth", "RankCheck")
-
-
-@dataclass(frozen=True)
-class WidthCertificate:
-    """A generated Coq file, as :class:`pybridge.coq.certificates.Certificate` (``kind`` a string)."""
-
-    stem: str
-    source: str
-    kind: str
-    activation: str
-    #: The extracted entries of a partial certificate (R9 blocks); None: the whole weights.
-    extract: Optional[Extract] = None
-    #: As :attr:`pybridge.coq.certificates.Certificate.extract_of`.
-    extract_of: Optional[Instance] = None
-
-    @property
-    def summary(self) -> str:
-        return f"{self.activation}: {self.kind}"
 
 
 def _bools(sel: Sequence[int], k: int) -> str:
@@ -276,7 +257,7 @@ def _statement(sigma: str, m: int, negated: bool) -> str:
     return f"~ {s}" if negated else s
 
 
-def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCertificate:
+def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate:
     if inst.has_bias:  # R8 with biases: certify/CertifyBiasWidth.v
         from .certificates_bias_width import build_bias_r8
         return build_bias_r8(inst, decision, info)
@@ -317,10 +298,10 @@ def _build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> WidthCerti
     else:
         raise CannotCertify(f"no certificate for the width reason {info.reason!r}")
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
-    return WidthCertificate("CertWidth", w.text(), kind, inst.activation.label)
+    return Certificate("CertWidth", w.text(), kind, inst.activation.label)
 
 
-def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
+def _build_bias(inst: Instance, decision: Decision) -> Certificate:
     """Generic with biases, no S (width n) or width below n: ``CertifyBias.v``."""
     name = inst.activation.name
     if inst.skip is not None:
@@ -386,11 +367,11 @@ def _build_bias(inst: Instance, decision: Decision) -> WidthCertificate:
                 "nz_ok gen_ok nosub_ok)")
         kind = "not absorbable at width n (R9 =>, generic with biases, no S)"
     w.add(f"Theorem verdict : ~ {block}.\nProof. exact {term}. Qed.")
-    return WidthCertificate("CertBias", w.text(), kind, inst.activation.label)
+    return Certificate("CertBias", w.text(), kind, inst.activation.label)
 
 
 def _bias_partial(inst: Instance, decision: Decision, m: int, sigma: str, prop: str, below: str,
-                  modules: tuple[str, ...]) -> Optional[WidthCertificate]:
+                  modules: tuple[str, ...]) -> Optional[Certificate]:
     """The partial certificate (``certificates_bias``), or None when no block applies."""
     ev = decision.evidence
     if m >= inst.n:
@@ -404,10 +385,10 @@ def _bias_partial(inst: Instance, decision: Decision, m: int, sigma: str, prop: 
     if blk is None:
         return None
     source, kind = write_bias_partial(blk, inst.d, inst.n, m, sigma, prop, below, modules)
-    return WidthCertificate("CertBias", source, kind, inst.activation.label, blk.extract)
+    return Certificate("CertBias", source, kind, inst.activation.label, blk.extract)
 
 
-def _build_classification_at(inst: Instance, decision: Decision) -> WidthCertificate:
+def _build_classification_at(inst: Instance, decision: Decision) -> Certificate:
     """R2 / R3 at a width ``m`` other than ``n`` (both theorems hold at every width)."""
     act = inst.activation
     m = decision.width if decision.width is not None else inst.n
@@ -432,7 +413,7 @@ def _build_classification_at(inst: Instance, decision: Decision) -> WidthCertifi
     else:
         raise CannotCertify(f"no classification certificate for {act.label}")
     w.add(f"Theorem verdict : {stmt}.\nProof. {proof} Qed.")
-    return WidthCertificate("CertClassifyWidth", w.text(), kind, act.label)
+    return Certificate("CertClassifyWidth", w.text(), kind, act.label)
 
 
 def handles(decision: Decision) -> bool:
@@ -442,7 +423,7 @@ def handles(decision: Decision) -> bool:
     return decision.width_info is not None or (decision.result == "R9" and decision.verdict == "not_absorbable")
 
 
-def build_width_certificate(instance: Instance, decision: Decision) -> Optional[WidthCertificate]:
+def build_width_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
     """The certificate of a width-route / R9 decision (None: nothing to certify)."""
     if decision.verdict in ("outside_hypotheses", "undecided"):
         return None
