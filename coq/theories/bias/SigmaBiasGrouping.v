@@ -29,7 +29,8 @@
 From Coq Require Import Reals Lra Lia Arith.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
   Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm
-  ReluBiasGrouping ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasNecessity.
+  ReluBiasGrouping ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasCanonical
+  PmBiasNecessity.
 From Absorb.decide Require Import WidthCore.
 Open Scope R_scope.
 
@@ -63,13 +64,7 @@ Lemma relu_scale_law lam : lam <> 0 -> scale_law relu lam.
 Proof. intros H z. exact (relu_scale_abs lam z H). Qed.
 
 Lemma pm_scale_law sigma lam : odd_part_identity sigma -> lam = 1 \/ lam = -1 -> scale_law sigma lam.
-Proof.
-  intros Hodd [-> | ->] z.
-  - rewrite Rabs_R1. destruct (Rlt_dec 1 0); [lra|]. rewrite Rmult_1_l. ring.
-  - assert (Hm : Rabs (-1) = 1) by (rewrite Rabs_left; lra).
-    rewrite Hm. destruct (Rlt_dec (-1) 0) as [_|N]; [|lra].
-    pose proof (Hodd z) as E. replace (-1 * z) with (- z) by ring. lra.
-Qed.
+Proof. intros Hodd Hl z. exact (pm_scale sigma lam z Hodd Hl). Qed.
 
 (** ** The block is its biased ridge form *)
 
