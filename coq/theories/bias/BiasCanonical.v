@@ -3,13 +3,19 @@
     A biased ridge form ([BiasRidgeForm.bias_ridge_form], ReLU) is made
     canonical ([generic_bias_lines d k U s G]: [u_t <> 0], the augmented rows
     [(u_t, s_t)] pairwise independent, every kink vector [G[:,t] <> 0])
-    without changing the function and without adding classes:
+    without changing the function and without adding classes.  The steps
+    hold for any activation [sigma]:
     - [drop_zero_kink]: a class with [G[:,j] = 0] is deleted;
     - [drop_constant_class]: a class with [u_j = 0] is the constant
-      [G[:,j] relu(s_j)], moved into [l0];
+      [G[:,j] sigma(s_j)], moved into [l0];
     - [merge_bias_class]: a class [(u_j, s_j) = c (u_i, s_i)] is merged into
-      class [i] ([relu(c z) = |c| relu z - [c < 0] |c| z]);
-    - [bias_ridge_form_canonical]: by induction on [k];
+      class [i] when [sigma] obeys the scale law at [c]
+      ([sigma(c z) = |c| sigma z - [c < 0] |c| z], [ReluBiasGrouping.scale_law];
+      ReLU: every [c], [relu_scale_any]);
+    - [bias_ridge_form_canonical_by]: by induction on [k], for any notion of
+      canonical classes whose failure yields such a pair (also used for the
+      GELU family in [PmBiasCanonical.v]);
+    - [bias_ridge_form_canonical]: its instance for ReLU and lines;
     - [relu_bias_block_decided] (headline): for every biased ReLU block
       [x + B relu(A x + c) + b0] there is a canonical biased ridge form with at
       most [n] classes, equal to the block, such that for every width [m] the
@@ -19,7 +25,7 @@
 From Coq Require Import Reals Lra Lia Arith Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
   Ridge ReluSubmatrix Biases BiasSpec AugRows AffineRidge ReluBias RidgeForm BiasRidgeForm
-  ReluBiasNecessity.
+  ReluBiasGrouping ReluBiasNecessity.
 Open Scope R_scope.
 
 (** ** Deleting index [j] from [0 .. N] *)
@@ -64,20 +70,20 @@ Definition bskip_cols (G : mat) (j : nat) : mat := fun p t => G p (bskip j t).
 
 (** ** Deleting and merging one class *)
 
-Lemma drop_zero_kink d N U s (G L : mat) l0 j : (j <= N)%nat ->
+Lemma drop_zero_kink sigma d N U s (G L : mat) l0 j : (j <= N)%nat ->
   (forall p, (p < d)%nat -> G p j = 0) ->
-  same_fun d (bias_ridge_form relu d (S N) U s G L l0)
-             (bias_ridge_form relu d N (bskip_rows U j) (bskip_vec s j) (bskip_cols G j) L l0).
+  same_fun d (bias_ridge_form sigma d (S N) U s G L l0)
+             (bias_ridge_form sigma d N (bskip_rows U j) (bskip_vec s j) (bskip_cols G j) L l0).
 Proof.
   intros Hj HG x p Hp. unfold bias_ridge_form. rewrite (sumn_bskip N _ j Hj), (HG p Hp).
   unfold bskip_rows, bskip_vec, bskip_cols, row. ring.
 Qed.
 
-Lemma drop_constant_class d N U s (G L : mat) l0 j : (j <= N)%nat ->
+Lemma drop_constant_class sigma d N U s (G L : mat) l0 j : (j <= N)%nat ->
   (forall q, (q < d)%nat -> U j q = 0) ->
-  same_fun d (bias_ridge_form relu d (S N) U s G L l0)
-             (bias_ridge_form relu d N (bskip_rows U j) (bskip_vec s j) (bskip_cols G j) L
-                (fun p => l0 p + G p j * relu (s j))).
+  same_fun d (bias_ridge_form sigma d (S N) U s G L l0)
+             (bias_ridge_form sigma d N (bskip_rows U j) (bskip_vec s j) (bskip_cols G j) L
+                (fun p => l0 p + G p j * sigma (s j))).
 Proof.
   intros Hj HU x p Hp. unfold bias_ridge_form. rewrite (sumn_bskip N _ j Hj).
   rewrite (parallel_dot d (row U j) (row U j) 0 x)
@@ -94,22 +100,23 @@ Definition merged_linear (L G U : mat) (j i : nat) (c : R) : mat :=
 Definition merged_const (l0 : vec) (G : mat) (s : vec) (j i : nat) (c : R) : vec :=
   fun p => l0 p - (if Rlt_dec c 0 then Rabs c * G p j * s i else 0).
 
-Lemma merge_bias_class d N U s (G L : mat) l0 j i c : (j <= N)%nat -> (i < S N)%nat -> i <> j ->
+Lemma merge_bias_class sigma d N U s (G L : mat) l0 j i c : scale_law sigma c ->
+  (j <= N)%nat -> (i < S N)%nat -> i <> j ->
   (forall q, (q < d)%nat -> U j q = c * U i q) -> s j = c * s i ->
-  same_fun d (bias_ridge_form relu d (S N) U s G L l0)
-             (bias_ridge_form relu d N (bskip_rows U j) (bskip_vec s j) (merged_kinks G j i c)
+  same_fun d (bias_ridge_form sigma d (S N) U s G L l0)
+             (bias_ridge_form sigma d N (bskip_rows U j) (bskip_vec s j) (merged_kinks G j i c)
                 (merged_linear L G U j i c) (merged_const l0 G s j i c)).
 Proof.
-  intros Hj Hi Hne HU Hs x p Hp. unfold bias_ridge_form. rewrite (sumn_bskip N _ j Hj).
+  intros Hsc Hj Hi Hne HU Hs x p Hp. unfold bias_ridge_form. rewrite (sumn_bskip N _ j Hj).
   unfold merged_linear. rewrite (mv_add_outer d L _ (row U i) x p).
   rewrite (parallel_dot d (row U j) (row U i) c x HU), Hs.
   replace (c * dot d (row U i) x + c * s i) with (c * (dot d (row U i) x + s i)) by ring.
-  rewrite relu_scale_any.
+  rewrite (Hsc (dot d (row U i) x + s i)).
   rewrite (sumn_ext N (fun t => merged_kinks G j i c p t
-                                * relu (dot d (row (bskip_rows U j) t) x + bskip_vec s j t))
-             (fun t => G p (bskip j t) * relu (dot d (row U (bskip j t)) x + s (bskip j t))
+                                * sigma (dot d (row (bskip_rows U j) t) x + bskip_vec s j t))
+             (fun t => G p (bskip j t) * sigma (dot d (row U (bskip j t)) x + s (bskip j t))
                        + (if Nat.eq_dec (bskip j t) i
-                          then Rabs c * G p j * relu (dot d (row U i) x + s i) else 0))).
+                          then Rabs c * G p j * sigma (dot d (row U i) x + s i) else 0))).
   2:{ intros t _. unfold merged_kinks, bskip_rows, bskip_vec, row.
       destruct (Nat.eq_dec (bskip j t) i) as [E|E]; [rewrite E; ring | ring]. }
   rewrite sumn_plus, (sumn_bskip_delta N j i _ Hj Hi Hne).
@@ -150,23 +157,32 @@ Proof.
     apply (Rmult_eq_reg_l be); [|exact Hbe]. field_simplify; [|exact Hbe]. lra.
 Qed.
 
-Theorem bias_ridge_form_canonical : forall n d k U s (G L : mat) l0, (k <= n)%nat ->
-  exists k' U' s' G' L' l0', (k' <= k)%nat /\ generic_bias_lines d k' U' s' G' /\
-    same_fun d (bias_ridge_form relu d k U s G L l0) (bias_ridge_form relu d k' U' s' G' L' l0').
+(** The induction, for any [sigma] and any notion [gen] of canonical classes
+    that holds without classes and whose failure, with every [u_t] and every
+    [G[:,t]] nonzero, yields classes [(u_j, s_j) = c (u_i, s_i)] with the scale
+    law at [c]. *)
+Theorem bias_ridge_form_canonical_by (sigma : R -> R) (gen : nat -> nat -> mat -> vec -> mat -> Prop) :
+  (forall d U s G, gen d 0%nat U s G) ->
+  (forall d N U s G, (forall j, (j < S N)%nat -> nonzero_vec d (row U j)) ->
+     (forall j, (j < S N)%nat -> nonzero_vec d (col G j)) -> ~ gen d (S N) U s G ->
+     exists i j c, (i < S N)%nat /\ (j < S N)%nat /\ i <> j /\
+       (forall q, (q < d)%nat -> U j q = c * U i q) /\ s j = c * s i /\ scale_law sigma c) ->
+  forall n d k U s (G L : mat) l0, (k <= n)%nat ->
+  exists k' U' s' G' L' l0', (k' <= k)%nat /\ gen d k' U' s' G' /\
+    same_fun d (bias_ridge_form sigma d k U s G L l0) (bias_ridge_form sigma d k' U' s' G' L' l0').
 Proof.
-  induction n as [|n IH]; intros d k U s G L l0 Hk.
-  - exists 0%nat, U, s, G, L, l0. split; [lia|]. split.
-    + split; [|split]; intros; lia.
-    + replace k with 0%nat by lia. intros x p Hp. reflexivity.
-  - destruct (classic (generic_bias_lines d k U s G)) as [Hg|Hng].
+  intros H0 Hdep. induction n as [|n IH]; intros d k U s G L l0 Hk.
+  - exists 0%nat, U, s, G, L, l0. split; [lia|]. split; [apply H0|].
+    replace k with 0%nat by lia. intros x p Hp. reflexivity.
+  - destruct (classic (gen d k U s G)) as [Hg|Hng].
     { exists k, U, s, G, L, l0. split; [lia|]. split; [exact Hg|]. intros x p Hp. reflexivity. }
-    destruct k as [|N]; [exfalso; apply Hng; split; [|split]; intros; lia|].
+    destruct k as [|N]; [exfalso; exact (Hng (H0 d U s G))|].
     (* one step of deletion or merging, then induction *)
     assert (Hstep : exists U1 s1 (G1 L1 : mat) l01,
-      same_fun d (bias_ridge_form relu d (S N) U s G L l0) (bias_ridge_form relu d N U1 s1 G1 L1 l01)).
+      same_fun d (bias_ridge_form sigma d (S N) U s G L l0) (bias_ridge_form sigma d N U1 s1 G1 L1 l01)).
     { destruct (classic (exists j, (j < S N)%nat /\ ~ nonzero_vec d (row U j))) as [[j [Hj Hz]]|HU].
       { exists (bskip_rows U j), (bskip_vec s j), (bskip_cols G j), L,
-               (fun p => l0 p + G p j * relu (s j)).
+               (fun p => l0 p + G p j * sigma (s j)).
         apply drop_constant_class; [lia|]. intros q Hq. exact (not_nonzero_vec_zero d _ Hz q Hq). }
       assert (HU' : forall j, (j < S N)%nat -> nonzero_vec d (row U j)).
       { intros j Hj. apply NNPP. intros C. apply HU. exists j. split; assumption. }
@@ -175,19 +191,25 @@ Proof.
         apply drop_zero_kink; [lia|]. intros p Hp. exact (not_nonzero_vec_zero d _ Hz p Hp). }
       assert (HG' : forall j, (j < S N)%nat -> nonzero_vec d (col G j)).
       { intros j Hj. apply NNPP. intros C. apply HG. exists j. split; assumption. }
-      destruct (classic (exists i j, (i < S N)%nat /\ (j < S N)%nat /\ i <> j /\
-                  ~ lin_independent2 (S d) (aug_row d U s i) (aug_row d U s j)))
-        as [[i [j [Hi [Hj [Hne Hdep]]]]]|Hind].
-      2:{ exfalso. apply Hng. split; [exact HU'|]. split; [|exact HG'].
-          intros i j Hi Hj Hne. apply NNPP. intros C. apply Hind. exists i, j. auto. }
-      destruct (dependent_aug_proportional d U s i j (HU' i Hi) (HU' j Hj) Hdep) as [c [Hc Hcs]].
+      destruct (Hdep d N U s G HU' HG' Hng) as [i [j [c [Hi [Hj [Hne [Hc [Hcs Hsc]]]]]]]].
       exists (bskip_rows U j), (bskip_vec s j), (merged_kinks G j i c),
              (merged_linear L G U j i c), (merged_const l0 G s j i c).
-      apply merge_bias_class; [lia | exact Hi | exact Hne | exact Hc | exact Hcs]. }
+      apply merge_bias_class; [exact Hsc | lia | exact Hi | exact Hne | exact Hc | exact Hcs]. }
     destruct Hstep as [U1 [s1 [G1 [L1 [l01 H1]]]]].
     destruct (IH d N U1 s1 G1 L1 l01 ltac:(lia)) as [k' [U' [s' [G' [L' [l0' [Hk' [Hg' H2]]]]]]]].
     exists k', U', s', G', L', l0'. split; [lia|]. split; [exact Hg'|].
     exact (same_fun_trans_b d _ _ _ H1 H2).
+Qed.
+
+Theorem bias_ridge_form_canonical : forall n d k U s (G L : mat) l0, (k <= n)%nat ->
+  exists k' U' s' G' L' l0', (k' <= k)%nat /\ generic_bias_lines d k' U' s' G' /\
+    same_fun d (bias_ridge_form relu d k U s G L l0) (bias_ridge_form relu d k' U' s' G' L' l0').
+Proof.
+  apply bias_ridge_form_canonical_by; [intros; split; [|split]; intros; lia|].
+  intros d N U s G HU HG Hng. apply NNPP. intros Hind. apply Hng. split; [exact HU|]. split; [|exact HG].
+  intros i j Hi Hj Hne. apply NNPP. intros Hdep. apply Hind.
+  destruct (dependent_aug_proportional d U s i j (HU i Hi) (HU j Hj) Hdep) as [c [Hc Hcs]].
+  exists i, j, c. do 5 (split; [assumption|]). exact (relu_scale_any c).
 Qed.
 
 (** ** Every biased ReLU block is decided *)
@@ -236,5 +258,5 @@ Example merge_bias_class_instance :
                 (merged_linear identity (fun _ _ => 1) (fun t _ => INR (S t)) 1 0 2)
                 (merged_const (fun _ => 0) (fun _ _ => 1) (fun t => INR (S t)) 1 0 2)).
 Proof.
-  apply merge_bias_class; [lia | lia | lia | |]; intros; simpl; ring.
+  apply merge_bias_class; [exact (relu_scale_any 2) | lia | lia | lia | |]; intros; simpl; ring.
 Qed.

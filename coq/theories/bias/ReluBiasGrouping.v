@@ -8,6 +8,8 @@
     [L = I - sum_{lam_i < 0} |lam_i| b_i u_{cls i}^T] and constant
     [l0 = b0 - sum_{lam_i < 0} |lam_i| b_i s_{cls i} + sum_{dropped i} b_i relu(c_i)]
     (a dropped row has [a_i = 0], a constant, or [b_i = 0]).
+    - [act_bias_grouping_form]: the same for any activation [sigma] whose kept
+      scales obey the [scale_law] (dropped rows give [b_i sigma(c_i)] in [l0]);
     - [bias_grouping_form]: the block equals its biased ridge form;
     - [relu_bias_grouped_sufficient] (headline): R8's width condition on the
       linear parts [(U, G, L)] implies absorbability at width [m];
@@ -20,8 +22,9 @@ From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Finit
   Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm.
 Open Scope R_scope.
 
-(** The biased analogue of [RidgeForm.grouping] (ReLU). *)
-Definition bias_grouping (d n k : nat) (A : mat) (c : vec) (B : mat) (b0 : vec)
+(** The biased grouping relation for an activation [sigma]: kept rows are
+    [lam_i (u_t, s_t)], dropped rows contribute [b_i sigma(c_i)] to [l0]. *)
+Definition act_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (B : mat) (b0 : vec)
     (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
   (forall i, (i < n)%nat -> (cls i < k)%nat ->
      lam i <> 0 /\ (forall j, (j < d)%nat -> A i j = lam i * U (cls i) j) /\
@@ -41,7 +44,10 @@ Definition bias_grouping (d n k : nat) (A : mat) (c : vec) (B : mat) (b0 : vec)
             + sumn n (fun i => if Nat.ltb (cls i) k then
                                  if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i))
                                  else 0
-                               else B p i * relu (c i))).
+                               else B p i * sigma (c i))).
+
+(** The biased analogue of [RidgeForm.grouping] (ReLU). *)
+Definition bias_grouping := act_bias_grouping relu.
 
 (** ** ReLU of a scaled argument *)
 
@@ -118,24 +124,29 @@ Qed.
 
 (** ** The block is its biased ridge form *)
 
-Theorem bias_grouping_form : forall d n k A c B b0 U s G L l0 cls lam,
-  bias_grouping d n k A c B b0 U s G L l0 cls lam ->
-  same_fun d (residual d identity (ungated_bias relu d n A c B b0))
-             (bias_ridge_form relu d k U s G L l0).
+(** The scale law of [sigma] at [lam] ([relu_scale_abs] for ReLU). *)
+Definition scale_law (sigma : R -> R) (lam : R) : Prop :=
+  forall z, sigma (lam * z) = Rabs lam * sigma z - (if Rlt_dec lam 0 then Rabs lam * z else 0).
+
+Theorem act_bias_grouping_form : forall sigma d n k A c B b0 U s G L l0 cls lam,
+  act_bias_grouping sigma d n k A c B b0 U s G L l0 cls lam ->
+  (forall i, (i < n)%nat -> (cls i < k)%nat -> scale_law sigma (lam i)) ->
+  same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+             (bias_ridge_form sigma d k U s G L l0).
 Proof.
-  intros d n k A c B b0 U s G L l0 cls lam [Hkeep [Hdrop [HG [HL Hl0]]]] x p Hp.
+  intros sigma d n k A c B b0 U s G L l0 cls lam [Hkeep [Hdrop [HG [HL Hl0]]]] Hsc x p Hp.
   unfold residual, ungated_bias, bias_ridge_form.
   rewrite (mv_identity d x p Hp).
   rewrite (grouped_linear d n k cls lam B U L x p Hp (fun q Hq => HL p q Hp Hq)).
   rewrite (Hl0 p Hp).
-  rewrite (grouped_kinks n k cls lam B G (fun t => relu (dot d (row U t) x + s t)) p
+  rewrite (grouped_kinks n k cls lam B G (fun t => sigma (dot d (row U t) x + s t)) p
              (fun t Ht => HG p t Hp Ht)).
-  assert (Ht : sumn n (fun i => B p i * relu (dot d (row A i) x + c i)) =
+  assert (Ht : sumn n (fun i => B p i * sigma (dot d (row A i) x + c i)) =
     sumn n (fun i => (if Nat.ltb (cls i) k then
                         if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i)) else 0
-                      else B p i * relu (c i))
+                      else B p i * sigma (c i))
                      + (if Nat.ltb (cls i) k
-                        then Rabs (lam i) * B p i * relu (dot d (row U (cls i)) x + s (cls i))
+                        then Rabs (lam i) * B p i * sigma (dot d (row U (cls i)) x + s (cls i))
                         else 0)
                      - (if Nat.ltb (cls i) k then
                           if Rlt_dec (lam i) 0
@@ -146,12 +157,21 @@ Proof.
       rewrite (parallel_dot d (row A i) (row U (cls i)) (lam i) x Ha), Hc.
       replace (lam i * dot d (row U (cls i)) x + lam i * s (cls i))
         with (lam i * (dot d (row U (cls i)) x + s (cls i))) by ring.
-      rewrite (relu_scale_abs _ _ Hl). destruct (Rlt_dec (lam i) 0); ring.
+      rewrite (Hsc i Hi E). destruct (Rlt_dec (lam i) 0); ring.
     - apply Nat.ltb_ge in E. destruct (Hdrop i Hi E) as [Ha|Hb].
       + rewrite (parallel_dot d (row A i) (row A i) 0 x) by (intros; unfold row; rewrite Ha; [ring | assumption]).
         rewrite Rmult_0_l, Rplus_0_l. ring.
       + rewrite (Hb p Hp). ring. }
   rewrite Ht. repeat (rewrite sumn_plus || rewrite sumn_minus). ring.
+Qed.
+
+Theorem bias_grouping_form : forall d n k A c B b0 U s G L l0 cls lam,
+  bias_grouping d n k A c B b0 U s G L l0 cls lam ->
+  same_fun d (residual d identity (ungated_bias relu d n A c B b0))
+             (bias_ridge_form relu d k U s G L l0).
+Proof.
+  intros d n k A c B b0 U s G L l0 cls lam Hg. apply (act_bias_grouping_form relu d n k A c B b0 U s G L l0 cls lam Hg).
+  intros i Hi Hk z. exact (relu_scale_abs (lam i) z (proj1 (proj1 Hg i Hi Hk))).
 Qed.
 
 (** ** Consequences *)

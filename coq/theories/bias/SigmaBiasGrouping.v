@@ -29,7 +29,8 @@
 From Coq Require Import Reals Lra Lia Arith.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
   Ridge ReluSubmatrix FlipSigns Biases BiasSpec AffineRidge ReluBias RidgeForm BiasRidgeForm
-  ReluBiasGrouping ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasNecessity.
+  ReluBiasGrouping ReluBiasNecessity BiasCanonical GeluAffineRidge GeluBias PmBiasCanonical
+  PmBiasNecessity.
 From Absorb.decide Require Import WidthCore.
 Open Scope R_scope.
 
@@ -43,22 +44,8 @@ Definition grouping_l0 (sigma : R -> R) (d n k : nat) (c : vec) (B : mat) (b0 : 
                                 else 0
                               else B p i * sigma (c i)).
 
-Definition sigma_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (B : mat)
-    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
-  (forall i, (i < n)%nat -> (cls i < k)%nat ->
-     lam i <> 0 /\ (forall j, (j < d)%nat -> A i j = lam i * U (cls i) j) /\
-     c i = lam i * s (cls i)) /\
-  (forall i, (i < n)%nat -> (k <= cls i)%nat ->
-     (forall j, (j < d)%nat -> A i j = 0) \/ (forall p, (p < d)%nat -> B p i = 0)) /\
-  (forall p t, (p < d)%nat -> (t < k)%nat ->
-     G p t = sumn n (fun i => if Nat.eq_dec (cls i) t then Rabs (lam i) * B p i else 0)) /\
-  (forall p q, (p < d)%nat -> (q < d)%nat ->
-     L p q = identity p q
-             - sumn n (fun i => if Nat.ltb (cls i) k then
-                                  if Rlt_dec (lam i) 0 then Rabs (lam i) * B p i * U (cls i) q
-                                  else 0
-                                else 0)) /\
-  (forall p, (p < d)%nat -> l0 p = grouping_l0 sigma d n k c B b0 s cls lam p).
+(** [ReluBiasGrouping.act_bias_grouping]; its last clause reads [l0 = grouping_l0 ...]. *)
+Definition sigma_bias_grouping (sigma : R -> R) := act_bias_grouping sigma.
 
 Lemma sigma_bias_grouping_relu d n k A c B b0 U s G L l0 cls lam :
   sigma_bias_grouping relu d n k A c B b0 U s G L l0 cls lam ->
@@ -71,22 +58,13 @@ Definition pm_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (
   sigma_bias_grouping sigma d n k A c B b0 U s G L l0 cls lam /\
   (forall i, (i < n)%nat -> (cls i < k)%nat -> lam i = 1 \/ lam i = -1).
 
-(** ** The scale law *)
-
-Definition scale_law (sigma : R -> R) (lam : R) : Prop :=
-  forall z, sigma (lam * z) = Rabs lam * sigma z - (if Rlt_dec lam 0 then Rabs lam * z else 0).
+(** ** The scale law ([ReluBiasGrouping.scale_law]) *)
 
 Lemma relu_scale_law lam : lam <> 0 -> scale_law relu lam.
 Proof. intros H z. exact (relu_scale_abs lam z H). Qed.
 
 Lemma pm_scale_law sigma lam : odd_part_identity sigma -> lam = 1 \/ lam = -1 -> scale_law sigma lam.
-Proof.
-  intros Hodd [-> | ->] z.
-  - rewrite Rabs_R1. destruct (Rlt_dec 1 0); [lra|]. rewrite Rmult_1_l. ring.
-  - assert (Hm : Rabs (-1) = 1) by (rewrite Rabs_left; lra).
-    rewrite Hm. destruct (Rlt_dec (-1) 0) as [_|N]; [|lra].
-    pose proof (Hodd z) as E. replace (-1 * z) with (- z) by ring. lra.
-Qed.
+Proof. intros Hodd Hl z. exact (pm_scale sigma lam z Hodd Hl). Qed.
 
 (** ** The block is its biased ridge form *)
 
@@ -95,37 +73,7 @@ Theorem sigma_bias_grouping_form : forall sigma d n k A c B b0 U s G L l0 cls la
   (forall i, (i < n)%nat -> (cls i < k)%nat -> scale_law sigma (lam i)) ->
   same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
              (bias_ridge_form sigma d k U s G L l0).
-Proof.
-  intros sigma d n k A c B b0 U s G L l0 cls lam [Hkeep [Hdrop [HG [HL Hl0]]]] Hsc x p Hp.
-  unfold residual, ungated_bias, bias_ridge_form.
-  rewrite (mv_identity d x p Hp).
-  rewrite (grouped_linear d n k cls lam B U L x p Hp (fun q Hq => HL p q Hp Hq)).
-  rewrite (Hl0 p Hp). unfold grouping_l0.
-  rewrite (grouped_kinks n k cls lam B G (fun t => sigma (dot d (row U t) x + s t)) p
-             (fun t Ht => HG p t Hp Ht)).
-  assert (Ht : sumn n (fun i => B p i * sigma (dot d (row A i) x + c i)) =
-    sumn n (fun i => (if Nat.ltb (cls i) k then
-                        if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i)) else 0
-                      else B p i * sigma (c i))
-                     + (if Nat.ltb (cls i) k
-                        then Rabs (lam i) * B p i * sigma (dot d (row U (cls i)) x + s (cls i))
-                        else 0)
-                     - (if Nat.ltb (cls i) k then
-                          if Rlt_dec (lam i) 0
-                          then Rabs (lam i) * B p i * dot d (row U (cls i)) x else 0
-                        else 0))).
-  { apply sumn_ext. intros i Hi. destruct (Nat.ltb (cls i) k) eqn:E.
-    - apply Nat.ltb_lt in E. destruct (Hkeep i Hi E) as [Hl [Ha Hc]].
-      rewrite (parallel_dot d (row A i) (row U (cls i)) (lam i) x Ha), Hc.
-      replace (lam i * dot d (row U (cls i)) x + lam i * s (cls i))
-        with (lam i * (dot d (row U (cls i)) x + s (cls i))) by ring.
-      rewrite (Hsc i Hi E). destruct (Rlt_dec (lam i) 0); ring.
-    - apply Nat.ltb_ge in E. destruct (Hdrop i Hi E) as [Ha|Hb].
-      + rewrite (parallel_dot d (row A i) (row A i) 0 x) by (intros; unfold row; rewrite Ha; [ring | assumption]).
-        rewrite Rmult_0_l, Rplus_0_l. ring.
-      + rewrite (Hb p Hp). ring. }
-  rewrite Ht. repeat (rewrite sumn_plus || rewrite sumn_minus). ring.
-Qed.
+Proof. exact act_bias_grouping_form. Qed.
 
 Corollary pm_bias_grouping_form : forall sigma, odd_part_identity sigma ->
   forall d n k A c B b0 U s G L l0 cls lam,
