@@ -4,10 +4,12 @@
     pairwise independent, shown through a projection mod [p]; [generic_skip]:
     genericity passes from [B] to [Q B] for an invertible skip;
     [check_generic_sorted_sound]: the same from the ratios [(u . a_i) / (v . a_i)]
-    mod [p], sorted and strictly increasing (n log n work instead of n^2 pairs). *)
+    mod [p], sorted and strictly increasing (n log n work instead of n^2 pairs);
+    it is the instance of [check_generic_sorted_sound_gen], which holds for any
+    integer matrices ([zmat]) congruent mod [p] to the data the checker read. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation Orders Mergesort.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets RowWalk.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -59,39 +61,28 @@ Proof.
   - apply IH; auto; lia.
 Qed.
 
-Lemma proj_sum d dA RA i (u : list int) :
-  IZR dA <> 0%R ->
-  sumn d (fun k => IZR (phi (nth k u 0%uint63)) * mat_of_rows dA RA i k)%R =
-  (IZR (zdotrow d u (nth i RA [])) / IZR dA)%R.
-Proof.
-  intros HA. unfold zdotrow. rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r.
-  apply sumn_ext. intros k _. unfold mat_of_rows, zentry. rewrite mult_IZR. field. exact HA.
-Qed.
-
 Lemma lin_independent2_sym d u v : lin_independent2 d u v -> lin_independent2 d v u.
 Proof.
   intros H a b E. destruct (H b a) as [H1 H2]; [|auto].
   intros k Hk. rewrite <- (E k Hk). ring.
 Qed.
 
-(** A nonzero numerator among the first [d] makes a nonzero row of the data matrix. *)
-Lemma nonzero_row_mat d dA RA i : (0 < dA)%Z -> nonzero_row d (nth i RA []) = true ->
-  nonzero_vec d (row (mat_of_rows dA RA) i).
+(** A nonzero numerator among the first [d] makes a nonzero row (column) of the data matrix. *)
+Lemma nonzero_vec_z d dA (a : nat -> Z) : (0 < dA)%Z ->
+  (exists k, (k < d)%nat /\ a k <> 0%Z) -> nonzero_vec d (fun k => IZR (a k) / IZR dA)%R.
 Proof.
-  intros HA H. apply IZR_lt in HA. destruct (nonzero_row_spec d _ H) as [k [Hk Hz]].
-  exists k. split; [exact Hk|]. unfold row, mat_of_rows, zentry.
+  intros HA [k [Hk Hz]]. apply IZR_lt in HA. exists k. split; [exact Hk|].
   intros E. apply Hz. apply eq_IZR. apply (f_equal (fun x => x * IZR dA)%R) in E.
   field_simplify in E; lra.
 Qed.
 
+Lemma nonzero_row_mat d dA RA i : (0 < dA)%Z -> nonzero_row d (nth i RA []) = true ->
+  nonzero_vec d (row (mat_of_rows dA RA) i).
+Proof. intros HA H. exact (nonzero_vec_z d dA (zentry RA i) HA (nonzero_row_spec d _ H)). Qed.
+
 Lemma nonzero_col_mat d dB CB i : (0 < dB)%Z -> nonzero_row d (nth i CB []) = true ->
   nonzero_vec d (col (mat_of_cols dB CB) i).
-Proof.
-  intros HB H. apply IZR_lt in HB. destruct (nonzero_row_spec d _ H) as [k [Hk Hz]].
-  exists k. split; [exact Hk|]. unfold col, mat_of_cols, zentry.
-  intros E. apply Hz. apply eq_IZR. apply (f_equal (fun x => x * IZR dB)%R) in E.
-  field_simplify in E; lra.
-Qed.
+Proof. intros HB H. exact (nonzero_vec_z d dB (zentry CB i) HB (nonzero_row_spec d _ H)). Qed.
 
 (** A 2 x 2 determinant of projections that is nonzero mod [p] is nonzero. *)
 Lemma proj_ok_det p (Hp : (1 < phi p < 2 ^ 31)%Z) d (u v ri rj : list int) :
@@ -108,43 +99,46 @@ Proof.
   rewrite E' in Hd. discriminate.
 Qed.
 
-(** A vanishing combination of two rows makes every projection of them vanish. *)
-Lemma combination_projection d dA RA i j a b :
-  (0 < IZR dA)%R ->
-  (forall k, (k < d)%nat -> a * row (mat_of_rows dA RA) i k + b * row (mat_of_rows dA RA) j k = 0)%R ->
-  forall w : list int,
-  (a * IZR (zdotrow d w (nth i RA [])) + b * IZR (zdotrow d w (nth j RA [])) = 0)%R.
+Lemma proj_sum_z d dA eA i (u : list int) : IZR dA <> 0%R ->
+  sumn d (fun k => IZR (phi (nth k u 0%uint63)) * zmat dA eA i k)%R =
+  (IZR (zsum d (fun l => phi (nth l u 0%uint63) * eA i l)%Z) / IZR dA)%R.
 Proof.
-  intros HA Hab w.
-  set (Si := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * mat_of_rows dA RA i k)%R).
-  set (Sj := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * mat_of_rows dA RA j k)%R).
-  assert (Ei : IZR (zdotrow d w (nth i RA [])) = (Si * IZR dA)%R)
-    by (unfold Si; rewrite proj_sum by lra; field; lra).
-  assert (Ej : IZR (zdotrow d w (nth j RA [])) = (Sj * IZR dA)%R)
-    by (unfold Sj; rewrite proj_sum by lra; field; lra).
-  assert (E0 : (a * Si + b * Sj = 0)%R).
-  { unfold Si, Sj. rewrite <- !sumn_scal_l, <- sumn_plus. apply sumn_zero.
-    intros k Hk. unfold row in Hab.
-    transitivity (IZR (phi (nth k w 0%uint63)) *
-                  (a * mat_of_rows dA RA i k + b * mat_of_rows dA RA j k))%R; [ring|].
-    rewrite (Hab k Hk). ring. }
-  rewrite Ei, Ej.
-  replace (a * (Si * IZR dA) + b * (Sj * IZR dA))%R with ((a * Si + b * Sj) * IZR dA)%R by ring.
-  rewrite E0. ring.
+  intros HA. rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r.
+  apply sumn_ext. intros k _. unfold zmat. rewrite mult_IZR. field. exact HA.
 Qed.
 
 (** Two rows whose projections have a nonzero 2 x 2 determinant are independent. *)
-Lemma independent_of_projections d dA RA i j (u v : list int) :
+Lemma independent_of_projections_z d dA eA i j (u v : list int) :
   (0 < IZR dA)%R ->
-  (zdotrow d u (nth i RA []) * zdotrow d v (nth j RA []) -
-   zdotrow d v (nth i RA []) * zdotrow d u (nth j RA []) <> 0)%Z ->
-  lin_independent2 d (row (mat_of_rows dA RA) i) (row (mat_of_rows dA RA) j).
+  (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) * zsum d (fun l => phi (nth l v 0%uint63) * eA j l) -
+   zsum d (fun l => phi (nth l v 0%uint63) * eA i l) * zsum d (fun l => phi (nth l u 0%uint63) * eA j l)
+   <> 0)%Z ->
+  lin_independent2 d (row (zmat dA eA) i) (row (zmat dA eA) j).
 Proof.
   intros HA Hdet a b Hab.
-  pose proof (combination_projection d dA RA i j a b HA Hab u) as Hu'.
-  pose proof (combination_projection d dA RA i j a b HA Hab v) as Hv'.
-  set (Ui := zdotrow d u (nth i RA [])) in *. set (Uj := zdotrow d u (nth j RA [])) in *.
-  set (Vi := zdotrow d v (nth i RA [])) in *. set (Vj := zdotrow d v (nth j RA [])) in *.
+  assert (Comb : forall w : list int,
+    (a * IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA i l)%Z) +
+     b * IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA j l)%Z) = 0)%R).
+  { intros w.
+    set (Si := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * zmat dA eA i k)%R).
+    set (Sj := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * zmat dA eA j k)%R).
+    assert (Ei : IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA i l)%Z) = (Si * IZR dA)%R)
+      by (unfold Si; rewrite proj_sum_z by lra; field; lra).
+    assert (Ej : IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA j l)%Z) = (Sj * IZR dA)%R)
+      by (unfold Sj; rewrite proj_sum_z by lra; field; lra).
+    assert (E0 : (a * Si + b * Sj = 0)%R).
+    { unfold Si, Sj. rewrite <- !sumn_scal_l, <- sumn_plus. apply sumn_zero.
+      intros k Hk. unfold row in Hab.
+      transitivity (IZR (phi (nth k w 0%uint63)) * (a * zmat dA eA i k + b * zmat dA eA j k))%R; [ring|].
+      rewrite (Hab k Hk). ring. }
+    rewrite Ei, Ej.
+    replace (a * (Si * IZR dA) + b * (Sj * IZR dA))%R with ((a * Si + b * Sj) * IZR dA)%R by ring.
+    rewrite E0. ring. }
+  pose proof (Comb u) as Hu'. pose proof (Comb v) as Hv'.
+  set (Ui := zsum d (fun l => phi (nth l u 0%uint63) * eA i l)%Z) in *.
+  set (Uj := zsum d (fun l => phi (nth l u 0%uint63) * eA j l)%Z) in *.
+  set (Vi := zsum d (fun l => phi (nth l v 0%uint63) * eA i l)%Z) in *.
+  set (Vj := zsum d (fun l => phi (nth l v 0%uint63) * eA j l)%Z) in *.
   apply not_0_IZR in Hdet. rewrite minus_IZR, !mult_IZR in Hdet.
   split.
   - apply (Rmult_eq_reg_r (IZR Ui * IZR Vj - IZR Vi * IZR Uj)); [|exact Hdet].
@@ -167,7 +161,7 @@ Proof.
   pose proof (allpairs_spec _ _ (0%uint63, 0%uint63) Hpairs i j Hij
                 ltac:(rewrite map_length, seq_length; exact Hj)) as Hd.
   rewrite !nth_map_seq in Hd by lia.
-  exact (independent_of_projections d dA RA i j u v HA (proj_ok_det p Hp d u v _ _ Hu Hv Hd)).
+  exact (independent_of_projections_z d dA (zentry RA) i j u v HA (proj_ok_det p Hp d u v _ _ Hu Hv Hd)).
 Qed.
 
 Theorem check_generic_sound d n dA dB RA CB p u v :
@@ -300,31 +294,27 @@ Proof.
   rewrite <- (mulm_spec p Hp), H. reflexivity.
 Qed.
 
-(** A projection that is nonzero mod [p] comes from a nonzero row. *)
-Lemma zdotrow_nonzero d u r : zdotrow d u r <> 0%Z -> exists k, (k < d)%nat /\ zval (nth k r 0%uint63) <> 0%Z.
+Lemma mdot_congr p (Hp : (1 < phi p < 2 ^ 31)%Z) d RA eA i (u : list int) :
+  congr (phi p) (zentry RA) eA -> length u = d ->
+  phi (mdot p u (nth i RA [])) = (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) mod phi p)%Z.
 Proof.
-  intros H. destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ zval (nth k r 0%uint63) <> 0%Z))
-    as [Y|N]; [exact Y|].
-  exfalso. apply H. unfold zdotrow. rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
-  intros l Hl. destruct (Z.eq_dec (zval (nth l r 0%uint63)) 0) as [E|E].
-  - rewrite E. ring.
-  - exfalso. apply N. exists l. split; assumption.
+  intros C Hu. rewrite (mdot_zdot p Hp d u _ Hu). unfold zdotrow. apply dot_congr. intros l. apply C.
 Qed.
 
-Lemma nonzero_entry_mat d dA RA i : (0 < dA)%Z ->
-  (exists k, (k < d)%nat /\ zval (nth k (nth i RA []) 0%uint63) <> 0%Z) ->
-  nonzero_vec d (row (mat_of_rows dA RA) i).
+Lemma zsum_nonzero d (f : nat -> Z) : zsum d f <> 0%Z -> exists k, (k < d)%nat /\ f k <> 0%Z.
 Proof.
-  intros HA [k [Hk Hz]]. apply IZR_lt in HA. exists k. split; [exact Hk|].
-  unfold row, mat_of_rows, zentry. intros E. apply Hz. apply eq_IZR.
-  apply (f_equal (fun x => x * IZR dA)%R) in E. field_simplify in E; lra.
+  intros H. destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ f k <> 0%Z)) as [Y|N]; [exact Y|].
+  exfalso. apply H. rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
+  intros l Hl. destruct (Z.eq_dec (f l) 0) as [E|E]; [exact E|].
+  exfalso. apply N. exists l. split; assumption.
 Qed.
 
-Theorem check_generic_sorted_sound d n dA dB RA CB p u v :
+Theorem check_generic_sorted_sound_gen d n dA dB RA CB p u v eA eBt :
   check_generic_sorted d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
-  generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
+  congr (phi p) (zentry RA) eA -> (forall i k, zentry CB i k <> 0 -> eBt i k <> 0)%Z ->
+  generic d n (zmat dA eA) (zmat_t dB eBt).
 Proof.
-  unfold check_generic_sorted. intros H HA HB. cbv zeta in H.
+  unfold check_generic_sorted. intros H HA HB CA CB'. cbv zeta in H.
   rewrite forall_rows_spec, map_rows_spec in H.
   apply andb_prop in H as [H Hrest]. apply andb_prop in Hrest as [Hinv Hsort].
   apply andb_prop in H as [H HBc]. apply andb_prop in H as [H Hv].
@@ -344,18 +334,30 @@ Proof.
   rewrite NoDup_nth in Hnd. rewrite map_length in Hnd.
   assert (Hlen : length uv = n) by (unfold uv; rewrite map_length, seq_length; reflexivity).
   split; [|split].
-  - intros i Hi. apply (nonzero_entry_mat d dA RA i HA). apply (zdotrow_nonzero d v).
-    intros E. specialize (Hinv' i Hi). rewrite (mdot_zdot p Hp d v _ Hv), E in Hinv'.
-    rewrite Zmod_0_l in Hinv'. simpl in Hinv'. discriminate.
-  - intros i j Hi Hj Hij. apply (independent_of_projections d dA RA i j u v (IZR_lt _ _ HA)).
+  - intros i Hi. apply (nonzero_vec_z d dA (eA i) HA).
+    destruct (zsum_nonzero d (fun l => phi (nth l v 0%uint63) * eA i l)%Z) as [k [Hk Hz]].
+    + intros E. specialize (Hinv' i Hi). rewrite (mdot_congr p Hp d RA eA i v CA Hv), E in Hinv'.
+      rewrite Zmod_0_l in Hinv'. simpl in Hinv'. discriminate.
+    + exists k. split; [exact Hk|]. intros E. apply Hz. rewrite E. ring.
+  - intros i j Hi Hj Hij. apply (independent_of_projections_z d dA eA i j u v (IZR_lt _ _ HA)).
     intros E. apply Hij. apply (Hnd i j ltac:(lia) ltac:(lia)).
     rewrite !(map_nth (ratio p) uv (0%uint63, 0%uint63)).
     apply to_Z_inj. rewrite !(ratio_value p Hp), (Huv i Hi), (Huv j Hj). simpl fst; simpl snd.
-    rewrite !(mdot_zdot p Hp d u _ Hu).
+    rewrite !(mdot_congr p Hp d RA eA _ u CA Hu).
     rewrite !(Zmult_mod_idemp_l).
     apply (ratio_congruent (phi p) _ (phi (mdot p v (nth i RA []))) _ (phi (mdot p v (nth j RA []))));
       [lia | apply Hinv'; exact Hi | apply Hinv'; exact Hj|].
-    rewrite !(mdot_zdot p Hp d v _ Hv).
+    rewrite !(mdot_congr p Hp d RA eA _ v CA Hv).
     rewrite Zminus_mod, !Zmult_mod_idemp_l, !Zmult_mod_idemp_r, <- Zminus_mod, E. reflexivity.
-  - intros i Hi. exact (nonzero_col_mat d dB CB i HB (HBc i ltac:(apply in_seq; lia))).
+  - intros i Hi. destruct (nonzero_row_spec d _ (HBc i ltac:(apply in_seq; lia))) as [k [Hk Hz]].
+    apply (nonzero_vec_z d dB (eBt i) HB). exists k. split; [exact Hk|].
+    exact (CB' i k Hz).
+Qed.
+
+Theorem check_generic_sorted_sound d n dA dB RA CB p u v :
+  check_generic_sorted d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
+  generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
+Proof.
+  intros H HA HB. exact (check_generic_sorted_sound_gen d n dA dB RA CB p u v (zentry RA) (zentry CB)
+                           H HA HB (congr_refl _ _) (fun _ _ Hz => Hz)).
 Qed.

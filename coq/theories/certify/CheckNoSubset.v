@@ -1,9 +1,11 @@
 (** * The no-subset checker [check_nosub] and its soundness
 
-    [check_nosub_sound]: if the checker accepts, no subset [S] satisfies
-    [sum_(i in S) b_i a_i^T = - T]; corollaries for the identity skip and for an
-    invertible skip (R1's reduced block).  [yvals] takes [ysum_raw]'s shortcut
-    for small [p] ([yvals_eq]: the same values). *)
+    [check_nosub_sound_congr]: if the checker accepts, no subset [S] satisfies
+    [sum_(i in S) b_i a_i^T = - T] for any integer matrices ([zmat]) congruent
+    mod [p] to the data it read; [check_nosub_sound]: the data themselves;
+    corollaries for the identity skip and for an invertible skip (R1's reduced
+    block).  [yvals] takes [ysum_raw]'s shortcut for small [p] ([yvals_eq]: the
+    same values). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
 From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets RowWalk.
@@ -215,25 +217,6 @@ Proof.
   rewrite <- Zmult_mod. reflexivity.
 Qed.
 
-(** A subset [S] meeting the target makes [sum_(i in S) y_i = t] mod [p]. *)
-Lemma subset_values_mod p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dA dB dT RA CB RT Y (S : nat -> bool) :
-  fun_ok d Y = true ->
-  (forall k l, (k < d)%nat -> (l < d)%nat ->
-     dT * zsum n (fun i => if S i then zentry CB i k * zentry RA i l else 0) =
-     - (dA * dB * zentry RT k l))%Z ->
-  (zsum n (fun i => if S i then phi (nth i (yvals p (cZ p dT) Y RA CB n) 0%uint63) else 0)
-     mod phi p = phi (tval p (cZ p (- (dA * dB))) Y RT) mod phi p)%Z.
-Proof.
-  intros Hfun HZ. rewrite (tval_value p Hp d), Zmod_mod by exact Hfun.
-  pose proof (functional_identity d n S dT (dA * dB) (fun i l => zentry RA i l)
-                (fun k i => zentry CB i k) (fun k l => zentry RT k l) Y Hfun
-                (fun k l Hk Hl => HZ k l Hk Hl)) as FI.
-  cbv beta in FI. unfold zentry in FI. unfold zdotrow. rewrite <- FI.
-  rewrite zsum_mod, (zsum_mod n (fun i => if S i then _ else 0%Z)). f_equal.
-  apply zsum_ext. intros i Hi. destruct (S i); [|reflexivity].
-  rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi), Zmod_mod. unfold zdotrow, zentry. reflexivity.
-Qed.
-
 (** The weighted sum [wsum] over the free indices, for the assignment [map S F]. *)
 Lemma wsum_subset p (Hp : (1 < phi p < 2 ^ 31)%Z) n F (S : nat -> bool) ys :
   length ys = n ->
@@ -270,17 +253,104 @@ Proof.
     rewrite Zminus_mod_idemp_r, C. destruct piv; reflexivity.
 Qed.
 
-Theorem check_nosub_sound d n dA dB dT RA CB RT p F fs :
-  check_nosub d n dA dB dT RA CB RT p F fs = true ->
-  forall S, ~ target_eq d n S (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT).
+(** ** Matrices of arbitrary integer entries
+
+    The checker reads its data only modulo [p], so its verdict holds for every
+    integer matrix congruent to that data ([check_nosub_sound_congr]); the data
+    themselves are the instance [mat_of_rows dA RA = zmat dA (zentry RA)]. *)
+
+Definition zmat (den : Z) (eA : nat -> nat -> Z) : mat := fun i j => (IZR (eA i j) / IZR den)%R.
+
+(** Given by its columns: entry [(k, i)] is [eBt i k]. *)
+Definition zmat_t (den : Z) (eBt : nat -> nat -> Z) : mat := fun k i => (IZR (eBt i k) / IZR den)%R.
+
+(** Two integer matrices congruent modulo [P]. *)
+Definition congr (P : Z) (f g : nat -> nat -> Z) : Prop := forall i j, (f i j mod P = g i j mod P)%Z.
+
+Lemma congr_refl P f : congr P f f.
+Proof. intros i j. reflexivity. Qed.
+
+Lemma zsum_congr P n f g : (forall i, (i < n)%nat -> f i mod P = g i mod P)%Z ->
+  (zsum n f mod P = zsum n g mod P)%Z.
+Proof. intros H. rewrite zsum_mod, (zsum_mod n g). f_equal. apply zsum_ext. exact H. Qed.
+
+Lemma fsumZ_congr P Y g g' : (forall k yr, (g k yr mod P = g' k yr mod P)%Z) ->
+  (fsumZ Y g mod P = fsumZ Y g' mod P)%Z.
 Proof.
-  unfold check_nosub. intros H S HS.
+  intros H. induction Y as [|[k yr] Y IH]; simpl; [reflexivity|].
+  rewrite Zplus_mod, (Zplus_mod (g' k yr)), H, IH. reflexivity.
+Qed.
+
+Lemma dot_congr P d (u : list int) (a ea : nat -> Z) : (forall l, a l mod P = ea l mod P)%Z ->
+  (zsum d (fun l => phi (nth l u 0%uint63) * a l) mod P =
+   zsum d (fun l => phi (nth l u 0%uint63) * ea l) mod P)%Z.
+Proof.
+  intros H. apply zsum_congr. intros l _. rewrite Zmult_mod, H, <- Zmult_mod. reflexivity.
+Qed.
+
+(** ** Soundness of the no-subset checker on congruent data *)
+
+Lemma subset_sum_zmat n S dA dB eA eBt k l : IZR dA <> 0%R -> IZR dB <> 0%R ->
+  subset_sum n S (zmat dA eA) (zmat_t dB eBt) k l =
+  (IZR (zsum n (fun i => if S i then eBt i k * eA i l else 0)%Z) / (IZR dA * IZR dB))%R.
+Proof.
+  intros HA HB. unfold subset_sum, zmat, zmat_t.
+  rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r. apply sumn_ext.
+  intros i _. destruct (S i); [rewrite mult_IZR; field; auto | lra].
+Qed.
+
+Lemma target_Z_gen d n S dA dB dT eA eBt eT :
+  (0 < dA)%Z -> (0 < dB)%Z -> (0 < dT)%Z ->
+  target_eq d n S (zmat dA eA) (zmat_t dB eBt) (zmat dT eT) ->
+  forall k l, (k < d)%nat -> (l < d)%nat ->
+  (dT * zsum n (fun i => if S i then eBt i k * eA i l else 0) = - (dA * dB * eT k l))%Z.
+Proof.
+  intros HA HB HT H k l Hk Hl. specialize (H k l Hk Hl).
+  apply IZR_lt in HA, HB, HT.
+  rewrite subset_sum_zmat in H by lra. unfold zmat in H.
+  apply eq_IZR. rewrite !mult_IZR, opp_IZR, !mult_IZR.
+  match type of H with (?X / _ = _)%R =>
+    assert (E : X = (- (IZR (eT k l) / IZR dT) * (IZR dA * IZR dB))%R)
+      by (rewrite <- H; field; lra) end.
+  rewrite E. field. lra.
+Qed.
+
+Lemma subset_values_mod_congr p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dA dB dT RA CB RT eA eBt eT Y
+    (S : nat -> bool) :
+  fun_ok d Y = true ->
+  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt -> congr (phi p) (zentry RT) eT ->
+  (forall k l, (k < d)%nat -> (l < d)%nat ->
+     dT * zsum n (fun i => if S i then eBt i k * eA i l else 0) = - (dA * dB * eT k l))%Z ->
+  (zsum n (fun i => if S i then phi (nth i (yvals p (cZ p dT) Y RA CB n) 0%uint63) else 0)
+     mod phi p = phi (tval p (cZ p (- (dA * dB))) Y RT) mod phi p)%Z.
+Proof.
+  intros Hfun HA HB HT HZ. rewrite (tval_value p Hp d), Zmod_mod by exact Hfun.
+  pose proof (functional_identity d n S dT (dA * dB) eA (fun k i => eBt i k) eT Y Hfun HZ) as FI.
+  cbv beta in FI.
+  transitivity ((- (dA * dB)) * fsumZ Y (fun k yr => zsum d (fun l => phi (nth l yr 0%uint63) * eT k l))
+                mod phi p)%Z.
+  - rewrite <- FI. apply zsum_congr. intros i Hi. destruct (S i); [|reflexivity].
+    rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi), Zmod_mod.
+    rewrite Zmult_mod, (Zmult_mod dT). f_equal. f_equal.
+    apply fsumZ_congr. intros k yr.
+    rewrite Zmult_mod, (HB i k), (Zmult_mod (eBt i k)). f_equal. f_equal.
+    unfold zdotrow. apply dot_congr. intros l. apply HA.
+  - rewrite Zmult_mod, (Zmult_mod (- (dA * dB))). f_equal. f_equal.
+    apply fsumZ_congr. intros k yr. symmetry. unfold zdotrow. apply dot_congr. intros l. apply HT.
+Qed.
+
+Theorem check_nosub_sound_congr d n dA dB dT RA CB RT p F fs eA eBt eT :
+  check_nosub d n dA dB dT RA CB RT p F fs = true ->
+  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt -> congr (phi p) (zentry RT) eT ->
+  forall S, ~ target_eq d n S (zmat dA eA) (zmat_t dB eBt) (zmat dT eT).
+Proof.
+  unfold check_nosub. intros H CA CB' CT S HS.
   apply andb_prop in H as [H Hrest]. cbv zeta in Hrest.
   apply andb_prop in Hrest as [Hzero Hall].
   apply andb_prop in H as [H Hfun].
   apply andb_prop in H as [H HT]. apply andb_prop in H as [H HB]. apply andb_prop in H as [Hp HA].
   apply Z.ltb_lt in HA, HB, HT. apply p_ok_spec in Hp.
-  pose proof (target_Z d n S dA dB dT RA CB RT HA HB HT HS) as HZ.
+  pose proof (target_Z_gen d n S dA dB dT eA eBt eT HA HB HT HS) as HZ.
   rewrite forallb_forall in Hall, Hzero, Hfun.
   pose proof (bools_complete (map S F)) as Hb. rewrite map_length in Hb.
   pose proof (Hall _ Hb) as Hex. apply existsb_exists in Hex as [r [Hr Hfails]].
@@ -291,7 +361,26 @@ Proof.
            (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
               (yvals_length _ _ _ _ _ _)
               (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
-              (subset_values_mod p Hp d n dA dB dT RA CB RT Y S Hfun HZ))).
+              (subset_values_mod_congr p Hp d n dA dB dT RA CB RT eA eBt eT Y S Hfun CA CB' CT HZ))).
+Qed.
+
+Corollary check_nosub_identity_congr d n dA dB RA CB p F fs eA eBt :
+  check_nosub d n dA dB 1 RA CB (id_rows d) p F fs = true ->
+  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt ->
+  forall S, ~ submatrix_cond d n S (zmat dA eA) (zmat_t dB eBt).
+Proof.
+  intros H CA CB' S Hs.
+  apply (check_nosub_sound_congr _ _ _ _ _ _ _ _ _ _ _ eA eBt (zentry (id_rows d)) H CA CB'
+           (congr_refl _ _) S).
+  exact (submatrix_target_identity d n S _ _ Hs).
+Qed.
+
+Theorem check_nosub_sound d n dA dB dT RA CB RT p F fs :
+  check_nosub d n dA dB dT RA CB RT p F fs = true ->
+  forall S, ~ target_eq d n S (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT).
+Proof.
+  intros H. exact (check_nosub_sound_congr _ _ _ _ _ _ _ _ _ _ _ _ _ _ H
+                     (congr_refl _ _) (congr_refl _ _) (congr_refl _ _)).
 Qed.
 
 Corollary check_nosub_identity d n dA dB RA CB p F fs :

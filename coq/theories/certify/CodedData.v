@@ -8,9 +8,10 @@
     [check_generic_sorted] read their data only modulo a prime, so they run
     unchanged on the residues [resid p E rows], computed in Coq
     ([zentry_resid]).  Their conclusions hold for every integer matrix
-    congruent to the data they read: [check_nosub_sound_congr],
-    [check_generic_sorted_sound_congr], stated with matrices [zmat] of
-    arbitrary integer entries.  [CertifyCoded.v] uses them for certificates. *)
+    ([zmat]) congruent to the data they read: [check_nosub_sound_congr]
+    ([CheckNoSubset.v]) and [check_generic_sorted_sound_congr] (here, from
+    [check_generic_sorted_sound_gen]).  [CertifyCoded.v] uses them for
+    certificates. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation.
 From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric RowWalk.
@@ -142,248 +143,24 @@ Proof.
   lia.
 Qed.
 
-(** ** Matrices of arbitrary integer entries *)
-
-Definition zmat (den : Z) (eA : nat -> nat -> Z) : mat := fun i j => (IZR (eA i j) / IZR den)%R.
-
-(** Given by its columns: entry [(k, i)] is [eBt i k]. *)
-Definition zmat_t (den : Z) (eBt : nat -> nat -> Z) : mat := fun k i => (IZR (eBt i k) / IZR den)%R.
+(** ** Coded matrices, congruent to their residues *)
 
 Definition mat_of_drows (den : Z) (E : int) (rows : list (list int)) : mat := zmat den (dentry E rows).
 Definition mat_of_dcols (den : Z) (E : int) (cols : list (list int)) : mat := zmat_t den (dentry E cols).
-
-(** Two integer matrices congruent modulo [P]. *)
-Definition congr (P : Z) (f g : nat -> nat -> Z) : Prop := forall i j, (f i j mod P = g i j mod P)%Z.
 
 Lemma congr_resid p (Hp : (1 < phi p < 2 ^ 31)%Z) E rows :
   congr (phi p) (zentry (resid p E rows)) (dentry E rows).
 Proof. intros i j. rewrite (zentry_resid p Hp), Zmod_mod. reflexivity. Qed.
 
-Lemma congr_refl P f : congr P f f.
-Proof. intros i j. reflexivity. Qed.
-
-Lemma zsum_congr P n f g : (forall i, (i < n)%nat -> f i mod P = g i mod P)%Z ->
-  (zsum n f mod P = zsum n g mod P)%Z.
-Proof. intros H. rewrite zsum_mod, (zsum_mod n g). f_equal. apply zsum_ext. exact H. Qed.
-
-Lemma fsumZ_congr P Y g g' : (forall k yr, (g k yr mod P = g' k yr mod P)%Z) ->
-  (fsumZ Y g mod P = fsumZ Y g' mod P)%Z.
-Proof.
-  intros H. induction Y as [|[k yr] Y IH]; simpl; [reflexivity|].
-  rewrite Zplus_mod, (Zplus_mod (g' k yr)), H, IH. reflexivity.
-Qed.
-
-Lemma dot_congr P d (u : list int) (a ea : nat -> Z) : (forall l, a l mod P = ea l mod P)%Z ->
-  (zsum d (fun l => phi (nth l u 0%uint63) * a l) mod P =
-   zsum d (fun l => phi (nth l u 0%uint63) * ea l) mod P)%Z.
-Proof.
-  intros H. apply zsum_congr. intros l _. rewrite Zmult_mod, H, <- Zmult_mod. reflexivity.
-Qed.
-
-(** ** The no-subset checker on congruent data *)
-
-Lemma subset_sum_zmat n S dA dB eA eBt k l : IZR dA <> 0%R -> IZR dB <> 0%R ->
-  subset_sum n S (zmat dA eA) (zmat_t dB eBt) k l =
-  (IZR (zsum n (fun i => if S i then eBt i k * eA i l else 0)%Z) / (IZR dA * IZR dB))%R.
-Proof.
-  intros HA HB. unfold subset_sum, zmat, zmat_t.
-  rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r. apply sumn_ext.
-  intros i _. destruct (S i); [rewrite mult_IZR; field; auto | lra].
-Qed.
-
-Lemma target_Z_gen d n S dA dB dT eA eBt eT :
-  (0 < dA)%Z -> (0 < dB)%Z -> (0 < dT)%Z ->
-  target_eq d n S (zmat dA eA) (zmat_t dB eBt) (zmat dT eT) ->
-  forall k l, (k < d)%nat -> (l < d)%nat ->
-  (dT * zsum n (fun i => if S i then eBt i k * eA i l else 0) = - (dA * dB * eT k l))%Z.
-Proof.
-  intros HA HB HT H k l Hk Hl. specialize (H k l Hk Hl).
-  apply IZR_lt in HA, HB, HT.
-  rewrite subset_sum_zmat in H by lra. unfold zmat in H.
-  apply eq_IZR. rewrite !mult_IZR, opp_IZR, !mult_IZR.
-  match type of H with (?X / _ = _)%R =>
-    assert (E : X = (- (IZR (eT k l) / IZR dT) * (IZR dA * IZR dB))%R)
-      by (rewrite <- H; field; lra) end.
-  rewrite E. field. lra.
-Qed.
-
-Lemma subset_values_mod_congr p (Hp : (1 < phi p < 2 ^ 31)%Z) d n dA dB dT RA CB RT eA eBt eT Y
-    (S : nat -> bool) :
-  fun_ok d Y = true ->
-  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt -> congr (phi p) (zentry RT) eT ->
-  (forall k l, (k < d)%nat -> (l < d)%nat ->
-     dT * zsum n (fun i => if S i then eBt i k * eA i l else 0) = - (dA * dB * eT k l))%Z ->
-  (zsum n (fun i => if S i then phi (nth i (yvals p (cZ p dT) Y RA CB n) 0%uint63) else 0)
-     mod phi p = phi (tval p (cZ p (- (dA * dB))) Y RT) mod phi p)%Z.
-Proof.
-  intros Hfun HA HB HT HZ. rewrite (tval_value p Hp d), Zmod_mod by exact Hfun.
-  pose proof (functional_identity d n S dT (dA * dB) eA (fun k i => eBt i k) eT Y Hfun HZ) as FI.
-  cbv beta in FI.
-  transitivity ((- (dA * dB)) * fsumZ Y (fun k yr => zsum d (fun l => phi (nth l yr 0%uint63) * eT k l))
-                mod phi p)%Z.
-  - rewrite <- FI. apply zsum_congr. intros i Hi. destruct (S i); [|reflexivity].
-    rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi), Zmod_mod.
-    rewrite Zmult_mod, (Zmult_mod dT). f_equal. f_equal.
-    apply fsumZ_congr. intros k yr.
-    rewrite Zmult_mod, (HB i k), (Zmult_mod (eBt i k)). f_equal. f_equal.
-    unfold zdotrow. apply dot_congr. intros l. apply HA.
-  - rewrite Zmult_mod, (Zmult_mod (- (dA * dB))). f_equal. f_equal.
-    apply fsumZ_congr. intros k yr. symmetry. unfold zdotrow. apply dot_congr. intros l. apply HT.
-Qed.
-
-Theorem check_nosub_sound_congr d n dA dB dT RA CB RT p F fs eA eBt eT :
-  check_nosub d n dA dB dT RA CB RT p F fs = true ->
-  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt -> congr (phi p) (zentry RT) eT ->
-  forall S, ~ target_eq d n S (zmat dA eA) (zmat_t dB eBt) (zmat dT eT).
-Proof.
-  unfold check_nosub. intros H CA CB' CT S HS.
-  apply andb_prop in H as [H Hrest]. cbv zeta in Hrest.
-  apply andb_prop in Hrest as [Hzero Hall].
-  apply andb_prop in H as [H Hfun].
-  apply andb_prop in H as [H HT]. apply andb_prop in H as [H HB]. apply andb_prop in H as [Hp HA].
-  apply Z.ltb_lt in HA, HB, HT. apply p_ok_spec in Hp.
-  pose proof (target_Z_gen d n S dA dB dT eA eBt eT HA HB HT HS) as HZ.
-  rewrite forallb_forall in Hall, Hzero, Hfun.
-  pose proof (bools_complete (map S F)) as Hb. rewrite map_length in Hb.
-  pose proof (Hall _ Hb) as Hex. apply existsb_exists in Hex as [r [Hr Hfails]].
-  specialize (Hzero r Hr).
-  apply in_map_iff in Hr as [[piv Y] [Er Hf]]. subst r. simpl in Hzero, Hfails.
-  specialize (Hfun _ Hf). simpl in Hfun.
-  exact (Bool.eq_true_false_abs _ Hfails
-           (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
-              (yvals_length _ _ _ _ _ _)
-              (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
-              (subset_values_mod_congr p Hp d n dA dB dT RA CB RT eA eBt eT Y S Hfun CA CB' CT HZ))).
-Qed.
-
-Corollary check_nosub_identity_congr d n dA dB RA CB p F fs eA eBt :
-  check_nosub d n dA dB 1 RA CB (id_rows d) p F fs = true ->
-  congr (phi p) (zentry RA) eA -> congr (phi p) (zentry CB) eBt ->
-  forall S, ~ submatrix_cond d n S (zmat dA eA) (zmat_t dB eBt).
-Proof.
-  intros H CA CB' S Hs.
-  apply (check_nosub_sound_congr _ _ _ _ _ _ _ _ _ _ _ eA eBt (zentry (id_rows d)) H CA CB'
-           (congr_refl _ _) S).
-  exact (submatrix_target_identity d n S _ _ Hs).
-Qed.
-
 (** ** The sorted-ratio genericity checker on congruent data *)
-
-Lemma proj_sum_z d dA eA i (u : list int) : IZR dA <> 0%R ->
-  sumn d (fun k => IZR (phi (nth k u 0%uint63)) * zmat dA eA i k)%R =
-  (IZR (zsum d (fun l => phi (nth l u 0%uint63) * eA i l)%Z) / IZR dA)%R.
-Proof.
-  intros HA. rewrite IZR_zsum. unfold Rdiv. rewrite <- sumn_scal_r.
-  apply sumn_ext. intros k _. unfold zmat. rewrite mult_IZR. field. exact HA.
-Qed.
-
-Lemma independent_of_projections_z d dA eA i j (u v : list int) :
-  (0 < IZR dA)%R ->
-  (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) * zsum d (fun l => phi (nth l v 0%uint63) * eA j l) -
-   zsum d (fun l => phi (nth l v 0%uint63) * eA i l) * zsum d (fun l => phi (nth l u 0%uint63) * eA j l)
-   <> 0)%Z ->
-  lin_independent2 d (row (zmat dA eA) i) (row (zmat dA eA) j).
-Proof.
-  intros HA Hdet a b Hab.
-  assert (Comb : forall w : list int,
-    (a * IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA i l)%Z) +
-     b * IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA j l)%Z) = 0)%R).
-  { intros w.
-    set (Si := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * zmat dA eA i k)%R).
-    set (Sj := sumn d (fun k => IZR (phi (nth k w 0%uint63)) * zmat dA eA j k)%R).
-    assert (Ei : IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA i l)%Z) = (Si * IZR dA)%R)
-      by (unfold Si; rewrite proj_sum_z by lra; field; lra).
-    assert (Ej : IZR (zsum d (fun l => phi (nth l w 0%uint63) * eA j l)%Z) = (Sj * IZR dA)%R)
-      by (unfold Sj; rewrite proj_sum_z by lra; field; lra).
-    assert (E0 : (a * Si + b * Sj = 0)%R).
-    { unfold Si, Sj. rewrite <- !sumn_scal_l, <- sumn_plus. apply sumn_zero.
-      intros k Hk. unfold row in Hab.
-      transitivity (IZR (phi (nth k w 0%uint63)) * (a * zmat dA eA i k + b * zmat dA eA j k))%R; [ring|].
-      rewrite (Hab k Hk). ring. }
-    rewrite Ei, Ej.
-    replace (a * (Si * IZR dA) + b * (Sj * IZR dA))%R with ((a * Si + b * Sj) * IZR dA)%R by ring.
-    rewrite E0. ring. }
-  pose proof (Comb u) as Hu'. pose proof (Comb v) as Hv'.
-  set (Ui := zsum d (fun l => phi (nth l u 0%uint63) * eA i l)%Z) in *.
-  set (Uj := zsum d (fun l => phi (nth l u 0%uint63) * eA j l)%Z) in *.
-  set (Vi := zsum d (fun l => phi (nth l v 0%uint63) * eA i l)%Z) in *.
-  set (Vj := zsum d (fun l => phi (nth l v 0%uint63) * eA j l)%Z) in *.
-  apply not_0_IZR in Hdet. rewrite minus_IZR, !mult_IZR in Hdet.
-  split.
-  - apply (Rmult_eq_reg_r (IZR Ui * IZR Vj - IZR Vi * IZR Uj)); [|exact Hdet].
-    transitivity ((a * IZR Ui + b * IZR Uj) * IZR Vj - (a * IZR Vi + b * IZR Vj) * IZR Uj)%R;
-      [ring|]. rewrite Hu', Hv'. ring.
-  - apply (Rmult_eq_reg_r (IZR Ui * IZR Vj - IZR Vi * IZR Uj)); [|exact Hdet].
-    transitivity ((a * IZR Vi + b * IZR Vj) * IZR Ui - (a * IZR Ui + b * IZR Uj) * IZR Vi)%R;
-      [ring|]. rewrite Hu', Hv'. ring.
-Qed.
-
-Lemma mdot_congr p (Hp : (1 < phi p < 2 ^ 31)%Z) d RA eA i (u : list int) :
-  congr (phi p) (zentry RA) eA -> length u = d ->
-  phi (mdot p u (nth i RA [])) = (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) mod phi p)%Z.
-Proof.
-  intros C Hu. rewrite (mdot_zdot p Hp d u _ Hu). unfold zdotrow. apply dot_congr. intros l. apply C.
-Qed.
-
-Lemma zsum_nonzero d (f : nat -> Z) : zsum d f <> 0%Z -> exists k, (k < d)%nat /\ f k <> 0%Z.
-Proof.
-  intros H. destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ f k <> 0%Z)) as [Y|N]; [exact Y|].
-  exfalso. apply H. rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
-  intros l Hl. destruct (Z.eq_dec (f l) 0) as [E|E]; [exact E|].
-  exfalso. apply N. exists l. split; assumption.
-Qed.
-
-Lemma nonzero_vec_z d dA (a : nat -> Z) : (0 < dA)%Z ->
-  (exists k, (k < d)%nat /\ a k <> 0%Z) -> nonzero_vec d (fun k => IZR (a k) / IZR dA)%R.
-Proof.
-  intros HA [k [Hk Hz]]. apply IZR_lt in HA. exists k. split; [exact Hk|].
-  intros E. apply Hz. apply eq_IZR. apply (f_equal (fun x => x * IZR dA)%R) in E.
-  field_simplify in E; lra.
-Qed.
 
 Theorem check_generic_sorted_sound_congr d n dA dB RA CB p u v eA eBt :
   check_generic_sorted d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
   congr (phi p) (zentry RA) eA -> (forall i k, zentry CB i k = eBt i k mod phi p)%Z ->
   generic d n (zmat dA eA) (zmat_t dB eBt).
 Proof.
-  unfold check_generic_sorted. intros H HA HB CA CB'. cbv zeta in H.
-  rewrite forall_rows_spec, map_rows_spec in H.
-  apply andb_prop in H as [H Hrest]. apply andb_prop in Hrest as [Hinv Hsort].
-  apply andb_prop in H as [H HBc]. apply andb_prop in H as [H Hv].
-  apply andb_prop in H as [Hp Hu]. apply p_ok_spec in Hp.
-  apply Nat.eqb_eq in Hu, Hv. rewrite forallb_forall in HBc, Hinv.
-  set (uv := map (fun i => (mdot p u (nth i RA []), mdot p v (nth i RA []))) (seq 0 n)) in *.
-  assert (Huv : forall i, (i < n)%nat -> nth i uv (0%uint63, 0%uint63) =
-                 (mdot p u (nth i RA []), mdot p v (nth i RA [])))
-    by (intros i Hi; unfold uv; rewrite (nth_map_seq _ n i _ Hi); reflexivity).
-  assert (Hinv' : forall i, (i < n)%nat ->
-            ((phi (mdot p v (nth i RA [])) * phi (inv_m p (mdot p v (nth i RA [])))) mod phi p = 1)%Z).
-  { intros i Hi. apply (invertible_value p Hp).
-    replace (mdot p v (nth i RA [])) with (snd (nth i uv (0%uint63, 0%uint63))) by (rewrite (Huv i Hi); reflexivity).
-    apply (Hinv (nth i uv (0%uint63, 0%uint63))). apply nth_In. unfold uv. rewrite map_length, seq_length. exact Hi. }
-  assert (Hnd : NoDup (map (ratio p) uv)).
-  { apply (Permutation_NoDup (Permutation_sym (IntSort.Permuted_sort _))). apply strict_inc_nodup. exact Hsort. }
-  rewrite NoDup_nth in Hnd. rewrite map_length in Hnd.
-  assert (Hlen : length uv = n) by (unfold uv; rewrite map_length, seq_length; reflexivity).
-  split; [|split].
-  - intros i Hi. apply (nonzero_vec_z d dA (eA i) HA).
-    destruct (zsum_nonzero d (fun l => phi (nth l v 0%uint63) * eA i l)%Z) as [k [Hk Hz]].
-    + intros E. specialize (Hinv' i Hi). rewrite (mdot_congr p Hp d RA eA i v CA Hv), E in Hinv'.
-      rewrite Zmod_0_l in Hinv'. simpl in Hinv'. discriminate.
-    + exists k. split; [exact Hk|]. intros E. apply Hz. rewrite E. ring.
-  - intros i j Hi Hj Hij. apply (independent_of_projections_z d dA eA i j u v (IZR_lt _ _ HA)).
-    intros E. apply Hij. apply (Hnd i j ltac:(lia) ltac:(lia)).
-    rewrite !(map_nth (ratio p) uv (0%uint63, 0%uint63)).
-    apply to_Z_inj. rewrite !(ratio_value p Hp), (Huv i Hi), (Huv j Hj). simpl fst; simpl snd.
-    rewrite !(mdot_congr p Hp d RA eA _ u CA Hu).
-    rewrite !(Zmult_mod_idemp_l).
-    apply (ratio_congruent (phi p) _ (phi (mdot p v (nth i RA []))) _ (phi (mdot p v (nth j RA []))));
-      [lia | apply Hinv'; exact Hi | apply Hinv'; exact Hj|].
-    rewrite !(mdot_congr p Hp d RA eA _ v CA Hv).
-    rewrite Zminus_mod, !Zmult_mod_idemp_l, !Zmult_mod_idemp_r, <- Zminus_mod, E. reflexivity.
-  - intros i Hi. destruct (nonzero_row_spec d _ (HBc i ltac:(apply in_seq; lia))) as [k [Hk Hz]].
-    apply (nonzero_vec_z d dB (eBt i) HB). exists k. split; [exact Hk|].
-    intros E. apply Hz. fold (zentry CB i k). rewrite CB', E. reflexivity.
+  intros H HA HB CA CB'. apply (check_generic_sorted_sound_gen d n dA dB RA CB p u v eA eBt H HA HB CA).
+  intros i k Hz E. apply Hz. rewrite CB', E. reflexivity.
 Qed.
 
 (** ** Exact products from residues: the submatrix checker on coded data

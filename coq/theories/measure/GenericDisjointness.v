@@ -20,38 +20,16 @@ Open Scope R_scope.
 Definition bad (d n : nat) (A B : mat) : Prop := in_Z d n A B \/ nongeneric d n A B.
 
 Lemma bad_complement_open d n : open_set d n (fun A B => ~ bad d n A B).
-Proof.
-  intros A B Hnb.
-  assert (HnZ : ~ in_Z d n A B) by (intros H; apply Hnb; left; exact H).
-  assert (HG : generic d n A B) by (apply NNPP; intros H; apply Hnb; right; exact H).
-  destruct (not_Z_open d n A B HnZ) as [e1 [He1 H1]].
-  destruct (generic_open d n A B HG) as [e2 [He2 H2]].
-  exists (Rmin e1 e2). split; [apply Rmin_pos; assumption|].
-  pose proof (Rmin_l e1 e2). pose proof (Rmin_r e1 e2).
-  intros A' B' Hc [HZ|HN].
-  - apply (H1 A' B'); [apply (close_mono d n e1 (Rmin e1 e2)); [lra | exact Hc] | exact HZ].
-  - apply HN, (H2 A' B'). apply (close_mono d n e2 (Rmin e1 e2)); [lra | exact Hc].
-Qed.
+Proof. exact (Z_union_complement_open d n _ (generic_open d n)). Qed.
 
 Lemma bad_closed d n : closed_set d n (bad d n).
-Proof. apply open_compl_closed, bad_complement_open. Qed.
+Proof. exact (Z_union_closed d n _ (generic_open d n)). Qed.
 
 Lemma bad_empty_interior d n :
   (1 <= d)%nat -> (2 <= d \/ n <= 1)%nat -> empty_interior d n (bad d n).
 Proof.
-  intros Hd Hdn A B e He.
-  destruct (nongeneric_empty_interior d n Hd Hdn A B (e / 2) ltac:(lra))
-    as [A1 [B1 [Hc1 HG1]]].
-  assert (HG : generic d n A1 B1) by (apply NNPP; exact HG1).
-  destruct (generic_open d n A1 B1 HG) as [e1 [He1 Hopen]].
-  assert (Hm : 0 < Rmin e1 (e / 2)) by (apply Rmin_pos; lra).
-  destruct (Z_empty_interior d n Hd A1 B1 (Rmin e1 (e / 2)) Hm) as [A2 [B2 [Hc2 HnZ]]].
-  pose proof (Rmin_l e1 (e / 2)). pose proof (Rmin_r e1 (e / 2)).
-  exists A2, B2. split.
-  - apply (close_mono d n e (e / 2 + Rmin e1 (e / 2))); [lra|].
-    exact (close_trans d n _ _ A B A1 B1 A2 B2 Hc1 Hc2).
-  - intros [HZ|HN]; [exact (HnZ HZ)|].
-    apply HN, (Hopen A2 B2). apply (close_mono d n e1 (Rmin e1 (e / 2))); [lra | exact Hc2].
+  intros Hd Hdn.
+  exact (Z_union_empty_interior d n _ Hd (generic_open d n) (nongeneric_empty_interior d n Hd Hdn)).
 Qed.
 
 Lemma not_bad_not_absorbable d n A B :

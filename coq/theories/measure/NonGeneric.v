@@ -13,13 +13,16 @@
     - [Z_closed], [Z_empty_interior] ([1 <= d]),
     - [Z_scalar_finite]: at most [2^n] scalars [t] put [(A, t B)] in [Z];
     and for the non-generic set [nongeneric d n]:
-    - [nongeneric_closed] (the generic set is open: [generic_open]),
+    - [nongeneric_closed] (the generic set is open: [generic_open], an
+      instance of [rows_pairs_cols_open]),
     - [nongeneric_empty_interior] ([1 <= d] and [2 <= d \/ n <= 1]; for
       [d = 1 <= 2 <= n] every block is non-generic: [nongeneric_d1]),
     - [nongeneric_scalar_finite]: for generic [(A, B)], [(A, t B)] is
       non-generic only for [t = 0].
-    That both sets are moreover Lebesgue-null is [NullSet.v] ([Z_null],
-    [nongeneric_null]). *)
+    [Z] joined with the complement of any open set is closed, with empty
+    interior when that complement has one ([Z_union_closed],
+    [Z_union_empty_interior]).  That both sets are moreover Lebesgue-null is
+    [NullSet.v] ([Z_null], [nongeneric_null]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ParamSets.
@@ -431,9 +434,17 @@ Proof.
   apply H; [apply (Hc i k) | apply (Hc j l) | apply (Hc i l) | apply (Hc j k)]; assumption.
 Qed.
 
-Theorem generic_open d n : open_set d n (generic d n).
+(** Nonzero rows, a pairwise condition on rows that survives small changes, and
+    nonzero columns: an open set ([generic], [PmDisjointness.pm_generic]). *)
+Lemma rows_pairs_cols_open d n (Pair : vec -> vec -> Prop) :
+  (forall A B i j, (i < n)%nat -> (j < n)%nat -> Pair (row A i) (row A j) ->
+     exists e, 0 < e /\ forall A' B', close d n e A B A' B' -> Pair (row A' i) (row A' j)) ->
+  open_set d n (fun A B =>
+    (forall i, (i < n)%nat -> nonzero_vec d (row A i)) /\
+    (forall i j, (i < n)%nat -> (j < n)%nat -> i <> j -> Pair (row A i) (row A j)) /\
+    (forall i, (i < n)%nat -> nonzero_vec d (col B i))).
 Proof.
-  intros A B [Hrows [Hpairs Hcols]].
+  intros Hst A B [Hrows [Hpairs Hcols]].
   destruct (eps_min_nat
     (fun i e => forall A' B', close d n e A B A' B' -> nonzero_vec d (row A' i)) n)
     as [e1 [He1 H1]].
@@ -446,18 +457,18 @@ Proof.
   { intros i Hi. apply nonzero_col_stable; auto. }
   destruct (eps_min_nat
     (fun i e => forall j, (j < n)%nat -> i <> j -> forall A' B', close d n e A B A' B' ->
-       lin_independent2 d (row A' i) (row A' j)) n)
+       Pair (row A' i) (row A' j)) n)
     as [e3 [He3 H3]].
   { intros i e e' _ He' H0 j Hj Hij. exact (ball_mono d n A B _ e e' He' (H0 j Hj Hij)). }
   { intros i Hi.
     destruct (eps_min_nat
       (fun j e => i <> j -> forall A' B', close d n e A B A' B' ->
-         lin_independent2 d (row A' i) (row A' j)) n)
+         Pair (row A' i) (row A' j)) n)
       as [e [He H]].
     - intros j e e' _ He' H0 Hij. exact (ball_mono d n A B _ e e' He' (H0 Hij)).
     - intros j Hj. destruct (Nat.eq_dec i j) as [Eij|Hij].
       + exists 1. split; [lra | intros Hc; contradiction].
-      + destruct (indep_rows_stable d n A B i j Hi Hj (Hpairs i j Hi Hj Hij)) as [e [He H]].
+      + destruct (Hst A B i j Hi Hj (Hpairs i j Hi Hj Hij)) as [e [He H]].
         exists e. split; [exact He | intros _; exact H].
     - exists e. split; [exact He|]. intros j Hj Hij. exact (H j Hj Hij). }
   exists (Rmin e1 (Rmin e2 e3)).
@@ -472,12 +483,61 @@ Proof.
   - intros i Hi. apply (H2 i Hi A' B'). apply (close_mono d n e2 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
 Qed.
 
-Theorem nongeneric_closed d n : closed_set d n (nongeneric d n).
+Theorem generic_open d n : open_set d n (generic d n).
+Proof. exact (rows_pairs_cols_open d n (lin_independent2 d) (indep_rows_stable d n)). Qed.
+
+(** The complement of an open set is closed. *)
+Lemma open_neg_closed d n (G : mat -> mat -> Prop) : open_set d n G -> closed_set d n (fun A B => ~ G A B).
 Proof.
-  apply open_compl_closed. intros A B HnN.
-  assert (HG : generic d n A B) by (apply NNPP; exact HnN).
-  destruct (generic_open d n A B HG) as [e [He H]].
+  intros HG. apply open_compl_closed. intros A B HnN.
+  destruct (HG A B (NNPP _ HnN)) as [e [He H]].
   exists e. split; [exact He|]. intros A' B' Hc HN. exact (HN (H A' B' Hc)).
+Qed.
+
+Theorem nongeneric_closed d n : closed_set d n (nongeneric d n).
+Proof. exact (open_neg_closed d n _ (generic_open d n)). Qed.
+
+(** ** [Z] joined with the complement of an open set
+
+    Closed, and with empty interior when that complement has one
+    ([GenericDisjointness.bad], [PmDisjointness.pm_bad]). *)
+
+Lemma Z_union_complement_open d n (G : mat -> mat -> Prop) :
+  open_set d n G -> open_set d n (fun A B => ~ (in_Z d n A B \/ ~ G A B)).
+Proof.
+  intros HGo A B Hnb.
+  assert (HnZ : ~ in_Z d n A B) by (intros H; apply Hnb; left; exact H).
+  assert (HG : G A B) by (apply NNPP; intros H; apply Hnb; right; exact H).
+  destruct (not_Z_open d n A B HnZ) as [e1 [He1 H1]].
+  destruct (HGo A B HG) as [e2 [He2 H2]].
+  exists (Rmin e1 e2). split; [apply Rmin_pos; assumption|].
+  pose proof (Rmin_l e1 e2). pose proof (Rmin_r e1 e2).
+  intros A' B' Hc [HZ|HN].
+  - apply (H1 A' B'); [apply (close_mono d n e1 (Rmin e1 e2)); [lra | exact Hc] | exact HZ].
+  - apply HN, (H2 A' B'). apply (close_mono d n e2 (Rmin e1 e2)); [lra | exact Hc].
+Qed.
+
+Lemma Z_union_closed d n (G : mat -> mat -> Prop) :
+  open_set d n G -> closed_set d n (fun A B => in_Z d n A B \/ ~ G A B).
+Proof. intros HG. apply open_compl_closed, Z_union_complement_open, HG. Qed.
+
+Lemma Z_union_empty_interior d n (G : mat -> mat -> Prop) :
+  (1 <= d)%nat -> open_set d n G -> empty_interior d n (fun A B => ~ G A B) ->
+  empty_interior d n (fun A B => in_Z d n A B \/ ~ G A B).
+Proof.
+  intros Hd HGo HN0 A B e He.
+  destruct (HN0 A B (e / 2) ltac:(lra))
+    as [A1 [B1 [Hc1 HG1]]].
+  assert (HG : G A1 B1) by (apply NNPP; exact HG1).
+  destruct (HGo A1 B1 HG) as [e1 [He1 Hopen]].
+  assert (Hm : 0 < Rmin e1 (e / 2)) by (apply Rmin_pos; lra).
+  destruct (Z_empty_interior d n Hd A1 B1 (Rmin e1 (e / 2)) Hm) as [A2 [B2 [Hc2 HnZ]]].
+  pose proof (Rmin_l e1 (e / 2)). pose proof (Rmin_r e1 (e / 2)).
+  exists A2, B2. split.
+  - apply (close_mono d n e (e / 2 + Rmin e1 (e / 2))); [lra|].
+    exact (close_trans d n _ _ A B A1 B1 A2 B2 Hc1 Hc2).
+  - intros [HZ|HN]; [exact (HnZ HZ)|].
+    apply HN, (Hopen A2 B2). apply (close_mono d n e1 (Rmin e1 (e / 2))); [lra | exact Hc2].
 Qed.
 
 (** ** The non-generic set has empty interior (when [d >= 2] or [n <= 1]) *)
@@ -506,14 +566,24 @@ Proof.
   destruct (Nat.eqb k 0); [rewrite Rabs_R1 | rewrite Rabs_R0]; lra.
 Qed.
 
-Lemma pert_close d n A B s e :
-  0 < s -> s * (INR n + 1) < e -> close d n e A B (pert_up A s) (pert_down B s).
+(** Some perturbation [(A + s dir, pert_down B s)] with small [s > 0] off a finite
+    list [l] leaves [T], when no such [s] off [l] lands in [T]. *)
+Lemma pert_escape d n (dir : nat -> nat -> R) (T : mat -> mat -> Prop) A B e (l : list R) :
+  0 < e -> (forall i k, (i < n)%nat -> Rabs (dir i k) <= INR n + 1) ->
+  (forall s, ~ In s l -> ~ T (fun i k => A i k + s * dir i k) (pert_down B s)) ->
+  exists A' B', close d n e A B A' B' /\ ~ T A' B'.
 Proof.
-  intros Hs Hse i k Hi Hk. unfold pert_up, pert_down.
-  replace (A i k + s * dir_up i k - A i k) with (s * dir_up i k) by ring.
+  intros He Hdir HT. pose proof (pos_INR n) as Hn.
+  destruct (avoid_list l 0 (e / (INR n + 1))) as [s [Hs Hnl]]; [apply Rdiv_lt_0_compat; lra|].
+  assert (Hse : s * (INR n + 1) < e).
+  { apply Rlt_le_trans with (e / (INR n + 1) * (INR n + 1)); [apply Rmult_lt_compat_r; lra|].
+    right. field. lra. }
+  exists (fun i k => A i k + s * dir i k), (pert_down B s). split; [|exact (HT s Hnl)].
+  intros i k Hi Hk. unfold pert_down.
+  replace (A i k + s * dir i k - A i k) with (s * dir i k) by ring.
   replace (B k i + s * dir_down k - B k i) with (s * dir_down k) by ring.
   rewrite !Rabs_mult, (Rabs_right s) by lra.
-  pose proof (dir_up_bound n i k Hi). pose proof (dir_down_bound n k).
+  pose proof (Hdir i k Hi). pose proof (dir_down_bound n k).
   split; (eapply Rle_lt_trans; [apply Rmult_le_compat_l; [lra | eassumption] | exact Hse]).
 Qed.
 
@@ -560,22 +630,15 @@ Theorem nongeneric_empty_interior d n :
 Proof.
   intros Hd Hdn A B e He.
   destruct (pert_bad_finite n A B) as [l Hl].
-  pose proof (pos_INR n) as Hn.
-  destruct (avoid_list l 0 (e / (INR n + 1))) as [s [Hs Hnl]].
-  { apply Rdiv_lt_0_compat; lra. }
-  exists (pert_up A s), (pert_down B s). split.
-  - apply pert_close; [lra|].
-    apply Rlt_le_trans with (e / (INR n + 1) * (INR n + 1)).
-    + apply Rmult_lt_compat_r; lra.
-    + right. field. lra.
-  - intros HN. apply HN. split; [|split].
-    + intros i Hi. exists 0%nat. split; [lia|]. unfold row, pert_up, dir_up. simpl.
-      intros E. apply Hnl, Hl. left. exists i. split; [exact Hi | lra].
-    + intros i j Hi Hj Hij. apply (indep_of_minor d _ _ 0 1); [lia | lia |].
-      rewrite pair_poly_minor. intros E. apply Hnl, Hl. right; right.
-      exists i, j. auto.
-    + intros i Hi. exists 0%nat. split; [lia|]. unfold col, pert_down, dir_down. simpl.
-      intros E. apply Hnl, Hl. right; left. exists i. split; [exact Hi | lra].
+  apply (pert_escape d n dir_up _ A B e l He (dir_up_bound n)). intros s Hnl HN.
+  fold (pert_up A s) in HN. apply HN. split; [|split].
+  - intros i Hi. exists 0%nat. split; [lia|]. unfold row, pert_up, dir_up. simpl.
+    intros E. apply Hnl, Hl. left. exists i. split; [exact Hi | lra].
+  - intros i j Hi Hj Hij. apply (indep_of_minor d _ _ 0 1); [lia | lia |].
+    rewrite pair_poly_minor. intros E. apply Hnl, Hl. right; right.
+    exists i, j. auto.
+  - intros i Hi. exists 0%nat. split; [lia|]. unfold col, pert_down, dir_down. simpl.
+    intros E. apply Hnl, Hl. right; left. exists i. split; [exact Hi | lra].
 Qed.
 
 (** For [d = 1] and [n >= 2] every block is non-generic: two nonzero reals

@@ -105,68 +105,20 @@ Qed.
 Theorem pm_generic_open d n : open_set d n (pm_generic d n).
 Proof.
   intros A B [[Hrows Hpairs] Hcols].
-  destruct (eps_min_nat
-    (fun i e => forall A' B', close d n e A B A' B' -> nonzero_vec d (row A' i)) n)
-    as [e1 [He1 H1]].
-  { intros i e e' _ He' H0. exact (ball_mono d n A B _ e e' He' H0). }
-  { intros i Hi. apply nonzero_row_stable; auto. }
-  destruct (eps_min_nat
-    (fun i e => forall A' B', close d n e A B A' B' -> nonzero_vec d (col B' i)) n)
-    as [e2 [He2 H2]].
-  { intros i e e' _ He' H0. exact (ball_mono d n A B _ e e' He' H0). }
-  { intros i Hi. apply nonzero_col_stable; auto. }
-  destruct (eps_min_nat
-    (fun i e => forall j, (j < n)%nat -> i <> j -> forall A' B', close d n e A B A' B' ->
-       ~ pm_equal d (row A' i) (row A' j)) n)
-    as [e3 [He3 H3]].
-  { intros i e e' _ He' H0 j Hj Hij. exact (ball_mono d n A B _ e e' He' (H0 j Hj Hij)). }
-  { intros i Hi.
-    destruct (eps_min_nat
-      (fun j e => i <> j -> forall A' B', close d n e A B A' B' ->
-         ~ pm_equal d (row A' i) (row A' j)) n)
-      as [e [He H]].
-    - intros j e e' _ He' H0 Hij. exact (ball_mono d n A B _ e e' He' (H0 Hij)).
-    - intros j Hj. destruct (Nat.eq_dec i j) as [Eij|Hij].
-      + exists 1. split; [lra | intros Hc; contradiction].
-      + destruct (pm_pair_stable d n A B i j Hi Hj (Hpairs i j Hi Hj Hij)) as [e [He H]].
-        exists e. split; [exact He | intros _; exact H].
-    - exists e. split; [exact He|]. intros j Hj Hij. exact (H j Hj Hij). }
-  exists (Rmin e1 (Rmin e2 e3)).
-  assert (Hm2 : 0 < Rmin e2 e3) by (apply Rmin_pos; assumption).
-  split; [apply Rmin_pos; assumption|].
-  pose proof (Rmin_l e1 (Rmin e2 e3)). pose proof (Rmin_r e1 (Rmin e2 e3)).
-  pose proof (Rmin_l e2 e3). pose proof (Rmin_r e2 e3).
-  intros A' B' Hc. split; [split|].
-  - intros i Hi. apply (H1 i Hi A' B'). apply (close_mono d n e1 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
-  - intros i j Hi Hj Hij. apply (H3 i Hi j Hj Hij A' B').
-    apply (close_mono d n e3 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
-  - intros i Hi. apply (H2 i Hi A' B'). apply (close_mono d n e2 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+  destruct (rows_pairs_cols_open d n (fun u v => ~ pm_equal d u v) (pm_pair_stable d n) A B
+              (conj Hrows (conj Hpairs Hcols))) as [e [He H]].
+  exists e. split; [exact He|]. intros A' B' Hc. destruct (H A' B' Hc) as [H1 [H2 H3]].
+  split; [split|]; assumption.
 Qed.
 
 Theorem pm_nongeneric_closed d n : closed_set d n (pm_nongeneric d n).
-Proof.
-  apply open_compl_closed. intros A B HnN.
-  assert (HG : pm_generic d n A B) by (apply NNPP; exact HnN).
-  destruct (pm_generic_open d n A B HG) as [e [He H]].
-  exists e. split; [exact He|]. intros A' B' Hc HN. exact (HN (H A' B' Hc)).
-Qed.
+Proof. exact (open_neg_closed d n _ (pm_generic_open d n)). Qed.
 
 Lemma pm_bad_complement_open d n : open_set d n (fun A B => ~ pm_bad d n A B).
-Proof.
-  intros A B Hnb.
-  assert (HnZ : ~ in_Z d n A B) by (intros H; apply Hnb; left; exact H).
-  assert (HG : pm_generic d n A B) by (apply NNPP; intros H; apply Hnb; right; exact H).
-  destruct (not_Z_open d n A B HnZ) as [e1 [He1 H1]].
-  destruct (pm_generic_open d n A B HG) as [e2 [He2 H2]].
-  exists (Rmin e1 e2). split; [apply Rmin_pos; assumption|].
-  pose proof (Rmin_l e1 e2). pose proof (Rmin_r e1 e2).
-  intros A' B' Hc [HZ|HN].
-  - apply (H1 A' B'); [apply (close_mono d n e1 (Rmin e1 e2)); [lra | exact Hc] | exact HZ].
-  - apply HN, (H2 A' B'). apply (close_mono d n e2 (Rmin e1 e2)); [lra | exact Hc].
-Qed.
+Proof. exact (Z_union_complement_open d n _ (pm_generic_open d n)). Qed.
 
 Theorem pm_bad_closed d n : closed_set d n (pm_bad d n).
-Proof. apply open_compl_closed, pm_bad_complement_open. Qed.
+Proof. exact (Z_union_closed d n _ (pm_generic_open d n)). Qed.
 
 (** ** The pm-non-generic set has empty interior (every [d >= 1])
 
@@ -189,17 +141,6 @@ Proof.
   intros Hi. pose proof (pos_INR n). pose proof (le_INR (S i) n ltac:(lia)).
   pose proof (pos_INR (S i)).
   unfold pm_dir. destruct (Nat.eqb k 0); [rewrite Rabs_right; lra | rewrite Rabs_R0; lra].
-Qed.
-
-Lemma pm_pert_close d n A B s e :
-  0 < s -> s * (INR n + 1) < e -> close d n e A B (pm_pert_up A s) (pert_down B s).
-Proof.
-  intros Hs Hse i k Hi Hk. unfold pm_pert_up, pert_down.
-  replace (A i k + s * pm_dir i k - A i k) with (s * pm_dir i k) by ring.
-  replace (B k i + s * dir_down k - B k i) with (s * dir_down k) by ring.
-  rewrite !Rabs_mult, (Rabs_right s) by lra.
-  pose proof (pm_dir_bound n i k Hi). pose proof (dir_down_bound n k).
-  split; (eapply Rle_lt_trans; [apply Rmult_le_compat_l; [lra | eassumption] | exact Hse]).
 Qed.
 
 (** A linear equation with nonzero slope has one root. *)
@@ -259,40 +200,21 @@ Theorem pm_nongeneric_empty_interior d n :
 Proof.
   intros Hd A B e He.
   destruct (pm_pert_bad_finite n A B) as [l Hl].
-  pose proof (pos_INR n) as Hn.
-  destruct (avoid_list l 0 (e / (INR n + 1))) as [s [Hs Hnl]].
-  { apply Rdiv_lt_0_compat; lra. }
-  exists (pm_pert_up A s), (pert_down B s). split.
-  - apply pm_pert_close; [lra|].
-    apply Rlt_le_trans with (e / (INR n + 1) * (INR n + 1)).
-    + apply Rmult_lt_compat_r; lra.
-    + right. field. lra.
-  - intros HN. apply HN. split; [split|].
-    + intros i Hi. exists 0%nat. split; [lia|]. unfold row. rewrite pm_pert_up_0.
-      intros E. apply Hnl, Hl. left. exists i. split; [exact Hi | exact E].
-    + intros i j Hi Hj Hij. apply (not_pm_equal_of_witness d _ _ 0 0); [lia | lia | |];
-        unfold row; rewrite !pm_pert_up_0; intros E; apply Hnl, Hl; right; right.
-      * left. exists i, j. auto.
-      * right. exists i, j. auto.
-    + intros i Hi. exists 0%nat. split; [lia|]. unfold col. rewrite pert_down_0.
-      intros E. apply Hnl, Hl. right; left. exists i. split; [exact Hi | exact E].
+  apply (pert_escape d n pm_dir _ A B e l He (pm_dir_bound n)). intros s Hnl HN.
+  fold (pm_pert_up A s) in HN. apply HN. split; [split|].
+  - intros i Hi. exists 0%nat. split; [lia|]. unfold row. rewrite pm_pert_up_0.
+    intros E. apply Hnl, Hl. left. exists i. split; [exact Hi | exact E].
+  - intros i j Hi Hj Hij. apply (not_pm_equal_of_witness d _ _ 0 0); [lia | lia | |];
+      unfold row; rewrite !pm_pert_up_0; intros E; apply Hnl, Hl; right; right.
+    + left. exists i, j. auto.
+    + right. exists i, j. auto.
+  - intros i Hi. exists 0%nat. split; [lia|]. unfold col. rewrite pert_down_0.
+    intros E. apply Hnl, Hl. right; left. exists i. split; [exact Hi | exact E].
 Qed.
 
 Theorem pm_bad_empty_interior d n : (1 <= d)%nat -> empty_interior d n (pm_bad d n).
 Proof.
-  intros Hd A B e He.
-  destruct (pm_nongeneric_empty_interior d n Hd A B (e / 2) ltac:(lra))
-    as [A1 [B1 [Hc1 HG1]]].
-  assert (HG : pm_generic d n A1 B1) by (apply NNPP; exact HG1).
-  destruct (pm_generic_open d n A1 B1 HG) as [e1 [He1 Hopen]].
-  assert (Hm : 0 < Rmin e1 (e / 2)) by (apply Rmin_pos; lra).
-  destruct (Z_empty_interior d n Hd A1 B1 (Rmin e1 (e / 2)) Hm) as [A2 [B2 [Hc2 HnZ]]].
-  pose proof (Rmin_l e1 (e / 2)). pose proof (Rmin_r e1 (e / 2)).
-  exists A2, B2. split.
-  - apply (close_mono d n e (e / 2 + Rmin e1 (e / 2))); [lra|].
-    exact (close_trans d n _ _ A B A1 B1 A2 B2 Hc1 Hc2).
-  - intros [HZ|HN]; [exact (HnZ HZ)|].
-    apply HN, (Hopen A2 B2). apply (close_mono d n e1 (Rmin e1 (e / 2))); [lra | exact Hc2].
+  intros Hd. exact (Z_union_empty_interior d n _ Hd (pm_generic_open d n) (pm_nongeneric_empty_interior d n Hd)).
 Qed.
 
 (** ** The pm-non-generic set is Lebesgue-null (every [d >= 1]) *)
