@@ -1,7 +1,7 @@
 (** * The submatrix condition as integer data: functionals and targets
 
     [target_eq d n S A B T] is [sum_(i in S) b_i a_i^T = - T]; for data
-    matrices it is an identity of integers ([target_Z]).  Linear functionals
+    matrices it is an identity of integers ([CheckNoSubset.target_Z_gen]).  Linear functionals
     [Y] on [d x d] matrices turn it into one scalar identity mod [p]
     ([functional_identity]); [ysum_raw] computes a functional's value with
     fewer reductions for small [p] ([ysum_raw_eq]).  With [T] the identity ([id_rows]) it is
@@ -157,23 +157,6 @@ Qed.
 (** [sum_(i in S) b_i a_i^T = - T] over the reals, as an identity of integers. *)
 Definition target_eq (d n : nat) (S : nat -> bool) (A B T : mat) : Prop :=
   forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = (- T k l)%R.
-
-Lemma target_Z d n S dA dB dT RA CB RT :
-  (0 < dA)%Z -> (0 < dB)%Z -> (0 < dT)%Z ->
-  target_eq d n S (mat_of_rows dA RA) (mat_of_cols dB CB) (mat_of_rows dT RT) ->
-  forall k l, (k < d)%nat -> (l < d)%nat ->
-  (dT * zsum n (fun i => if S i then zentry CB i k * zentry RA i l else 0) =
-   - (dA * dB * zentry RT k l))%Z.
-Proof.
-  intros HA HB HT H k l Hk Hl. specialize (H k l Hk Hl).
-  apply IZR_lt in HA, HB, HT.
-  rewrite subset_sum_Z in H by lra. unfold mat_of_rows in H.
-  apply eq_IZR. rewrite !mult_IZR, opp_IZR, !mult_IZR.
-  match type of H with (?X / _ = _)%R =>
-    assert (E : X = (- (IZR (zentry RT k l) / IZR dT) * (IZR dA * IZR dB))%R)
-      by (rewrite <- H; field; lra) end.
-  rewrite E. field. lra.
-Qed.
 
 (** ** The identity as data, and skips *)
 
