@@ -37,7 +37,8 @@ Open Scope R_scope.
 
 (** ** Augmented rows *)
 
-(** [(a, c) = s (a', c')] with [s = +-1], read coordinatewise. *)
+(** [(a, c) = s (a', c')] with [s = +-1], read coordinatewise (the converse is
+    [GeluAffineRidge.aug_pm_of_split]). *)
 Lemma aug_pm_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j :
   pm_equal (S d) (aug_row d A1 c1 i) (aug_row d A2 c2 j) ->
   exists s, (s = 1 \/ s = -1) /\ (forall l, (l < d)%nat -> A1 i l = s * A2 j l) /\ c1 i = s * c2 j.
@@ -47,16 +48,6 @@ Proof.
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
   - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
-Qed.
-
-Lemma aug_pm_of_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j s :
-  (s = 1 \/ s = -1) -> (forall l, (l < d)%nat -> A1 i l = s * A2 j l) -> c1 i = s * c2 j ->
-  pm_equal (S d) (aug_row d A1 c1 i) (aug_row d A2 c2 j).
-Proof.
-  intros Hs HA Hc. unfold aug_row.
-  destruct Hs as [Es|Es]; subst s; [left|right]; intros l Hl;
-    destruct (Nat.ltb l d) eqn:El;
-    try (apply Nat.ltb_lt in El; rewrite (HA l El)); try rewrite Hc; ring.
 Qed.
 
 (** An even function takes the same value on two affine functions whose
@@ -544,21 +535,30 @@ Proof.
   intros k _. unfold row, ex2_A. ring.
 Qed.
 
-(** The three non-vacuity facts of R9 on the [ex2] blocks, for any activation
-    with R9's two statements (used for GELU, GELU_tanh and SiLU). *)
+(** The three non-vacuity facts of R9 on the [ex2] blocks: both sides of
+    the equivalence and the width bound. *)
+Definition ex2_absorbable_side (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
+  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
+  absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
+
+Definition ex2_not_absorbable_side (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
+  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
+  ~ absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
+
+Definition ex2_below_instance (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
+  ~ absorbable_ungated_bias sigma 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
+
+(** They hold for any activation with R9's two statements (GELU here, the
+    others through [BiasR9Instances.ex2_instances_of_1d]). *)
 Lemma ex2_r9_sides (sigma : R -> R) :
   (forall d n A c B b0, generic_bias_signs d n A c B ->
      (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
   (forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
      ~ absorbable_ungated_bias sigma d n m identity A c B b0) ->
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-   (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-   absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)) /\
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-   ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-   ~ absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5)) /\
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-   ~ absorbable_ungated_bias sigma 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)).
+  ex2_absorbable_side sigma /\ ex2_not_absorbable_side sigma /\ ex2_below_instance sigma.
 Proof.
   intros Hiff Hbelow.
   assert (Hy : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
@@ -572,30 +572,22 @@ Proof.
   { intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
     unfold subset_sum, ex2_A, ex2_B_no, identity in HS. simpl in HS.
     destruct (S 0%nat), (S 1%nat); lra. }
-  split; [|split].
+  unfold ex2_absorbable_side, ex2_not_absorbable_side, ex2_below_instance. split; [|split].
   - split; [exact Hy|]. split; [exact HSy|]. apply (Hiff 1%nat 2%nat _ _ _ _ Hy). exact HSy.
   - split; [exact Hn|]. split; [exact HSn|]. rewrite (Hiff 1%nat 2%nat _ _ _ _ Hn). exact HSn.
   - split; [exact Hy|]. split; [lia|]. exact (Hbelow 1%nat 2%nat 1%nat _ _ _ _ Hy ltac:(lia)).
 Qed.
 
-Example gelu_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj1 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below)). Qed.
+Lemma gelu_ex2_sides :
+  ex2_absorbable_side gelu /\ ex2_not_absorbable_side gelu /\ ex2_below_instance gelu.
+Proof. exact (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below). Qed.
 
-Example gelu_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof.
-  exact (proj1 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_bias_absorbable_side : ex2_absorbable_side gelu.
+Proof. exact (proj1 gelu_ex2_sides). Qed.
+
+Example gelu_bias_not_absorbable_side : ex2_not_absorbable_side gelu.
+Proof. exact (proj1 (proj2 gelu_ex2_sides)). Qed.
 
 (** Below the width: the same generic block at width [m = 1 < 2]. *)
-Example gelu_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias gelu 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  exact (proj2 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_bias_below_instance : ex2_below_instance gelu.
+Proof. exact (proj2 (proj2 gelu_ex2_sides)). Qed.
