@@ -285,15 +285,20 @@ Proof.
   exact (pm_equal_trans _ _ _ _ (pm_equal_sym _ _ _ E1) E2).
 Qed.
 
+(** [jf] matches every [(a_i, c_i)], [i < n], with a distinct row
+    [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)], [j(i) < m], [s_i = sf i = +-1]. *)
+Definition bias_matching d n m (A : mat) (c : vec) (A' : mat) (c' : vec)
+    (jf : nat -> nat) (sf : nat -> R) : Prop :=
+  (forall i, (i < n)%nat -> (jf i < m)%nat /\ (sf i = 1 \/ sf i = -1) /\
+     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) /\
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
+
 (** Every [(a_i, c_i)] is matched by a distinct [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)]. *)
 Lemma bias_absorb_choice d n m A c B b0 A' c' B' b0' :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d m A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  exists (jf : nat -> nat) (sf : nat -> R),
-    (forall i, (i < n)%nat -> (jf i < m)%nat /\ (sf i = 1 \/ sf i = -1) /\
-       (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) /\
-    (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
+  exists (jf : nat -> nat) (sf : nat -> R), bias_matching d n m A c A' c' jf sf.
 Proof.
   intros Hg H.
   destruct (finite_choice (0%nat, 0) n (fun i js => (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
@@ -331,12 +336,10 @@ Lemma bias_matched_coef d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat ->
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  (forall i, (i < n)%nat -> (jf i < n)%nat /\ (sf i = 1 \/ sf i = -1) /\
-     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  bias_matching d n n A c A' c' jf sf ->
   forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) = B k i.
 Proof.
-  intros Hg H Hf Hinj i0 k Hi0 Hk.
+  intros Hg H [Hf Hinj] i0 k Hi0 Hk.
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
   pose proof Hg as [_ [Hind _]].
@@ -361,16 +364,14 @@ Lemma bias_matched_odd d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> 
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  (forall i, (i < n)%nat -> (jf i < n)%nat /\ (sf i = 1 \/ sf i = -1) /\
-     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  bias_matching d n n A c A' c' jf sf ->
   forall k, (k < d)%nat -> forall x,
     sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
-  intros Hg H Hf Hinj k Hk.
+  intros Hg H Hm k Hk. pose proof Hm as [Hf Hinj].
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
-  pose proof (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj) as Hcoef.
+  pose proof (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hm) as Hcoef.
   (* the even parts agree *)
   assert (Hev : forall x,
     sumn n (fun j => B' k j * even_part sigma (dot d (row A' j) x + c' j)) =
@@ -412,8 +413,8 @@ Proof.
   - exact Hinj.
   - intros i k Hi Hk. destruct (Hf i Hi) as [_ [Hs _]].
     rewrite (pm1_abs _ Hs), Rmult_1_r.
-    exact (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj i k Hi Hk).
-  - exact (bias_matched_odd d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj).
+    exact (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj) i k Hi Hk).
+  - exact (bias_matched_odd d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj)).
 Qed.
 
 End AffineMatching.
