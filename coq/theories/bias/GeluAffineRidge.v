@@ -22,7 +22,9 @@
     - [gelu_affine_ridge_unique : affine_ridge_unique_even gelu_even]
       (headline, no hypotheses).
     - [not_affine_independent_abs]: the one-variable statement fails for
-      ReLU's even part [|z|/2], so it is a real property of [e]. *)
+      ReLU's even part [|z|/2], so it is a real property of [e];
+      [affine_1d_pairs01_holds]: its hypotheses hold on the pairs [(1, 0)],
+      [(1, 1)] for every [e] (non-vacuity for every activation of R9). *)
 
 From Coq Require Import Reals Lra Lia List.
 From Coquelicot Require Import Coquelicot.
@@ -472,14 +474,16 @@ Proof.
   - exists u. intros w Hw Hn. apply Hu, filter_In. split; [exact Hw | apply nz_dec_spec, Hn].
 Qed.
 
-Lemma aug_row_pm_equal d V c i k s : s = 1 \/ s = -1 ->
-  (forall l, (l < d)%nat -> V i l = s * V k l) -> c i = s * c k ->
-  pm_equal (S d) (aug_row d V c i) (aug_row d V c k).
+(** [(a, c) = s (a', c')] with [s = +-1], coordinatewise, gives augmented
+    rows equal up to sign. *)
+Lemma aug_pm_of_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j s :
+  (s = 1 \/ s = -1) -> (forall l, (l < d)%nat -> A1 i l = s * A2 j l) -> c1 i = s * c2 j ->
+  pm_equal (S d) (aug_row d A1 c1 i) (aug_row d A2 c2 j).
 Proof.
-  intros Hs HV Hc. unfold aug_row.
+  intros Hs HA Hc. unfold aug_row.
   destruct Hs as [Es|Es]; subst s; [left|right]; intros l Hl;
     destruct (Nat.ltb l d) eqn:El;
-    try (apply Nat.ltb_lt in El; rewrite (HV l El)); try rewrite Hc; ring.
+    try (apply Nat.ltb_lt in El; rewrite (HA l El)); try rewrite Hc; ring.
 Qed.
 
 Theorem affine_ridge_unique_of_1d (e : R -> R) :
@@ -493,11 +497,11 @@ Proof.
     destruct Hpm as [[E1 E2]|[E1 E2]].
     + destruct (nonzero_vec_or_zero d (vlin 1 (row V i) (-1) (row V k))) as [Hn|Hz].
       * apply (Hu _ Hm Hn). rewrite dot_vlin_l. lra.
-      * apply (Hsign i k Hi Hk Hne). apply (aug_row_pm_equal d V c i k 1); [left; reflexivity| |lra].
+      * apply (Hsign i k Hi Hk Hne). apply (aug_pm_of_split d V c i V c k 1); [left; reflexivity| |lra].
         intros l Hl. specialize (Hz l Hl). unfold vlin, row in Hz. lra.
     + destruct (nonzero_vec_or_zero d (vlin 1 (row V i) 1 (row V k))) as [Hn|Hz].
       * apply (Hu _ Hp Hn). rewrite dot_vlin_l. lra.
-      * apply (Hsign i k Hi Hk Hne). apply (aug_row_pm_equal d V c i k (-1)); [right; reflexivity| |lra].
+      * apply (Hsign i k Hi Hk Hne). apply (aug_pm_of_split d V c i V c k (-1)); [right; reflexivity| |lra].
         intros l Hl. specialize (Hz l Hl). unfold vlin, row in Hz. lra.
   - intros t. rewrite (Rmult_comm (dot d w u)), <- dot_scal_r, <- (Hs (vscale t u)).
     apply sumn_ext. intros i _. rewrite dot_scal_r, (Rmult_comm t). reflexivity.
@@ -511,18 +515,24 @@ Proof. exact (affine_ridge_unique_of_1d gelu_even gelu_even_affine_independent).
 (** ** Non-vacuity *)
 
 (** One variable: the hypotheses hold for the pairs [(1, 0)] and [(1, 1)]
-    (same dilation, different shifts), with [p = q = 0]. *)
-Example gelu_even_affine_instance :
+    (same dilation, different shifts), with zero weights and [p = q = 0], for
+    every function [e] (GELU here; the other activations of R9 use it too). *)
+Definition affine_1d_pairs01 (e : R -> R) : Prop :=
   let alpha := fun _ : nat => 1 in
   let beta := fun j : nat => INR j in
   (forall j, (j < 2)%nat -> alpha j <> 0) /\ pairs_pm_distinct 2 alpha beta /\
-  (forall t, sumn 2 (fun j => 0 * gelu_even (alpha j * t + beta j)) = 0 * t + 0).
+  (forall t, sumn 2 (fun j => 0 * e (alpha j * t + beta j)) = 0 * t + 0).
+
+Lemma affine_1d_pairs01_holds (e : R -> R) : affine_1d_pairs01 e.
 Proof.
   split; [|split].
   - intros j _. lra.
   - intros i j Hi Hj Hne [[_ E]|[E _]]; [apply INR_eq in E; lia | lra].
   - intros t. simpl. ring.
 Qed.
+
+Example gelu_even_affine_instance : affine_1d_pairs01 gelu_even.
+Proof. exact (affine_1d_pairs01_holds gelu_even). Qed.
 
 (** The sign hypothesis is needed: [(1, 1)] and [(-1, -1)] are equal up to
     sign, and [gelu_even (t + 1) - gelu_even (- t - 1) = 0] with nonzero

@@ -37,7 +37,8 @@ Open Scope R_scope.
 
 (** ** Augmented rows *)
 
-(** [(a, c) = s (a', c')] with [s = +-1], read coordinatewise. *)
+(** [(a, c) = s (a', c')] with [s = +-1], read coordinatewise (the converse is
+    [GeluAffineRidge.aug_pm_of_split]). *)
 Lemma aug_pm_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j :
   pm_equal (S d) (aug_row d A1 c1 i) (aug_row d A2 c2 j) ->
   exists s, (s = 1 \/ s = -1) /\ (forall l, (l < d)%nat -> A1 i l = s * A2 j l) /\ c1 i = s * c2 j.
@@ -47,16 +48,6 @@ Proof.
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
   - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
-Qed.
-
-Lemma aug_pm_of_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j s :
-  (s = 1 \/ s = -1) -> (forall l, (l < d)%nat -> A1 i l = s * A2 j l) -> c1 i = s * c2 j ->
-  pm_equal (S d) (aug_row d A1 c1 i) (aug_row d A2 c2 j).
-Proof.
-  intros Hs HA Hc. unfold aug_row.
-  destruct Hs as [Es|Es]; subst s; [left|right]; intros l Hl;
-    destruct (Nat.ltb l d) eqn:El;
-    try (apply Nat.ltb_lt in El; rewrite (HA l El)); try rewrite Hc; ring.
 Qed.
 
 (** An even function takes the same value on two affine functions whose
@@ -294,15 +285,20 @@ Proof.
   exact (pm_equal_trans _ _ _ _ (pm_equal_sym _ _ _ E1) E2).
 Qed.
 
+(** [jf] matches every [(a_i, c_i)], [i < n], with a distinct row
+    [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)], [j(i) < m], [s_i = sf i = +-1]. *)
+Definition bias_matching d n m (A : mat) (c : vec) (A' : mat) (c' : vec)
+    (jf : nat -> nat) (sf : nat -> R) : Prop :=
+  (forall i, (i < n)%nat -> (jf i < m)%nat /\ (sf i = 1 \/ sf i = -1) /\
+     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) /\
+  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
+
 (** Every [(a_i, c_i)] is matched by a distinct [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)]. *)
 Lemma bias_absorb_choice d n m A c B b0 A' c' B' b0' :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d m A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  exists (jf : nat -> nat) (sf : nat -> R),
-    (forall i, (i < n)%nat -> (jf i < m)%nat /\ (sf i = 1 \/ sf i = -1) /\
-       (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) /\
-    (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
+  exists (jf : nat -> nat) (sf : nat -> R), bias_matching d n m A c A' c' jf sf.
 Proof.
   intros Hg H.
   destruct (finite_choice (0%nat, 0) n (fun i js => (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
@@ -340,12 +336,10 @@ Lemma bias_matched_coef d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat ->
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  (forall i, (i < n)%nat -> (jf i < n)%nat /\ (sf i = 1 \/ sf i = -1) /\
-     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  bias_matching d n n A c A' c' jf sf ->
   forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) = B k i.
 Proof.
-  intros Hg H Hf Hinj i0 k Hi0 Hk.
+  intros Hg H [Hf Hinj] i0 k Hi0 Hk.
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
   pose proof Hg as [_ [Hind _]].
@@ -370,16 +364,14 @@ Lemma bias_matched_odd d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> 
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
-  (forall i, (i < n)%nat -> (jf i < n)%nat /\ (sf i = 1 \/ sf i = -1) /\
-     (forall l, (l < d)%nat -> A' (jf i) l = sf i * A i l) /\ c' (jf i) = sf i * c i) ->
-  (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2) ->
+  bias_matching d n n A c A' c' jf sf ->
   forall k, (k < d)%nat -> forall x,
     sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
-  intros Hg H Hf Hinj k Hk.
+  intros Hg H Hm k Hk. pose proof Hm as [Hf Hinj].
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
-  pose proof (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj) as Hcoef.
+  pose proof (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hm) as Hcoef.
   (* the even parts agree *)
   assert (Hev : forall x,
     sumn n (fun j => B' k j * even_part sigma (dot d (row A' j) x + c' j)) =
@@ -421,8 +413,8 @@ Proof.
   - exact Hinj.
   - intros i k Hi Hk. destruct (Hf i Hi) as [_ [Hs _]].
     rewrite (pm1_abs _ Hs), Rmult_1_r.
-    exact (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj i k Hi Hk).
-  - exact (bias_matched_odd d n A c B b0 A' c' B' b0' jf sf Hg H Hf Hinj).
+    exact (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj) i k Hi Hk).
+  - exact (bias_matched_odd d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj)).
 Qed.
 
 End AffineMatching.
@@ -544,21 +536,30 @@ Proof.
   intros k _. unfold row, ex2_A. ring.
 Qed.
 
-(** The three non-vacuity facts of R9 on the [ex2] blocks, for any activation
-    with R9's two statements (used for GELU, GELU_tanh and SiLU). *)
+(** The three non-vacuity facts of R9 on the [ex2] blocks: both sides of
+    the equivalence and the width bound. *)
+Definition ex2_absorbable_side (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
+  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
+  absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
+
+Definition ex2_not_absorbable_side (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
+  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
+  ~ absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
+
+Definition ex2_below_instance (sigma : R -> R) : Prop :=
+  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
+  ~ absorbable_ungated_bias sigma 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
+
+(** They hold for any activation with R9's two statements (GELU here, the
+    others through [BiasR9Instances.ex2_instances_of_1d]). *)
 Lemma ex2_r9_sides (sigma : R -> R) :
   (forall d n A c B b0, generic_bias_signs d n A c B ->
      (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
   (forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
      ~ absorbable_ungated_bias sigma d n m identity A c B b0) ->
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-   (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-   absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)) /\
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-   ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-   ~ absorbable_ungated_bias sigma 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5)) /\
-  (generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-   ~ absorbable_ungated_bias sigma 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5)).
+  ex2_absorbable_side sigma /\ ex2_not_absorbable_side sigma /\ ex2_below_instance sigma.
 Proof.
   intros Hiff Hbelow.
   assert (Hy : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
@@ -572,30 +573,22 @@ Proof.
   { intros [S HS]. specialize (HS 0%nat 0%nat ltac:(lia) ltac:(lia)).
     unfold subset_sum, ex2_A, ex2_B_no, identity in HS. simpl in HS.
     destruct (S 0%nat), (S 1%nat); lra. }
-  split; [|split].
+  unfold ex2_absorbable_side, ex2_not_absorbable_side, ex2_below_instance. split; [|split].
   - split; [exact Hy|]. split; [exact HSy|]. apply (Hiff 1%nat 2%nat _ _ _ _ Hy). exact HSy.
   - split; [exact Hn|]. split; [exact HSn|]. rewrite (Hiff 1%nat 2%nat _ _ _ _ Hn). exact HSn.
   - split; [exact Hy|]. split; [lia|]. exact (Hbelow 1%nat 2%nat 1%nat _ _ _ _ Hy ltac:(lia)).
 Qed.
 
-Example gelu_bias_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\
-  (exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes) /\
-  absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof. exact (proj1 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below)). Qed.
+Lemma gelu_ex2_sides :
+  ex2_absorbable_side gelu /\ ex2_not_absorbable_side gelu /\ ex2_below_instance gelu.
+Proof. exact (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below). Qed.
 
-Example gelu_bias_not_absorbable_side :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no /\
-  ~ (exists S, submatrix_cond 1 2 S ex2_A ex2_B_no) /\
-  ~ absorbable_ungated_bias gelu 1 2 2 identity ex2_A ex2_c ex2_B_no (fun _ => 5).
-Proof.
-  exact (proj1 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_bias_absorbable_side : ex2_absorbable_side gelu.
+Proof. exact (proj1 gelu_ex2_sides). Qed.
+
+Example gelu_bias_not_absorbable_side : ex2_not_absorbable_side gelu.
+Proof. exact (proj1 (proj2 gelu_ex2_sides)). Qed.
 
 (** Below the width: the same generic block at width [m = 1 < 2]. *)
-Example gelu_bias_below_instance :
-  generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes /\ (1 < 2)%nat /\
-  ~ absorbable_ungated_bias gelu 1 2 1 identity ex2_A ex2_c ex2_B_yes (fun _ => 5).
-Proof.
-  exact (proj2 (proj2 (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below))).
-Qed.
+Example gelu_bias_below_instance : ex2_below_instance gelu.
+Proof. exact (proj2 (proj2 gelu_ex2_sides)). Qed.

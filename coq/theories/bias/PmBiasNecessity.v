@@ -27,7 +27,8 @@
       [gelu_bias_block_decided], [gelu_tanh_bias_block_decided],
       [silu_bias_block_decided];
     - non-vacuity: the non-generic block [x + gelu(x + 1) + gelu(x + 1)] is
-      absorbable at width 2 and not at width 1 (also for GELU_tanh and SiLU),
+      absorbable at width 2 and not at width 1 ([pmn_decided_widths], for
+      every such [sigma]; GELU, GELU_tanh and SiLU here),
       and [x + gelu(x + 1) - gelu(-x - 1) = 2 x + 1] (no class at all) is
       absorbable at width 2 and not at width 1. *)
 
@@ -337,53 +338,41 @@ Proof.
   destruct (S 0%nat); lra.
 Qed.
 
+(** Absorbable at width 2, not at width 1, for every [sigma] of R8 with
+    biases (GELU, GELU_tanh and SiLU here; quick_gelu and gelu_fast in
+    [QuickGeluAffineRidge.v], [TanhGeluAffineRidge.v]). *)
+Lemma pmn_decided_widths sigma : odd_part_identity sigma -> affine_ridge_unique_even (even_part sigma) ->
+  absorbable_ungated_bias sigma 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0) /\
+  ~ absorbable_ungated_bias sigma 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
+Proof.
+  intros Hodd Hu.
+  rewrite !(pm_bias_residual_form_iff sigma Hodd Hu 1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual sigma)).
+  exact (conj pmn_width2 pmn_not_width1).
+Qed.
+
 Example gelu_bias_decided_width2 :
   absorbable_ungated_bias gelu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  apply (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
-           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu)).
-  exact pmn_width2.
-Qed.
+Proof. exact (proj1 (pmn_decided_widths gelu gelu_odd_part gelu_even_part_affine_unique)). Qed.
 
 Example gelu_bias_decided_width1 :
   ~ absorbable_ungated_bias gelu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  rewrite (pm_bias_residual_form_iff gelu gelu_odd_part gelu_even_part_affine_unique
-             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu)).
-  exact pmn_not_width1.
-Qed.
+Proof. exact (proj2 (pmn_decided_widths gelu gelu_odd_part gelu_even_part_affine_unique)). Qed.
 
 Example gelu_tanh_bias_decided_width2 :
   absorbable_ungated_bias gelu_tanh 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  apply (pm_bias_residual_form_iff gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique
-           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_tanh)).
-  exact pmn_width2.
-Qed.
+Proof. exact (proj1 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)). Qed.
 
 Example gelu_tanh_bias_decided_width1 :
   ~ absorbable_ungated_bias gelu_tanh 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  rewrite (pm_bias_residual_form_iff gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique
-             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual gelu_tanh)).
-  exact pmn_not_width1.
-Qed.
+Proof. exact (proj2 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)). Qed.
 
 Example silu_bias_decided_width2 :
   absorbable_ungated_bias silu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  apply (pm_bias_residual_form_iff silu silu_odd_part silu_even_part_affine_unique
-           1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual silu)).
-  exact pmn_width2.
-Qed.
+Proof. exact (proj1 (pmn_decided_widths silu silu_odd_part silu_even_part_affine_unique)). Qed.
 
 Example silu_bias_decided_width1 :
   ~ absorbable_ungated_bias silu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  rewrite (pm_bias_residual_form_iff silu silu_odd_part silu_even_part_affine_unique
-             1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual silu)).
-  exact pmn_not_width1.
-Qed.
+Proof. exact (proj2 (pmn_decided_widths silu silu_odd_part silu_even_part_affine_unique)). Qed.
 
 (** Both sides of [gelu_bias_form_iff] on the canonical form itself. *)
 Example gelu_bias_form_iff_width2 :

@@ -20,8 +20,7 @@
     - non-vacuity: both sides of the equivalence and the width bound on the
       blocks of [GeluBias.v] ([BiasR9Instances.v]), and the non-generic block
       [x + quick_gelu(x + 1) + quick_gelu(x + 1)], absorbable at width 2
-      and not at width 1 ([pmn_decided_widths], for every activation R8
-      with biases covers; gelu_fast uses it too). *)
+      and not at width 1 ([PmBiasNecessity.pmn_decided_widths]). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
@@ -114,18 +113,7 @@ Example quick_gelu_bias_below_instance : ex2_below_instance quick_gelu.
 Proof. exact (ex2_below_instance_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
 
 (** The non-generic block [x + sigma(x + 1) + sigma(x + 1)] of
-    [PmBiasNecessity.v]: absorbable at width 2, not at width 1, for every
-    [sigma] of R8 with biases (quick_gelu here, gelu_fast in
-    [TanhGeluAffineRidge.v]). *)
-Lemma pmn_decided_widths sigma : odd_part_identity sigma -> affine_ridge_unique_even (even_part sigma) ->
-  absorbable_ungated_bias sigma 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0) /\
-  ~ absorbable_ungated_bias sigma 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof.
-  intros Hodd Hu.
-  rewrite !(pm_bias_residual_form_iff sigma Hodd Hu 1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual sigma)).
-  exact (conj pmn_width2 pmn_not_width1).
-Qed.
-
+    [PmBiasNecessity.v]: absorbable at width 2, not at width 1. *)
 Example quick_gelu_bias_decided_width2 :
   absorbable_ungated_bias quick_gelu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
 Proof. exact (proj1 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)). Qed.
