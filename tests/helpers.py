@@ -253,3 +253,18 @@ def write_bf16_safetensors(path: Path, tensors: dict[str, tuple[list[int], list[
         offset += len(blob)
     h = json.dumps(header).encode()
     path.write_bytes(struct.pack("<Q", len(h)) + h + b"".join(blobs))
+
+
+def evidence_entry_changed(inst: Instance, dec, i: int, j: int, change, match_weights: bool = True):
+    """``(instance, decision)`` with the decision's evidence ``W_up`` numerator ``(i, j)``
+    replaced by ``change(old)``; with ``match_weights`` the instance's ``W_up`` is changed to
+    match (so the agreement check passes and only Coq can object)."""
+    from dataclasses import replace
+
+    ev = dec.evidence
+    rows = [list(r) for r in ev.A.rows]
+    rows[i][j] = change(rows[i][j])
+    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
+    if match_weights:
+        inst = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
+    return inst, replace(dec, evidence=replace(ev, A=A2))

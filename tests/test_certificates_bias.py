@@ -18,7 +18,7 @@ from pybridge.model import Activation, Instance
 from pybridge.modular import scale_matrix
 from pybridge.prover import ProverOutcome
 
-from helpers import generic_instance
+from helpers import evidence_entry_changed, generic_instance
 
 
 def biased(act: str, d: int, n: int, seed: int) -> Instance:
@@ -114,12 +114,7 @@ def test_partial_bias_certificate_tampered_rejected_by_coq(backend):
     inst = biased("gelu", 8, 40, 55)
     dec = decide(inst)
     R = build_certificate(inst, dec).extract.block
-    ev = dec.evidence
-    rows = [list(r) for r in ev.A.rows]
-    rows[2][R[0]] += 1
-    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
-    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
-    res = certify(inst2, replace(dec, evidence=replace(ev, A=A2)), backend)
+    res = certify(*evidence_entry_changed(inst, dec, 2, R[0], lambda v: v + 1), backend)
     assert res.outcome is ProverOutcome.REJECTED, res.message
     src = build_certificate(inst, dec).source
     for old, new in (("1 RA CB (id_rows (length R)) p F FS = true", "1 RA CB (id_rows (length R)) p F [] = true"),
@@ -180,14 +175,10 @@ def test_coded_partial_bias_certificate_tampered_rejected(backend):
     dec = decide(inst)
     cert = build_certificate(inst, dec)
     R = cert.extract.block
-    ev = dec.evidence
-    rows = [list(r) for r in ev.A.rows]
-    rows[2][R[0]] *= 2  # still a code: its mantissa is kept
-    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
-    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
-    res = certify(inst2, replace(dec, evidence=replace(ev, A=A2)), backend)
+    inst2, dec2 = evidence_entry_changed(inst, dec, 2, R[0], lambda v: v * 2)  # still a code: mantissa kept
+    res = certify(inst2, dec2, backend)
     assert res.outcome is ProverOutcome.REJECTED, res.message
-    assert "coded" in build_certificate(inst2, replace(dec, evidence=replace(ev, A=A2))).source
+    assert "coded" in build_certificate(inst2, dec2).source
     res = certify(_up_changed(inst, 3, R[1], F(1, 2**40)), dec, backend)
     assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message
     src = cert.source

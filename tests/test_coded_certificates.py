@@ -23,7 +23,7 @@ from pybridge.decision import decide
 from pybridge.model import Activation, Instance
 from pybridge.prover import ProverOutcome
 
-from helpers import RELU, generic_instance
+from helpers import RELU, evidence_entry_changed, generic_instance
 
 
 def float32_block(d: int, n: int, seed: int) -> Instance:
@@ -157,11 +157,7 @@ def test_coded_certificate_with_tampered_evidence_rejected_by_coq(coq):
     dec = decide(inst)
     ev = dec.evidence
     assert ev is not None
-    rows = [list(r) for r in ev.A.rows]
-    rows[2][1] = rows[2][1] * 2**40 if rows[2][1] else 2**90
-    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
-    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
-    dec2 = replace(dec, evidence=replace(ev, A=A2))
+    inst2, dec2 = evidence_entry_changed(inst, dec, 2, 1, lambda v: v * 2**40 if v else 2**90)
     res = certify(inst2, dec2, coq)
     assert res is not None and not res.accepted
     assert res.outcome is not ProverOutcome.NOT_CERTIFIED, res.message
@@ -207,10 +203,7 @@ def test_float32_planted_perturbed_weight_rejected(coq):
     dec = decide(inst)
     ev = dec.evidence
     assert ev is not None
-    rows = [list(r) for r in ev.A.rows]
-    rows[1][0] *= 2
-    tampered = replace(dec, evidence=replace(ev, A=type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)))
-    res = certify(inst, tampered, coq)
+    res = certify(*evidence_entry_changed(inst, dec, 1, 0, lambda v: v * 2, match_weights=False), coq)
     assert res is not None and res.outcome is ProverOutcome.REJECTED, res.message
 
 

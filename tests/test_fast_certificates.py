@@ -23,7 +23,7 @@ from pybridge.modular import (PRIMES, identity_int, is_prime, random_primes, ran
                               solve_mod, solve_square_blas)
 from pybridge.prover import ProverOutcome
 
-from helpers import RELU, generic_instance, mat
+from helpers import RELU, evidence_entry_changed, generic_instance, mat
 
 
 # ---------------------------------------------------------------- linear algebra mod p
@@ -185,12 +185,7 @@ def test_partial_certificate_with_tampered_block_data_rejected_by_coq(coq):
     inst = generic_instance(8, 40, 46)
     dec = decide(inst)
     R = build_certificate(inst, dec).extract.block
-    ev = dec.evidence
-    rows = [list(r) for r in ev.A.rows]
-    rows[2][R[0]] += 1
-    A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
-    inst2 = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
-    res = certify(inst2, replace(dec, evidence=replace(ev, A=A2)), coq)
+    res = certify(*evidence_entry_changed(inst, dec, 2, R[0], lambda v: v + 1), coq)
     assert not res.accepted
 
 
