@@ -131,11 +131,9 @@ Theorem depth_homogeneous_real_not_representable :
   (1 <= d)%nat -> 1 < k -> pos_homogeneous_real k sigma -> free <> nil ->
   ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
 Proof.
-  intros k sigma d res free Hd Hk Hs Hfree.
-  pose proof (depth_littleo_not_representable_skips sigma d (map (fun b => (identity, b)) res)
-                free Hd (homogeneous_real_scalar_littleo0 k sigma Hk Hs)
-                (identity_skips d res) Hfree) as H.
-  rewrite map_map in H. exact H.
+  intros k sigma d res free Hd Hk Hs.
+  exact (depth_small_not_representable_id d _ (littleo0_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_littleo0 sigma d b (homogeneous_real_scalar_littleo0 k sigma Hk Hs))).
 Qed.
 
 Theorem depth_gated_homogeneous_real_not_representable :

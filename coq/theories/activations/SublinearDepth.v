@@ -5,13 +5,11 @@
     bounded nor small at 0, but it is *sublinear*: for every [eps > 0]
     there is [C] with [|f x| <= eps |x| + C] ([sublinear]).
 
-    Method (as in [Depth.v], at infinity): [near_lin_sub d M F] says
-    [F x - M x] is sublinear.  Residual blocks with sublinear branches are
-    [near_lin_sub] with an injective linear part
-    ([near_lin_sub_residual]); the property is stable under composition
-    ([near_lin_sub_compose]); nonempty compositions of sublinear maps are
-    sublinear ([compose_sublinear]); a sublinear linear map is zero
-    ([linear_sublinear_zero]).
+    Method: sublinear maps form a [small_class] ([sublinear_class]), so the
+    argument of [Depth.v] ([depth_small_not_representable]) applies:
+    [near_lin_sub d M F] ([F x - M x] sublinear) is stable under
+    composition ([near_lin_sub_compose]), and a sublinear linear map is
+    zero ([linear_sublinear_zero]).
 
     Headlines:
     - [depth_sublinear_not_representable_skips]: for an activation with
@@ -51,18 +49,6 @@ Proof.
   exists (C1 + C2). intros x.
   pose proof (vnorm_minus d (f x) (g x)). pose proof (H1 x). pose proof (H2 x). lra.
 Qed.
-
-Lemma near_lin_sub_id d : near_lin_sub d identity (fun x => x).
-Proof.
-  intros eps He. exists 0. intros x.
-  replace (vnorm d (fun k => x k - mv d identity x k)) with 0.
-  - pose proof (vnorm_nonneg d x). nra.
-  - symmetry. apply sumn_zero. intros i Hi.
-    rewrite (mv_identity d x i Hi), Rminus_diag_eq, Rabs_R0; reflexivity.
-Qed.
-
-Lemma near_lin_sub_residual d P g : sublinear d g -> near_lin_sub d P (residual d P g).
-Proof. apply sublinear_ext. intros x i _. unfold residual. ring. Qed.
 
 Lemma sublinear_compose d F G : sublinear d F -> sublinear d G -> sublinear d (fun x => G (F x)).
 Proof.
@@ -138,52 +124,12 @@ Proof.
   lra.
 Qed.
 
-Lemma near_lin_sub_sublinear_absurd d M F G :
-  (1 <= d)%nat -> lin_injective d M -> near_lin_sub d M F -> sublinear d G ->
-  ~ same_fun d F G.
+Lemma sublinear_class d : small_class d (sublinear d).
 Proof.
-  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
-  apply linear_sublinear_zero.
-  apply (sublinear_ext d (fun x k => G x k - (F x k - mv d M x k))).
-  - intros x i Hi. rewrite (E x i Hi). ring.
-  - apply sublinear_minus; assumption.
-Qed.
-
-(** ** Lists of maps *)
-
-Lemma compose_near_lin_sub d (fs : list (vec -> vec)) :
-  Forall (fun f => exists P, lin_injective d P /\ near_lin_sub d P f) fs ->
-  exists M, lin_injective d M /\ near_lin_sub d M (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros H.
-  - exists identity. split; [apply identity_injective | apply near_lin_sub_id].
-  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
-    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
-    + apply mm_injective; assumption.
-    + exact (near_lin_sub_compose d P M f (compose fs) Hf HFs).
-Qed.
-
-Lemma compose_sublinear d (fs : list (vec -> vec)) :
-  fs <> nil -> Forall (sublinear d) fs -> sublinear d (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros Hne H; [congruence|].
-  inversion H as [|f' fs' Hf Hfs]; subst.
-  destruct fs as [|g gs].
-  - exact Hf.
-  - exact (sublinear_compose d f (compose (g :: gs)) Hf (IH ltac:(discriminate) Hfs)).
-Qed.
-
-Lemma depth_sublinear_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
-  (1 <= d)%nat ->
-  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ sublinear d (snd r)) rs ->
-  fs <> nil -> Forall (sublinear d) fs ->
-  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
-Proof.
-  intros Hd Hrs Hne Hfs.
-  destruct (compose_near_lin_sub d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
-  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
-    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_sub_residual; exact Hg].
-  - exact (near_lin_sub_sublinear_absurd d M _ _ Hd HM HF (compose_sublinear d fs Hne Hfs)).
+  split; [exact (sublinear_ext d) | exact (sublinear_minus d) | | exact (sublinear_compose d)
+         | exact (linear_sublinear_zero d) | exact (near_lin_sub_compose d)].
+  intros eps He. exists 0. intros x. pose proof (vnorm_nonneg d x).
+  replace (vnorm d _) with 0 by (symmetry; apply sumn_zero; intros; apply Rabs_R0). nra.
 Qed.
 
 (** ** Ungated blocks with a sublinear activation *)
@@ -233,14 +179,9 @@ Theorem depth_sublinear_not_representable_skips :
   ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
                (compose (map (ublock sigma d) free)).
 Proof.
-  intros sigma d res free Hd Hs Hres Hfree.
-  pose proof (depth_sublinear_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
-                (map (ublock sigma d) free) Hd) as H.
-  rewrite map_map in H. apply H.
-  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-    split; [exact HQ | apply ublock_sublinear; exact Hs].
-  - apply map_not_nil. exact Hfree.
-  - apply Forall_map. apply Forall_forall. intros b _. apply ublock_sublinear. exact Hs.
+  intros sigma d res free Hd Hs.
+  exact (depth_small_not_representable d _ (sublinear_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_sublinear sigma d b Hs)).
 Qed.
 
 (** ** Homogeneous activations of real degree [0 <= k < 1] are sublinear *)
@@ -299,11 +240,9 @@ Theorem depth_homogeneous_real_sublinear_not_representable :
   (1 <= d)%nat -> 0 <= k < 1 -> pos_homogeneous_real k sigma -> free <> nil ->
   ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
 Proof.
-  intros k sigma d res free Hd Hk Hs Hfree.
-  pose proof (depth_sublinear_not_representable_skips sigma d (map (fun b => (identity, b)) res)
-                free Hd (homogeneous_real_scalar_sublinear k sigma Hk Hs)
-                (identity_skips d res) Hfree) as H.
-  rewrite map_map in H. exact H.
+  intros k sigma d res free Hd Hk Hs.
+  exact (depth_small_not_representable_id d _ (sublinear_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_sublinear sigma d b (homogeneous_real_scalar_sublinear k sigma Hk Hs))).
 Qed.
 
 Theorem relu_real_pow_depth_small : forall (k : R) d (res free : list (nat * mat * mat)),

@@ -175,28 +175,41 @@ Proof.
   apply Rmult_le_compat_l; assumption.
 Qed.
 
-Lemma gated_littleo0 gamma d n C A B :
-  vanishing_at_0 gamma -> littleo0 d (gated gamma d n C A B).
+(** A map bounded by [eta * W * |x|] once all [|c_j . x|] are small enough
+    (for every [eta > 0]) is [o(|x|)] at 0. *)
+Lemma littleo0_of_rows d n C W (f : vec -> vec) :
+  0 <= W ->
+  (forall eta, 0 < eta -> exists dl, 0 < dl /\ forall x,
+     (forall j, (j < n)%nat -> Rabs (dot d (row C j) x) < dl) ->
+     vnorm d (f x) <= eta * W * vnorm d x) ->
+  littleo0 d f.
 Proof.
-  intros Hg eps He.
-  set (W := gated_weight d n A B). set (RC := sumn n (fun l => vnorm d (row C l))).
-  assert (HW : 0 <= W) by apply gated_weight_nonneg.
+  intros HW H eps He.
+  set (RC := sumn n (fun l => vnorm d (row C l))).
   assert (HRC : 0 <= RC) by (apply sumn_nonneg; intros; apply vnorm_nonneg).
   set (eta := eps / (W + 1)).
   assert (Heta : 0 < eta) by (unfold eta; apply Rdiv_lt_0_compat; lra).
-  destruct (vanishing_small gamma Hg eta Heta) as [dl [Hdl Hsmall]].
+  destruct (H eta Heta) as [dl [Hdl Hf]].
   exists (dl / (RC + 1)). split; [apply Rdiv_lt_0_compat; lra|]. intros x Hx.
   assert (HX : 0 <= vnorm d x) by apply vnorm_nonneg.
   eapply Rle_trans.
-  - apply gated_bound with (eta := eta). intros j Hj. apply Hsmall.
+  - apply Hf. intros j Hj.
     eapply Rle_lt_trans; [apply row_dot_bound; exact Hj|]. fold RC.
     assert (RC * vnorm d x <= (RC + 1) * vnorm d x) by nra.
     assert ((RC + 1) * vnorm d x < (RC + 1) * (dl / (RC + 1)))
       by (apply Rmult_lt_compat_l; lra).
     assert ((RC + 1) * (dl / (RC + 1)) = dl) by (field; lra). lra.
-  - fold W. apply Rmult_le_compat_r; [exact HX|].
+  - apply Rmult_le_compat_r; [exact HX|].
     assert (eta * (W + 1) = eps) by (unfold eta; field; lra).
     assert (eta * W <= eta * (W + 1)) by (apply Rmult_le_compat_l; lra). lra.
+Qed.
+
+Lemma gated_littleo0 gamma d n C A B :
+  vanishing_at_0 gamma -> littleo0 d (gated gamma d n C A B).
+Proof.
+  intros Hg. apply (littleo0_of_rows d n C _ _ (gated_weight_nonneg d n A B)).
+  intros eta Heta. destruct (vanishing_small gamma Hg eta Heta) as [dl [Hdl Hs]].
+  exists dl. split; [exact Hdl|]. intros x Hx. apply gated_bound. intros j Hj. apply Hs, Hx, Hj.
 Qed.
 
 (** ** R3 *)
