@@ -18,7 +18,6 @@
     - [homogeneous_real_scalar_sublinear]: every [k]-homogeneous activation
       with real [0 <= k < 1] is sublinear;
     - [depth_homogeneous_real_sublinear_not_representable] (identity skips),
-      and the instance [relu_real_pow_depth_small] ([ReLU^k], [0 <= k < 1]),
       with non-vacuity examples ([ReLU^(1/2)], the step). *)
 
 From Coq Require Import Reals Lra Lia List.
@@ -245,16 +244,6 @@ Proof.
            (fun b => ublock_sublinear sigma d b (homogeneous_real_scalar_sublinear k sigma Hk Hs))).
 Qed.
 
-Theorem relu_real_pow_depth_small : forall (k : R) d (res free : list (nat * mat * mat)),
-  (1 <= d)%nat -> 0 <= k < 1 -> free <> nil ->
-  ~ same_fun d (compose (map (res_ublock (relu_real_pow k) d) res))
-               (compose (map (ublock (relu_real_pow k) d) free)).
-Proof.
-  intros k d res free Hd Hk Hfree.
-  exact (depth_homogeneous_real_sublinear_not_representable k _ d res free Hd Hk
-           (relu_real_pow_homogeneous k) Hfree).
-Qed.
-
 (** ** Non-vacuity *)
 
 (** [ReLU^(1/2)] (neither bounded nor [o(|z|)] at 0, so outside
@@ -267,7 +256,8 @@ Example relu_real_pow_half_depth_instance :
 Proof.
   split.
   - apply (homogeneous_real_scalar_sublinear (1 / 2)); [lra | apply relu_real_pow_homogeneous].
-  - apply relu_real_pow_depth_small; [lia | lra | discriminate].
+  - apply (depth_homogeneous_real_sublinear_not_representable (1 / 2));
+      [lia | lra | apply relu_real_pow_homogeneous | discriminate].
 Qed.
 
 (** With an invertible skip [P = 2] in the residual block. *)

@@ -323,18 +323,8 @@ Lemma ungated_bound sigma d n A B x eta :
      Rabs (sigma (dot d (row A j) x)) <= eta * Rabs (dot d (row A j) x)) ->
   vnorm d (ungated sigma d n A B x) <= eta * gated_weight d n A B * vnorm d x.
 Proof.
-  intros Heta Hs.
-  replace (eta * gated_weight d n A B * vnorm d x) with
-    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
-    by (rewrite sumn_scal_r; unfold gated_weight; ring).
-  unfold vnorm at 1, ungated.
-  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
-  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
-  rewrite Rabs_mult.
-  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
-    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
-  apply Rmult_le_compat_l; [apply Rabs_pos|].
-  eapply Rle_trans; [exact (Hs j Hj)|].
+  intros Heta Hs. apply (weighted_bound d n A B x eta (fun j => sigma (dot d (row A j) x))).
+  intros j Hj. eapply Rle_trans; [exact (Hs j Hj)|].
   apply Rmult_le_compat_l; [exact Heta | apply dot_bound].
 Qed.
 

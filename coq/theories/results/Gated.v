@@ -150,6 +150,23 @@ Proof.
   apply (sumn_term_le n (fun l => vnorm d (row C l))); [intros; apply vnorm_nonneg | exact Hj].
 Qed.
 
+(** [sum_i |sum_j B_ij g_j| <= eta * weight * |x|] once every
+    [|g_j| <= eta |a_j| |x|]. *)
+Lemma weighted_bound d n A B x eta (g : nat -> R) :
+  (forall j, (j < n)%nat -> Rabs (g j) <= eta * (vnorm d (row A j) * vnorm d x)) ->
+  vnorm d (fun i => sumn n (fun j => B i j * g j)) <= eta * gated_weight d n A B * vnorm d x.
+Proof.
+  intros Hg.
+  replace (eta * gated_weight d n A B * vnorm d x) with
+    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
+    by (rewrite sumn_scal_r; unfold gated_weight; ring).
+  unfold vnorm at 1. apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj. rewrite Rabs_mult.
+  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
+    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
+  apply Rmult_le_compat_l; [apply Rabs_pos | exact (Hg j Hj)].
+Qed.
+
 (** The pointwise bound: if every gate value is at most [eta] in absolute
     value, the block is at most [eta * weight * |x|]. *)
 Lemma gated_bound gamma d n C A B x eta :
@@ -157,22 +174,9 @@ Lemma gated_bound gamma d n C A B x eta :
   vnorm d (gated gamma d n C A B x) <= eta * gated_weight d n A B * vnorm d x.
 Proof.
   intros Hg.
-  replace (eta * gated_weight d n A B * vnorm d x) with
-    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
-    by (rewrite sumn_scal_r; unfold gated_weight; ring).
-  unfold vnorm at 1, gated.
-  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
-  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
-  rewrite !Rabs_mult.
-  pose proof (Rabs_pos (B i j)). pose proof (Hg j Hj).
-  pose proof (Rabs_pos (gamma (dot d (row C j) x)) ).
-  pose proof (dot_bound d (row A j) x). pose proof (Rabs_pos (dot d (row A j) x)).
-  assert (Rabs (gamma (dot d (row C j) x)) * Rabs (dot d (row A j) x) <=
-          eta * (vnorm d (row A j) * vnorm d x))
-    by (apply Rmult_le_compat; assumption).
-  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
-    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
-  apply Rmult_le_compat_l; assumption.
+  apply (weighted_bound d n A B x eta (fun j => gamma (dot d (row C j) x) * dot d (row A j) x)).
+  intros j Hj. rewrite Rabs_mult.
+  apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | exact (Hg j Hj) | apply dot_bound].
 Qed.
 
 (** A map bounded by [eta * W * |x|] once all [|c_j . x|] are small enough
