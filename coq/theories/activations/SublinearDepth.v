@@ -143,29 +143,17 @@ Proof.
   set (W := gated_weight d n A B). assert (HW : 0 <= W) by apply gated_weight_nonneg.
   set (eta := eps / (W + 1)). assert (Heta : 0 < eta) by (apply Rdiv_lt_0_compat; lra).
   destruct (Hs eta Heta) as [C HC].
-  set (CB := sumn d (fun i => sumn n (fun j => Rabs (B i j) * C))).
-  exists CB. intros x.
-  assert (Hmain : vnorm d (ungated sigma d n A B x) <= eta * W * vnorm d x + CB).
-  { assert (Heq : sumn d (fun i => sumn n (fun j =>
-              Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x) + C)))
-            = eta * W * vnorm d x + CB).
-    { rewrite (sumn_ext d _ (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) *
-                                        (eta * vnorm d x) + sumn n (fun j => Rabs (B i j) * C))).
-      - rewrite sumn_plus, sumn_scal_r. unfold W, CB, gated_weight. ring.
-      - intros i _. rewrite <- sumn_scal_r, <- sumn_plus. apply sumn_ext. intros j _. ring. }
-    rewrite <- Heq.
-    unfold vnorm at 1, ungated. apply sumn_le. intros i _.
-    eapply Rle_trans; [apply sumn_abs|]. apply sumn_le. intros j _.
-    rewrite Rabs_mult. apply Rmult_le_compat_l; [apply Rabs_pos|].
-    eapply Rle_trans; [apply HC|].
-    pose proof (dot_bound d (row A j) x).
+  exists (sumn d (fun i => sumn n (fun j => Rabs (B i j) * C))). intros x.
+  eapply Rle_trans.
+  - apply (weighted_bound_plus d n A B x eta C). intros j _.
+    eapply Rle_trans; [apply HC|]. pose proof (dot_bound d (row A j) x).
     assert (eta * Rabs (dot d (row A j) x) <= eta * (vnorm d (row A j) * vnorm d x))
       by (apply Rmult_le_compat_l; lra).
-    lra. }
-  eapply Rle_trans; [exact Hmain|].
-  assert (eta * W <= eps).
-  { assert (eta * (W + 1) = eps) by (unfold eta; field; lra). nra. }
-  pose proof (vnorm_nonneg d x). nra.
+    lra.
+  - fold W. apply Rplus_le_compat_r.
+    assert (eta * W <= eps).
+    { assert (eta * (W + 1) = eps) by (unfold eta; field; lra). nra. }
+    pose proof (vnorm_nonneg d x). nra.
 Qed.
 
 Lemma ublock_sublinear sigma d b : scalar_sublinear sigma -> sublinear d (ublock sigma d b).

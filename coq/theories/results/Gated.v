@@ -150,21 +150,33 @@ Proof.
   apply (sumn_term_le n (fun l => vnorm d (row C l))); [intros; apply vnorm_nonneg | exact Hj].
 Qed.
 
-(** [sum_i |sum_j B_ij g_j| <= eta * weight * |x|] once every
-    [|g_j| <= eta |a_j| |x|]. *)
+(** [sum_i |sum_j B_ij g_j| <= eta * weight * |x| + sum_ij |B_ij| c] once
+    every [|g_j| <= eta |a_j| |x| + c]. *)
+Lemma weighted_bound_plus d n A B x eta c (g : nat -> R) :
+  (forall j, (j < n)%nat -> Rabs (g j) <= eta * (vnorm d (row A j) * vnorm d x) + c) ->
+  vnorm d (fun i => sumn n (fun j => B i j * g j)) <=
+    eta * gated_weight d n A B * vnorm d x + sumn d (fun i => sumn n (fun j => Rabs (B i j) * c)).
+Proof.
+  intros Hg.
+  replace (eta * gated_weight d n A B * vnorm d x + _) with
+    (sumn d (fun i => sumn n (fun j =>
+       Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x) + c)))).
+  - unfold vnorm at 1. apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+    apply sumn_le. intros j Hj. rewrite Rabs_mult.
+    apply Rmult_le_compat_l; [apply Rabs_pos | exact (Hg j Hj)].
+  - rewrite (sumn_ext d _ (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) *
+                                      (eta * vnorm d x) + sumn n (fun j => Rabs (B i j) * c))).
+    + rewrite sumn_plus, sumn_scal_r. unfold gated_weight. ring.
+    + intros i _. rewrite <- sumn_scal_r, <- sumn_plus. apply sumn_ext. intros j _. ring.
+Qed.
+
 Lemma weighted_bound d n A B x eta (g : nat -> R) :
   (forall j, (j < n)%nat -> Rabs (g j) <= eta * (vnorm d (row A j) * vnorm d x)) ->
   vnorm d (fun i => sumn n (fun j => B i j * g j)) <= eta * gated_weight d n A B * vnorm d x.
 Proof.
-  intros Hg.
-  replace (eta * gated_weight d n A B * vnorm d x) with
-    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
-    by (rewrite sumn_scal_r; unfold gated_weight; ring).
-  unfold vnorm at 1. apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
-  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj. rewrite Rabs_mult.
-  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
-    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
-  apply Rmult_le_compat_l; [apply Rabs_pos | exact (Hg j Hj)].
+  intros Hg. eapply Rle_trans.
+  - apply (weighted_bound_plus d n A B x eta 0). intros j Hj. rewrite Rplus_0_r. exact (Hg j Hj).
+  - rewrite sumn_zero; [lra|]. intros i _. apply sumn_zero. intros; ring.
 Qed.
 
 (** The pointwise bound: if every gate value is at most [eta] in absolute
