@@ -76,14 +76,9 @@ Proof.
   set (D := fun l => F x l - mv d M x l).
   assert (HD0 : vnorm d D <= 1 * X + C0) by apply HC0.
   assert (HD1 : vnorm d D <= e1 * X + C1) by apply HC1.
-  assert (HFx : vnorm d (F x) <= (KM + 1) * X + C0).
-  { rewrite (vnorm_ext d (F x) (fun k => D k + mv d M x k)) by (intros k _; unfold D; ring).
-    eapply Rle_trans; [apply vnorm_plus|].
-    pose proof (mv_bound d M x) as HMx. fold KM X in HMx. lra. }
+  destruct (compose_split_bound d M N F G x) as [Hs HFx]. fold KM KN X D in Hs, HFx.
   pose proof (HC2 (F x)) as Ha.
-  pose proof (mv_bound d N D) as Hb. fold KN in Hb.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|]. fold D.
+  eapply Rle_trans; [exact Hs|].
   assert (e2 * vnorm d (F x) <= e2 * ((KM + 1) * X + C0)) by (apply Rmult_le_compat_l; lra).
   assert (e2 * (KM + 1) = eps / 2) by (unfold e2; field; lra).
   assert (KN * vnorm d D <= KN * (e1 * X + C1)) by (apply Rmult_le_compat_l; lra).

@@ -82,6 +82,20 @@ Lemma compose_split d M N F G x :
     (fun k => (G (F x) k - mv d N (F x) k) + mv d N (fun l => F x l - mv d M x l) k).
 Proof. intros k _. rewrite mv_minus, <- mv_mm. ring. Qed.
 
+Lemma compose_split_bound d M N F G x :
+  vnorm d (fun k => G (F x) k - mv d (mm d N M) x k) <=
+    vnorm d (fun k => G (F x) k - mv d N (F x) k) +
+    mat_norm d N * vnorm d (fun l => F x l - mv d M x l) /\
+  vnorm d (F x) <= mat_norm d M * vnorm d x + vnorm d (fun l => F x l - mv d M x l).
+Proof.
+  split.
+  - rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
+    eapply Rle_trans; [apply vnorm_plus|].
+    pose proof (mv_bound d N (fun l => F x l - mv d M x l)). lra.
+  - rewrite (vnorm_ext d (F x) (fun k => (F x k - mv d M x k) + mv d M x k)) by (intros k _; ring).
+    eapply Rle_trans; [apply vnorm_plus|]. pose proof (mv_bound d M x). lra.
+Qed.
+
 Lemma map_not_nil {X Y} (f : X -> Y) l : l <> nil -> map f l <> nil.
 Proof. destruct l; simpl; congruence. Qed.
 
@@ -218,19 +232,14 @@ Proof.
   assert (HXlt' : X < dF) by (unfold X; lra).
   set (D := fun l => F x l - mv d M x l).
   assert (HD : vnorm d D <= e1 * X) by (apply HF'; lra).
-  (* size of F x *)
-  assert (HFx : vnorm d (F x) <= (KM + 1) * X).
-  { rewrite (vnorm_ext d (F x) (fun k => D k + mv d M x k)) by (intros k _; unfold D; ring).
-    eapply Rle_trans; [apply vnorm_plus|].
-    pose proof (mv_bound d M x). fold KM X in H1.
-    assert (e1 * X <= 1 * X) by (apply Rmult_le_compat_r; lra). lra. }
+  destruct (compose_split_bound d M N F G x) as [Hs HFx]. fold KM KN X D in Hs, HFx.
+  assert (HFx' : vnorm d (F x) <= (KM + 1) * X).
+  { assert (e1 * X <= 1 * X) by (apply Rmult_le_compat_r; lra). lra. }
   assert (HFsmall : vnorm d (F x) < dG).
   { assert ((KM + 2) * X < (KM + 2) * (dG / (KM + 2))) by (apply Rmult_lt_compat_l; lra).
     assert ((KM + 2) * (dG / (KM + 2)) = dG) by (field; lra). nra. }
   pose proof (HG' (F x) HFsmall) as Ha.
-  pose proof (mv_bound d N D) as Hb. fold KN in Hb.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|]. fold D.
+  eapply Rle_trans; [exact Hs|].
   assert (e2 * vnorm d (F x) <= e2 * ((KM + 1) * X)) by (apply Rmult_le_compat_l; lra).
   assert (e2 * ((KM + 1) * X) <= eps / 2 * X).
   { assert (e2 * (KM + 2) = eps / 2) by (unfold e2; field; lra). nra. }
@@ -277,11 +286,8 @@ Lemma near_lin_inf_compose d M N F G :
   near_lin_inf d M F -> near_lin_inf d N G -> near_lin_inf d (mm d N M) (fun x => G (F x)).
 Proof.
   intros [KF HF] [KG HG]. exists (KG + mat_norm d N * KF). intros x.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|].
-  pose proof (HG (F x)). pose proof (HF x) as H2.
-  pose proof (mv_bound d N (fun l => F x l - mv d M x l)).
-  pose proof (mat_norm_nonneg d N).
+  destruct (compose_split_bound d M N F G x) as [Hs _].
+  pose proof (HG (F x)). pose proof (HF x) as H2. pose proof (mat_norm_nonneg d N).
   assert (mat_norm d N * vnorm d (fun l => F x l - mv d M x l) <= mat_norm d N * KF)
     by (apply Rmult_le_compat_l; assumption).
   lra.
