@@ -82,6 +82,8 @@ Lemma compose_split d M N F G x :
     (fun k => (G (F x) k - mv d N (F x) k) + mv d N (fun l => F x l - mv d M x l) k).
 Proof. intros k _. rewrite mv_minus, <- mv_mm. ring. Qed.
 
+(** Hence [|G (F x) - N M x| <= |G (F x) - N F x| + |N| |F x - M x|] and
+    [|F x| <= |M| |x| + |F x - M x|]. *)
 Lemma compose_split_bound d M N F G x :
   vnorm d (fun k => G (F x) k - mv d (mm d N M) x k) <=
     vnorm d (fun k => G (F x) k - mv d N (F x) k) +
