@@ -12,8 +12,8 @@
       [L] residual blocks are never [L'] residual-free ones ([L' >= 1]);
     - [depth_gated_homogeneous_real_not_representable] (R4, gate of real
       degree [k > 0]);
-    - instances [relu_real_pow_depth] ([k > 1]), [relu_real_pow_glu_depth]
-      ([k > 0]), with non-vacuity examples.
+    - non-vacuity examples with [ReLU^(3/2)] (ungated) and a [ReLU^(1/2)]
+      gate.
     Ungated depth for [0 <= k < 1] is in [SublinearDepth.v] (sublinear
     remainders at infinity instead of [o(|x|)] at 0). *)
 
@@ -131,11 +131,9 @@ Theorem depth_homogeneous_real_not_representable :
   (1 <= d)%nat -> 1 < k -> pos_homogeneous_real k sigma -> free <> nil ->
   ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
 Proof.
-  intros k sigma d res free Hd Hk Hs Hfree.
-  pose proof (depth_littleo_not_representable_skips sigma d (map (fun b => (identity, b)) res)
-                free Hd (homogeneous_real_scalar_littleo0 k sigma Hk Hs)
-                (identity_skips d res) Hfree) as H.
-  rewrite map_map in H. exact H.
+  intros k sigma d res free Hd Hk Hs.
+  exact (depth_small_not_representable_id d _ (littleo0_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_littleo0 sigma d b (homogeneous_real_scalar_littleo0 k sigma Hk Hs))).
 Qed.
 
 Theorem depth_gated_homogeneous_real_not_representable :
@@ -146,26 +144,6 @@ Proof.
   intros k gamma d res free Hd Hk Hs Hfree.
   exact (depth_gated_not_representable gamma d res free Hd
            (homogeneous_real_vanishing_at_0 k gamma Hk Hs) Hfree).
-Qed.
-
-Theorem relu_real_pow_depth : forall (k : R) d (res free : list (nat * mat * mat)),
-  (1 <= d)%nat -> 1 < k -> free <> nil ->
-  ~ same_fun d (compose (map (res_ublock (relu_real_pow k) d) res))
-               (compose (map (ublock (relu_real_pow k) d) free)).
-Proof.
-  intros k d res free Hd Hk Hfree.
-  exact (depth_homogeneous_real_not_representable k _ d res free Hd Hk
-           (relu_real_pow_homogeneous k) Hfree).
-Qed.
-
-Theorem relu_real_pow_glu_depth : forall (k : R) d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> 0 < k -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock (relu_real_pow k) d) res))
-               (compose (map (gblock (relu_real_pow k) d) free)).
-Proof.
-  intros k d res free Hd Hk Hfree.
-  exact (depth_gated_homogeneous_real_not_representable k _ d res free Hd Hk
-           (relu_real_pow_homogeneous k) Hfree).
 Qed.
 
 (** ** Non-vacuity *)
@@ -182,7 +160,8 @@ Example relu_real_pow_three_halves_depth_instance :
 Proof.
   split.
   - apply (homogeneous_real_scalar_littleo0 (3 / 2)); [lra | apply relu_real_pow_homogeneous].
-  - apply relu_real_pow_depth; [lia | lra | discriminate].
+  - apply (depth_homogeneous_real_not_representable (3 / 2));
+      [lia | lra | apply relu_real_pow_homogeneous | discriminate].
 Qed.
 
 (** A [ReLU^(1/2)] gate vanishes at 0; gated depth instance. *)
@@ -193,5 +172,6 @@ Example relu_real_pow_half_glu_depth_instance :
 Proof.
   split.
   - apply (homogeneous_real_vanishing_at_0 (1 / 2)); [lra | apply relu_real_pow_homogeneous].
-  - apply relu_real_pow_glu_depth; [lia | lra | discriminate].
+  - apply (depth_gated_homogeneous_real_not_representable (1 / 2));
+      [lia | lra | apply relu_real_pow_homogeneous | discriminate].
 Qed.

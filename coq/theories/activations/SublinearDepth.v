@@ -5,13 +5,11 @@
     bounded nor small at 0, but it is *sublinear*: for every [eps > 0]
     there is [C] with [|f x| <= eps |x| + C] ([sublinear]).
 
-    Method (as in [Depth.v], at infinity): [near_lin_sub d M F] says
-    [F x - M x] is sublinear.  Residual blocks with sublinear branches are
-    [near_lin_sub] with an injective linear part
-    ([near_lin_sub_residual]); the property is stable under composition
-    ([near_lin_sub_compose]); nonempty compositions of sublinear maps are
-    sublinear ([compose_sublinear]); a sublinear linear map is zero
-    ([linear_sublinear_zero]).
+    Method: sublinear maps form a [small_class] ([sublinear_class]), so the
+    argument of [Depth.v] ([depth_small_not_representable]) applies:
+    [near_lin_sub d M F] ([F x - M x] sublinear) is stable under
+    composition ([near_lin_sub_compose]), and a sublinear linear map is
+    zero ([linear_sublinear_zero]).
 
     Headlines:
     - [depth_sublinear_not_representable_skips]: for an activation with
@@ -20,7 +18,6 @@
     - [homogeneous_real_scalar_sublinear]: every [k]-homogeneous activation
       with real [0 <= k < 1] is sublinear;
     - [depth_homogeneous_real_sublinear_not_representable] (identity skips),
-      and the instance [relu_real_pow_depth_small] ([ReLU^k], [0 <= k < 1]),
       with non-vacuity examples ([ReLU^(1/2)], the step). *)
 
 From Coq Require Import Reals Lra Lia List.
@@ -52,18 +49,6 @@ Proof.
   pose proof (vnorm_minus d (f x) (g x)). pose proof (H1 x). pose proof (H2 x). lra.
 Qed.
 
-Lemma near_lin_sub_id d : near_lin_sub d identity (fun x => x).
-Proof.
-  intros eps He. exists 0. intros x.
-  replace (vnorm d (fun k => x k - mv d identity x k)) with 0.
-  - pose proof (vnorm_nonneg d x). nra.
-  - symmetry. apply sumn_zero. intros i Hi.
-    rewrite (mv_identity d x i Hi), Rminus_diag_eq, Rabs_R0; reflexivity.
-Qed.
-
-Lemma near_lin_sub_residual d P g : sublinear d g -> near_lin_sub d P (residual d P g).
-Proof. apply sublinear_ext. intros x i _. unfold residual. ring. Qed.
-
 Lemma sublinear_compose d F G : sublinear d F -> sublinear d G -> sublinear d (fun x => G (F x)).
 Proof.
   intros HF HG eps He.
@@ -91,14 +76,9 @@ Proof.
   set (D := fun l => F x l - mv d M x l).
   assert (HD0 : vnorm d D <= 1 * X + C0) by apply HC0.
   assert (HD1 : vnorm d D <= e1 * X + C1) by apply HC1.
-  assert (HFx : vnorm d (F x) <= (KM + 1) * X + C0).
-  { rewrite (vnorm_ext d (F x) (fun k => D k + mv d M x k)) by (intros k _; unfold D; ring).
-    eapply Rle_trans; [apply vnorm_plus|].
-    pose proof (mv_bound d M x) as HMx. fold KM X in HMx. lra. }
+  destruct (compose_split_bound d M N F G x) as [Hs HFx]. fold KM KN X D in Hs, HFx.
   pose proof (HC2 (F x)) as Ha.
-  pose proof (mv_bound d N D) as Hb. fold KN in Hb.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|]. fold D.
+  eapply Rle_trans; [exact Hs|].
   assert (e2 * vnorm d (F x) <= e2 * ((KM + 1) * X + C0)) by (apply Rmult_le_compat_l; lra).
   assert (e2 * (KM + 1) = eps / 2) by (unfold e2; field; lra).
   assert (KN * vnorm d D <= KN * (e1 * X + C1)) by (apply Rmult_le_compat_l; lra).
@@ -138,52 +118,12 @@ Proof.
   lra.
 Qed.
 
-Lemma near_lin_sub_sublinear_absurd d M F G :
-  (1 <= d)%nat -> lin_injective d M -> near_lin_sub d M F -> sublinear d G ->
-  ~ same_fun d F G.
+Lemma sublinear_class d : small_class d (sublinear d).
 Proof.
-  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
-  apply linear_sublinear_zero.
-  apply (sublinear_ext d (fun x k => G x k - (F x k - mv d M x k))).
-  - intros x i Hi. rewrite (E x i Hi). ring.
-  - apply sublinear_minus; assumption.
-Qed.
-
-(** ** Lists of maps *)
-
-Lemma compose_near_lin_sub d (fs : list (vec -> vec)) :
-  Forall (fun f => exists P, lin_injective d P /\ near_lin_sub d P f) fs ->
-  exists M, lin_injective d M /\ near_lin_sub d M (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros H.
-  - exists identity. split; [apply identity_injective | apply near_lin_sub_id].
-  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
-    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
-    + apply mm_injective; assumption.
-    + exact (near_lin_sub_compose d P M f (compose fs) Hf HFs).
-Qed.
-
-Lemma compose_sublinear d (fs : list (vec -> vec)) :
-  fs <> nil -> Forall (sublinear d) fs -> sublinear d (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros Hne H; [congruence|].
-  inversion H as [|f' fs' Hf Hfs]; subst.
-  destruct fs as [|g gs].
-  - exact Hf.
-  - exact (sublinear_compose d f (compose (g :: gs)) Hf (IH ltac:(discriminate) Hfs)).
-Qed.
-
-Lemma depth_sublinear_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
-  (1 <= d)%nat ->
-  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ sublinear d (snd r)) rs ->
-  fs <> nil -> Forall (sublinear d) fs ->
-  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
-Proof.
-  intros Hd Hrs Hne Hfs.
-  destruct (compose_near_lin_sub d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
-  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
-    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_sub_residual; exact Hg].
-  - exact (near_lin_sub_sublinear_absurd d M _ _ Hd HM HF (compose_sublinear d fs Hne Hfs)).
+  split; [exact (sublinear_ext d) | exact (sublinear_minus d) | | exact (sublinear_compose d)
+         | exact (linear_sublinear_zero d) | exact (near_lin_sub_compose d)].
+  intros eps He. exists 0. intros x. pose proof (vnorm_nonneg d x).
+  replace (vnorm d _) with 0 by (symmetry; apply sumn_zero; intros; apply Rabs_R0). nra.
 Qed.
 
 (** ** Ungated blocks with a sublinear activation *)
@@ -198,29 +138,17 @@ Proof.
   set (W := gated_weight d n A B). assert (HW : 0 <= W) by apply gated_weight_nonneg.
   set (eta := eps / (W + 1)). assert (Heta : 0 < eta) by (apply Rdiv_lt_0_compat; lra).
   destruct (Hs eta Heta) as [C HC].
-  set (CB := sumn d (fun i => sumn n (fun j => Rabs (B i j) * C))).
-  exists CB. intros x.
-  assert (Hmain : vnorm d (ungated sigma d n A B x) <= eta * W * vnorm d x + CB).
-  { assert (Heq : sumn d (fun i => sumn n (fun j =>
-              Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x) + C)))
-            = eta * W * vnorm d x + CB).
-    { rewrite (sumn_ext d _ (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) *
-                                        (eta * vnorm d x) + sumn n (fun j => Rabs (B i j) * C))).
-      - rewrite sumn_plus, sumn_scal_r. unfold W, CB, gated_weight. ring.
-      - intros i _. rewrite <- sumn_scal_r, <- sumn_plus. apply sumn_ext. intros j _. ring. }
-    rewrite <- Heq.
-    unfold vnorm at 1, ungated. apply sumn_le. intros i _.
-    eapply Rle_trans; [apply sumn_abs|]. apply sumn_le. intros j _.
-    rewrite Rabs_mult. apply Rmult_le_compat_l; [apply Rabs_pos|].
-    eapply Rle_trans; [apply HC|].
-    pose proof (dot_bound d (row A j) x).
+  exists (sumn d (fun i => sumn n (fun j => Rabs (B i j) * C))). intros x.
+  eapply Rle_trans.
+  - apply (weighted_bound_plus d n A B x eta C). intros j _.
+    eapply Rle_trans; [apply HC|]. pose proof (dot_bound d (row A j) x).
     assert (eta * Rabs (dot d (row A j) x) <= eta * (vnorm d (row A j) * vnorm d x))
       by (apply Rmult_le_compat_l; lra).
-    lra. }
-  eapply Rle_trans; [exact Hmain|].
-  assert (eta * W <= eps).
-  { assert (eta * (W + 1) = eps) by (unfold eta; field; lra). nra. }
-  pose proof (vnorm_nonneg d x). nra.
+    lra.
+  - fold W. apply Rplus_le_compat_r.
+    assert (eta * W <= eps).
+    { assert (eta * (W + 1) = eps) by (unfold eta; field; lra). nra. }
+    pose proof (vnorm_nonneg d x). nra.
 Qed.
 
 Lemma ublock_sublinear sigma d b : scalar_sublinear sigma -> sublinear d (ublock sigma d b).
@@ -233,14 +161,9 @@ Theorem depth_sublinear_not_representable_skips :
   ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
                (compose (map (ublock sigma d) free)).
 Proof.
-  intros sigma d res free Hd Hs Hres Hfree.
-  pose proof (depth_sublinear_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
-                (map (ublock sigma d) free) Hd) as H.
-  rewrite map_map in H. apply H.
-  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-    split; [exact HQ | apply ublock_sublinear; exact Hs].
-  - apply map_not_nil. exact Hfree.
-  - apply Forall_map. apply Forall_forall. intros b _. apply ublock_sublinear. exact Hs.
+  intros sigma d res free Hd Hs.
+  exact (depth_small_not_representable d _ (sublinear_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_sublinear sigma d b Hs)).
 Qed.
 
 (** ** Homogeneous activations of real degree [0 <= k < 1] are sublinear *)
@@ -299,21 +222,9 @@ Theorem depth_homogeneous_real_sublinear_not_representable :
   (1 <= d)%nat -> 0 <= k < 1 -> pos_homogeneous_real k sigma -> free <> nil ->
   ~ same_fun d (compose (map (res_ublock sigma d) res)) (compose (map (ublock sigma d) free)).
 Proof.
-  intros k sigma d res free Hd Hk Hs Hfree.
-  pose proof (depth_sublinear_not_representable_skips sigma d (map (fun b => (identity, b)) res)
-                free Hd (homogeneous_real_scalar_sublinear k sigma Hk Hs)
-                (identity_skips d res) Hfree) as H.
-  rewrite map_map in H. exact H.
-Qed.
-
-Theorem relu_real_pow_depth_small : forall (k : R) d (res free : list (nat * mat * mat)),
-  (1 <= d)%nat -> 0 <= k < 1 -> free <> nil ->
-  ~ same_fun d (compose (map (res_ublock (relu_real_pow k) d) res))
-               (compose (map (ublock (relu_real_pow k) d) free)).
-Proof.
-  intros k d res free Hd Hk Hfree.
-  exact (depth_homogeneous_real_sublinear_not_representable k _ d res free Hd Hk
-           (relu_real_pow_homogeneous k) Hfree).
+  intros k sigma d res free Hd Hk Hs.
+  exact (depth_small_not_representable_id d _ (sublinear_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_sublinear sigma d b (homogeneous_real_scalar_sublinear k sigma Hk Hs))).
 Qed.
 
 (** ** Non-vacuity *)
@@ -328,7 +239,8 @@ Example relu_real_pow_half_depth_instance :
 Proof.
   split.
   - apply (homogeneous_real_scalar_sublinear (1 / 2)); [lra | apply relu_real_pow_homogeneous].
-  - apply relu_real_pow_depth_small; [lia | lra | discriminate].
+  - apply (depth_homogeneous_real_sublinear_not_representable (1 / 2));
+      [lia | lra | apply relu_real_pow_homogeneous | discriminate].
 Qed.
 
 (** With an invertible skip [P = 2] in the residual block. *)

@@ -13,7 +13,9 @@
     [depth_homogeneous_not_representable_skips]); the number of residual
     blocks may be 0.
 
-    Method.  [near_lin d M F]: [F x = M x + o(|x|)] uniformly at 0;
+    Method ([depth_small_not_representable], for any [small_class]:
+    closed under differences and compositions, no nonzero linear member).
+    [near_lin d M F]: [F x = M x + o(|x|)] uniformly at 0;
     [near_lin_inf d M F]: [F x = M x + O(1)].  Both are stable under
     composition (the linear parts multiply); residual blocks with [o(|x|)]
     (resp. bounded) branches are [near_lin] (resp. [near_lin_inf]) with an
@@ -74,6 +76,117 @@ Proof.
   unfold unit_vec in E. simpl in E. lra.
 Qed.
 
+(** Splitting [G (F x) - N M x] as [(G - N)(F x) + N (F x - M x)]. *)
+Lemma compose_split d M N F G x :
+  vec_eq d (fun k => G (F x) k - mv d (mm d N M) x k)
+    (fun k => (G (F x) k - mv d N (F x) k) + mv d N (fun l => F x l - mv d M x l) k).
+Proof. intros k _. rewrite mv_minus, <- mv_mm. ring. Qed.
+
+(** Hence [|G (F x) - N M x| <= |G (F x) - N F x| + |N| |F x - M x|] and
+    [|F x| <= |M| |x| + |F x - M x|]. *)
+Lemma compose_split_bound d M N F G x :
+  vnorm d (fun k => G (F x) k - mv d (mm d N M) x k) <=
+    vnorm d (fun k => G (F x) k - mv d N (F x) k) +
+    mat_norm d N * vnorm d (fun l => F x l - mv d M x l) /\
+  vnorm d (F x) <= mat_norm d M * vnorm d x + vnorm d (fun l => F x l - mv d M x l).
+Proof.
+  split.
+  - rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
+    eapply Rle_trans; [apply vnorm_plus|].
+    pose proof (mv_bound d N (fun l => F x l - mv d M x l)). lra.
+  - rewrite (vnorm_ext d (F x) (fun k => (F x k - mv d M x k) + mv d M x k)) by (intros k _; ring).
+    eapply Rle_trans; [apply vnorm_plus|]. pose proof (mv_bound d M x). lra.
+Qed.
+
+Lemma map_not_nil {X Y} (f : X -> Y) l : l <> nil -> map f l <> nil.
+Proof. destruct l; simpl; congruence. Qed.
+
+Lemma identity_skips d {X} (l : list X) :
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) (map (fun b => (identity, b)) l).
+Proof.
+  apply Forall_map. apply Forall_forall. intros b _. exists identity. apply identity_inverse.
+Qed.
+
+(** ** The depth argument for any class of small maps
+
+    [small_class d small]: the class [small] ([o(|x|)] at 0, bounded, or
+    sublinear) is closed under [same_fun], differences and compositions,
+    contains 0 and no nonzero linear map, and maps differing from linear
+    maps by small maps compose ([near_compose]).  Residual blocks with
+    small branches then compose to a map near an injective linear map,
+    which is never a nonempty composition of small maps. *)
+
+Record small_class (d : nat) (small : (vec -> vec) -> Prop) : Prop := {
+  small_ext : forall f g, same_fun d f g -> small f -> small g;
+  small_minus : forall f g, small f -> small g -> small (fun x k => f x k - g x k);
+  small_zero : small (fun _ _ => 0);
+  small_compose : forall F G, small F -> small G -> small (fun x => G (F x));
+  small_linear_zero : forall M, small (mv d M) -> forall x i, (i < d)%nat -> mv d M x i = 0;
+  near_compose : forall M N F G,
+    small (fun x k => F x k - mv d M x k) -> small (fun x k => G x k - mv d N x k) ->
+    small (fun x k => G (F x) k - mv d (mm d N M) x k) }.
+
+Section SmallDepth.
+Context (d : nat) (small : (vec -> vec) -> Prop) (C : small_class d small).
+
+Lemma compose_near_small (fs : list (vec -> vec)) :
+  Forall (fun f => exists P, lin_injective d P /\ small (fun x k => f x k - mv d P x k)) fs ->
+  exists M, lin_injective d M /\ small (fun x k => compose fs x k - mv d M x k).
+Proof.
+  induction fs as [|f fs IH]; intros H.
+  - exists identity. split; [apply identity_injective|].
+    apply (small_ext _ _ C (fun _ _ => 0)); [|exact (small_zero _ _ C)].
+    intros x i Hi. simpl. rewrite (mv_identity d x i Hi). ring.
+  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
+    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
+    + apply mm_injective; assumption.
+    + exact (near_compose _ _ C P M f (compose fs) Hf HFs).
+Qed.
+
+Lemma compose_small (fs : list (vec -> vec)) : fs <> nil -> Forall small fs -> small (compose fs).
+Proof.
+  induction fs as [|f fs IH]; intros Hne H; [congruence|].
+  inversion H as [|f' fs' Hf Hfs]; subst.
+  destruct fs as [|g gs]; [exact Hf|].
+  exact (small_compose _ _ C f (compose (g :: gs)) Hf (IH ltac:(discriminate) Hfs)).
+Qed.
+
+(** Residual blocks (invertible skips) with small branches are never a
+    nonempty composition of small blocks. *)
+Theorem depth_small_not_representable {X} (blk : X -> vec -> vec) (res : list (mat * X))
+    (free : list X) :
+  (1 <= d)%nat -> (forall b, small (blk b)) ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (blk (snd r))) res))
+               (compose (map blk free)).
+Proof.
+  intros Hd Hb Hres Hfree E.
+  destruct (compose_near_small (map (fun r => residual d (fst r) (blk (snd r))) res))
+    as [M [HM HF]].
+  { apply Forall_map. eapply Forall_impl; [|exact Hres]. intros [P b] [Q HPQ].
+    exists P. split; [exact (invertible_injective d P Q HPQ)|].
+    apply (small_ext _ _ C (blk b)); [intros x i _; unfold residual; simpl; ring | apply Hb]. }
+  apply (injective_not_vanishing d M Hd HM), (small_linear_zero _ _ C).
+  apply (small_ext _ _ C (fun x k => compose (map blk free) x k -
+    (compose (map (fun r => residual d (fst r) (blk (snd r))) res) x k - mv d M x k))).
+  - intros x i Hi. rewrite (E x i Hi). ring.
+  - apply (small_minus _ _ C); [|exact HF]. apply compose_small; [apply map_not_nil, Hfree|].
+    apply Forall_forall. intros f Hf. apply in_map_iff in Hf. destruct Hf as [b [<- _]]. apply Hb.
+Qed.
+
+(** The same with identity skips. *)
+Corollary depth_small_not_representable_id {X} (blk : X -> vec -> vec) (res free : list X) :
+  (1 <= d)%nat -> (forall b, small (blk b)) -> free <> nil ->
+  ~ same_fun d (compose (map (fun b => residual d identity (blk b)) res)) (compose (map blk free)).
+Proof.
+  intros Hd Hb Hfree.
+  pose proof (depth_small_not_representable blk (map (fun b => (identity, b)) res) free Hd Hb
+                (identity_skips d res) Hfree) as H.
+  rewrite map_map in H. exact H.
+Qed.
+
+End SmallDepth.
+
 (** ** Near-linearity at 0 *)
 
 Definition near_lin (d : nat) (M : mat) (F : vec -> vec) : Prop :=
@@ -88,16 +201,6 @@ Proof.
   pose proof (vnorm_nonneg d x). nra.
 Qed.
 
-Lemma near_lin_id d : near_lin d identity (fun x => x).
-Proof.
-  apply littleo0_vanishing. intros x i Hi. rewrite (mv_identity d x i Hi). ring.
-Qed.
-
-Lemma near_lin_residual d P g : littleo0 d g -> near_lin d P (residual d P g).
-Proof.
-  apply littleo0_ext. intros x i _. unfold residual. ring.
-Qed.
-
 Lemma littleo0_compose d F G : littleo0 d F -> littleo0 d G -> littleo0 d (fun x => G (F x)).
 Proof.
   intros HF HG eps He.
@@ -108,12 +211,6 @@ Proof.
   pose proof (HG' (F x) ltac:(lra)) as H2.
   eapply Rle_trans; [exact H2|]. apply Rmult_le_compat_l; lra.
 Qed.
-
-(** Splitting [G (F x) - N M x] as [(G - N)(F x) + N (F x - M x)]. *)
-Lemma compose_split d M N F G x :
-  vec_eq d (fun k => G (F x) k - mv d (mm d N M) x k)
-    (fun k => (G (F x) k - mv d N (F x) k) + mv d N (fun l => F x l - mv d M x l) k).
-Proof. intros k _. rewrite mv_minus, <- mv_mm. ring. Qed.
 
 Lemma near_lin_compose d M N F G :
   near_lin d M F -> near_lin d N G -> near_lin d (mm d N M) (fun x => G (F x)).
@@ -137,19 +234,14 @@ Proof.
   assert (HXlt' : X < dF) by (unfold X; lra).
   set (D := fun l => F x l - mv d M x l).
   assert (HD : vnorm d D <= e1 * X) by (apply HF'; lra).
-  (* size of F x *)
-  assert (HFx : vnorm d (F x) <= (KM + 1) * X).
-  { rewrite (vnorm_ext d (F x) (fun k => D k + mv d M x k)) by (intros k _; unfold D; ring).
-    eapply Rle_trans; [apply vnorm_plus|].
-    pose proof (mv_bound d M x). fold KM X in H1.
-    assert (e1 * X <= 1 * X) by (apply Rmult_le_compat_r; lra). lra. }
+  destruct (compose_split_bound d M N F G x) as [Hs HFx]. fold KM KN X D in Hs, HFx.
+  assert (HFx' : vnorm d (F x) <= (KM + 1) * X).
+  { assert (e1 * X <= 1 * X) by (apply Rmult_le_compat_r; lra). lra. }
   assert (HFsmall : vnorm d (F x) < dG).
   { assert ((KM + 2) * X < (KM + 2) * (dG / (KM + 2))) by (apply Rmult_lt_compat_l; lra).
     assert ((KM + 2) * (dG / (KM + 2)) = dG) by (field; lra). nra. }
   pose proof (HG' (F x) HFsmall) as Ha.
-  pose proof (mv_bound d N D) as Hb. fold KN in Hb.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|]. fold D.
+  eapply Rle_trans; [exact Hs|].
   assert (e2 * vnorm d (F x) <= e2 * ((KM + 1) * X)) by (apply Rmult_le_compat_l; lra).
   assert (e2 * ((KM + 1) * X) <= eps / 2 * X).
   { assert (e2 * (KM + 2) = eps / 2) by (unfold e2; field; lra). nra. }
@@ -162,16 +254,11 @@ Proof.
   lra.
 Qed.
 
-(** A near-linear map with injective linear part is not [o(|x|)]. *)
-Lemma near_lin_littleo0_absurd d M F G :
-  (1 <= d)%nat -> lin_injective d M -> near_lin d M F -> littleo0 d G ->
-  ~ same_fun d F G.
+Lemma littleo0_class d : small_class d (littleo0 d).
 Proof.
-  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
-  apply linear_littleo0_zero.
-  apply (littleo0_ext d (fun x k => G x k - (F x k - mv d M x k))).
-  - intros x i Hi. rewrite (E x i Hi). ring.
-  - apply littleo0_minus; assumption.
+  split; [exact (littleo0_ext d) | exact (littleo0_minus d) | | exact (littleo0_compose d)
+         | exact (linear_littleo0_zero d) | exact (near_lin_compose d)].
+  apply littleo0_vanishing. intros x i _. reflexivity.
 Qed.
 
 (** ** Near-linearity at infinity (bounded remainder) *)
@@ -194,17 +281,6 @@ Proof.
   pose proof (vnorm_minus d (f x) (g x)). pose proof (H1 x). pose proof (H2 x). lra.
 Qed.
 
-Lemma near_lin_inf_id d : near_lin_inf d identity (fun x => x).
-Proof.
-  exists 0. intros x. right. apply sumn_zero. intros i Hi.
-  rewrite (mv_identity d x i Hi), Rminus_diag_eq, Rabs_R0; reflexivity.
-Qed.
-
-Lemma near_lin_inf_residual d P g : bounded_map d g -> near_lin_inf d P (residual d P g).
-Proof.
-  apply bounded_ext. intros x i _. unfold residual. ring.
-Qed.
-
 Lemma bounded_compose d F G : bounded_map d G -> bounded_map d (fun x => G (F x)).
 Proof. intros [K HK]. exists K. intros x. apply HK. Qed.
 
@@ -212,11 +288,8 @@ Lemma near_lin_inf_compose d M N F G :
   near_lin_inf d M F -> near_lin_inf d N G -> near_lin_inf d (mm d N M) (fun x => G (F x)).
 Proof.
   intros [KF HF] [KG HG]. exists (KG + mat_norm d N * KF). intros x.
-  rewrite (vnorm_ext d _ _ (compose_split d M N F G x)).
-  eapply Rle_trans; [apply vnorm_plus|].
-  pose proof (HG (F x)). pose proof (HF x) as H2.
-  pose proof (mv_bound d N (fun l => F x l - mv d M x l)).
-  pose proof (mat_norm_nonneg d N).
+  destruct (compose_split_bound d M N F G x) as [Hs _].
+  pose proof (HG (F x)). pose proof (HF x) as H2. pose proof (mat_norm_nonneg d N).
   assert (mat_norm d N * vnorm d (fun l => F x l - mv d M x l) <= mat_norm d N * KF)
     by (apply Rmult_le_compat_l; assumption).
   lra.
@@ -239,88 +312,11 @@ Proof.
   assert (t * N = K + 1) by (unfold t; field; lra). lra.
 Qed.
 
-Lemma near_lin_inf_bounded_absurd d M F G :
-  (1 <= d)%nat -> lin_injective d M -> near_lin_inf d M F -> bounded_map d G ->
-  ~ same_fun d F G.
+Lemma bounded_class d : small_class d (bounded_map d).
 Proof.
-  intros Hd HM HF HG E. apply (injective_not_vanishing d M Hd HM).
-  apply linear_bounded_zero.
-  apply (bounded_ext d (fun x k => G x k - (F x k - mv d M x k))).
-  - intros x i Hi. rewrite (E x i Hi). ring.
-  - apply bounded_minus; assumption.
-Qed.
-
-(** ** Compositions of lists *)
-
-Lemma compose_near_lin d (fs : list (vec -> vec)) :
-  Forall (fun f => exists P, lin_injective d P /\ near_lin d P f) fs ->
-  exists M, lin_injective d M /\ near_lin d M (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros H.
-  - exists identity. split; [apply identity_injective | apply near_lin_id].
-  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
-    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
-    + apply mm_injective; assumption.
-    + exact (near_lin_compose d P M f (compose fs) Hf HFs).
-Qed.
-
-Lemma compose_near_lin_inf d (fs : list (vec -> vec)) :
-  Forall (fun f => exists P, lin_injective d P /\ near_lin_inf d P f) fs ->
-  exists M, lin_injective d M /\ near_lin_inf d M (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros H.
-  - exists identity. split; [apply identity_injective | apply near_lin_inf_id].
-  - inversion H as [|f' fs' [P [HP Hf]] Hfs]; subst.
-    destruct (IH Hfs) as [M [HM HFs]]. exists (mm d M P). split.
-    + apply mm_injective; assumption.
-    + exact (near_lin_inf_compose d P M f (compose fs) Hf HFs).
-Qed.
-
-Lemma compose_littleo0 d (fs : list (vec -> vec)) :
-  fs <> nil -> Forall (littleo0 d) fs -> littleo0 d (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros Hne H; [congruence|].
-  inversion H as [|f' fs' Hf Hfs]; subst.
-  destruct fs as [|g gs].
-  - exact Hf.
-  - exact (littleo0_compose d f (compose (g :: gs)) Hf (IH ltac:(discriminate) Hfs)).
-Qed.
-
-Lemma compose_bounded d (fs : list (vec -> vec)) :
-  fs <> nil -> Forall (bounded_map d) fs -> bounded_map d (compose fs).
-Proof.
-  induction fs as [|f fs IH]; intros Hne H; [congruence|].
-  inversion H as [|f' fs' Hf Hfs]; subst.
-  destruct fs as [|g gs].
-  - exact Hf.
-  - exact (bounded_compose d f (compose (g :: gs)) (IH ltac:(discriminate) Hfs)).
-Qed.
-
-(** The abstract depth theorems. *)
-Lemma depth_littleo0_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
-  (1 <= d)%nat ->
-  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ littleo0 d (snd r)) rs ->
-  fs <> nil -> Forall (littleo0 d) fs ->
-  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
-Proof.
-  intros Hd Hrs Hne Hfs.
-  destruct (compose_near_lin d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
-  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
-    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_residual; exact Hg].
-  - exact (near_lin_littleo0_absurd d M _ _ Hd HM HF (compose_littleo0 d fs Hne Hfs)).
-Qed.
-
-Lemma depth_bounded_abstract d (rs : list (mat * (vec -> vec))) (fs : list (vec -> vec)) :
-  (1 <= d)%nat ->
-  Forall (fun r => (exists Q, inverse_of d (fst r) Q) /\ bounded_map d (snd r)) rs ->
-  fs <> nil -> Forall (bounded_map d) fs ->
-  ~ same_fun d (compose (map (fun r => residual d (fst r) (snd r)) rs)) (compose fs).
-Proof.
-  intros Hd Hrs Hne Hfs.
-  destruct (compose_near_lin_inf d (map (fun r => residual d (fst r) (snd r)) rs)) as [M [HM HF]].
-  - apply Forall_map. eapply Forall_impl; [|exact Hrs]. intros [P g] [[Q HPQ] Hg].
-    exists P. split; [exact (invertible_injective d P Q HPQ) | apply near_lin_inf_residual; exact Hg].
-  - exact (near_lin_inf_bounded_absurd d M _ _ Hd HM HF (compose_bounded d fs Hne Hfs)).
+  split; [exact (bounded_ext d) | exact (bounded_minus d) | | intros F G _; apply bounded_compose
+         | exact (linear_bounded_zero d) | exact (near_lin_inf_compose d)].
+  exists 0. intros x. right. apply sumn_zero. intros. apply Rabs_R0.
 Qed.
 
 (** ** Ungated blocks: activations that are [o(|z|)] at 0, or bounded *)
@@ -335,43 +331,18 @@ Lemma ungated_bound sigma d n A B x eta :
      Rabs (sigma (dot d (row A j) x)) <= eta * Rabs (dot d (row A j) x)) ->
   vnorm d (ungated sigma d n A B x) <= eta * gated_weight d n A B * vnorm d x.
 Proof.
-  intros Heta Hs.
-  replace (eta * gated_weight d n A B * vnorm d x) with
-    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
-    by (rewrite sumn_scal_r; unfold gated_weight; ring).
-  unfold vnorm at 1, ungated.
-  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
-  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
-  rewrite Rabs_mult.
-  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
-    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
-  apply Rmult_le_compat_l; [apply Rabs_pos|].
-  eapply Rle_trans; [exact (Hs j Hj)|].
+  intros Heta Hs. apply (weighted_bound d n A B x eta (fun j => sigma (dot d (row A j) x))).
+  intros j Hj. eapply Rle_trans; [exact (Hs j Hj)|].
   apply Rmult_le_compat_l; [exact Heta | apply dot_bound].
 Qed.
 
 Lemma ungated_littleo0 sigma d n A B :
   scalar_littleo0 sigma -> littleo0 d (ungated sigma d n A B).
 Proof.
-  intros Hs eps He.
-  set (W := gated_weight d n A B). set (RA := sumn n (fun l => vnorm d (row A l))).
-  assert (HW : 0 <= W) by apply gated_weight_nonneg.
-  assert (HRA : 0 <= RA) by (apply sumn_nonneg; intros; apply vnorm_nonneg).
-  set (eta := eps / (W + 1)).
-  assert (Heta : 0 < eta) by (unfold eta; apply Rdiv_lt_0_compat; lra).
-  destruct (Hs eta Heta) as [dl [Hdl Hsmall]].
-  exists (dl / (RA + 1)). split; [apply Rdiv_lt_0_compat; lra|]. intros x Hx.
-  assert (HX : 0 <= vnorm d x) by apply vnorm_nonneg.
-  eapply Rle_trans.
-  - apply ungated_bound with (eta := eta); [lra|]. intros j Hj. apply Hsmall.
-    eapply Rle_lt_trans; [apply row_dot_bound; exact Hj|]. fold RA.
-    assert (RA * vnorm d x <= (RA + 1) * vnorm d x) by lra.
-    assert ((RA + 1) * vnorm d x < (RA + 1) * (dl / (RA + 1)))
-      by (apply Rmult_lt_compat_l; lra).
-    assert ((RA + 1) * (dl / (RA + 1)) = dl) by (field; lra). lra.
-  - fold W. apply Rmult_le_compat_r; [exact HX|].
-    assert (eta * (W + 1) = eps) by (unfold eta; field; lra).
-    assert (eta * W <= eta * (W + 1)) by (apply Rmult_le_compat_l; lra). lra.
+  intros Hs. apply (littleo0_of_rows d n A _ _ (gated_weight_nonneg d n A B)).
+  intros eta Heta. destruct (Hs eta Heta) as [dl [Hdl Hsm]].
+  exists dl. split; [exact Hdl|]. intros x Hx.
+  apply ungated_bound; [lra|]. intros j Hj. apply Hsm, Hx, Hj.
 Qed.
 
 Lemma ungated_bounded sigma d n A B K0 :
@@ -459,21 +430,14 @@ Qed.
 Lemma gblock_littleo0 gamma d b : vanishing_at_0 gamma -> littleo0 d (gblock gamma d b).
 Proof. intros Hg. destruct b as [[[n C] A] B]. apply gated_littleo0. exact Hg. Qed.
 
-Lemma ublock_littleo0 k sigma d b :
-  (2 <= k)%nat -> pos_homogeneous k sigma -> littleo0 d (ublock sigma d b).
-Proof.
-  intros Hk Hs. destruct b as [[n A] B]. apply ungated_littleo0.
-  exact (homogeneous_scalar_littleo0 k sigma Hk Hs).
-Qed.
+Lemma ublock_littleo0 sigma d b : scalar_littleo0 sigma -> littleo0 d (ublock sigma d b).
+Proof. intros Hs. destruct b as [[n A] B]. apply ungated_littleo0. exact Hs. Qed.
 
 Lemma ublock_bounded sigma d b : pos_homogeneous 0 sigma -> bounded_map d (ublock sigma d b).
 Proof.
   intros Hs. destruct b as [[n A] B]. eapply ungated_bounded.
   intros z. exact (homogeneous0_bounded sigma z Hs).
 Qed.
-
-Lemma map_not_nil {X Y} (f : X -> Y) l : l <> nil -> map f l <> nil.
-Proof. destruct l; simpl; congruence. Qed.
 
 (** ** R4, with invertible skips (beyond) *)
 
@@ -484,14 +448,22 @@ Theorem depth_gated_not_representable_skips :
   ~ same_fun d (compose (map (fun r => residual d (fst r) (gblock gamma d (snd r))) res))
                (compose (map (gblock gamma d) free)).
 Proof.
-  intros gamma d res free Hd Hg Hres Hfree.
-  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, gblock gamma d (snd r))) res)
-                (map (gblock gamma d) free) Hd) as H.
-  rewrite map_map in H. apply H.
-  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-    split; [exact HQ | apply gblock_littleo0; exact Hg].
-  - apply map_not_nil. exact Hfree.
-  - apply Forall_map. apply Forall_forall. intros b _. apply gblock_littleo0. exact Hg.
+  intros gamma d res free Hd Hg.
+  exact (depth_small_not_representable d _ (littleo0_class d) (gblock gamma d) res free Hd
+           (fun b => gblock_littleo0 gamma d b Hg)).
+Qed.
+
+(** The general depth theorem for ungated blocks with an [o(|z|)] activation. *)
+Theorem depth_littleo_not_representable_skips :
+  forall sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
+  (1 <= d)%nat -> scalar_littleo0 sigma ->
+  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
+  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
+               (compose (map (ublock sigma d) free)).
+Proof.
+  intros sigma d res free Hd Hs.
+  exact (depth_small_not_representable d _ (littleo0_class d) (ublock sigma d) res free Hd
+           (fun b => ublock_littleo0 sigma d b Hs)).
 Qed.
 
 Theorem depth_homogeneous_not_representable_skips :
@@ -501,42 +473,23 @@ Theorem depth_homogeneous_not_representable_skips :
   ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
                (compose (map (ublock sigma d) free)).
 Proof.
-  intros k sigma d res free Hd Hk Hs Hres Hfree.
-  destruct Hk as [Hk|Hk].
-  - subst k.
-    pose proof (depth_bounded_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
-                  (map (ublock sigma d) free) Hd) as H.
-    rewrite map_map in H. apply H.
-    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-      split; [exact HQ | apply ublock_bounded; exact Hs].
-    + apply map_not_nil. exact Hfree.
-    + apply Forall_map. apply Forall_forall. intros b _. apply ublock_bounded. exact Hs.
-  - pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
-                  (map (ublock sigma d) free) Hd) as H.
-    rewrite map_map in H. apply H.
-    + apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-      split; [exact HQ | apply (ublock_littleo0 k); assumption].
-    + apply map_not_nil. exact Hfree.
-    + apply Forall_map. apply Forall_forall. intros b _. apply (ublock_littleo0 k); assumption.
+  intros k sigma d res free Hd [->|Hk] Hs.
+  - exact (depth_small_not_representable d _ (bounded_class d) (ublock sigma d) res free Hd
+             (fun b => ublock_bounded sigma d b Hs)).
+  - exact (depth_littleo_not_representable_skips sigma d res free Hd
+             (homogeneous_scalar_littleo0 k sigma Hk Hs)).
 Qed.
 
 (** ** R4 with identity skips (any numbers of blocks, the free list nonempty) *)
-
-Lemma identity_skips d {X} (l : list X) :
-  Forall (fun r => exists Q, inverse_of d (fst r) Q) (map (fun b => (identity, b)) l).
-Proof.
-  apply Forall_map. apply Forall_forall. intros b _. exists identity. apply identity_inverse.
-Qed.
 
 Theorem depth_gated_not_representable :
   forall gamma d (res free : list (nat * mat * mat * mat)),
   (1 <= d)%nat -> vanishing_at_0 gamma -> free <> nil ->
   ~ same_fun d (compose (map (res_gblock gamma d) res)) (compose (map (gblock gamma d) free)).
 Proof.
-  intros gamma d res free Hd Hg Hfree.
-  pose proof (depth_gated_not_representable_skips gamma d (map (fun b => (identity, b)) res)
-                free Hd Hg (identity_skips d res) Hfree) as H.
-  rewrite map_map in H. exact H.
+  intros gamma d res free Hd Hg.
+  exact (depth_small_not_representable_id d _ (littleo0_class d) (gblock gamma d) res free Hd
+           (fun b => gblock_littleo0 gamma d b Hg)).
 Qed.
 
 Theorem depth_homogeneous_not_representable :
@@ -562,26 +515,6 @@ Proof.
   apply (littleo0_ext d (fun x k => ungated sigma d m A' B' x k - ungated sigma d n A B x k)).
   - intros x i Hi. rewrite (E x i Hi). unfold residual. ring.
   - apply littleo0_minus; apply ungated_littleo0; exact Hs.
-Qed.
-
-(** The general depth theorem for ungated blocks with an [o(|z|)] activation. *)
-Theorem depth_littleo_not_representable_skips :
-  forall sigma d (res : list (mat * (nat * mat * mat))) (free : list (nat * mat * mat)),
-  (1 <= d)%nat -> scalar_littleo0 sigma ->
-  Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
-  ~ same_fun d (compose (map (fun r => residual d (fst r) (ublock sigma d (snd r))) res))
-               (compose (map (ublock sigma d) free)).
-Proof.
-  intros sigma d res free Hd Hs Hres Hfree.
-  assert (Hb : forall b, littleo0 d (ublock sigma d b))
-    by (intros [[n A] B]; apply ungated_littleo0; exact Hs).
-  pose proof (depth_littleo0_abstract d (map (fun r => (fst r, ublock sigma d (snd r))) res)
-                (map (ublock sigma d) free) Hd) as H.
-  rewrite map_map in H. apply H.
-  - apply Forall_map. eapply Forall_impl; [|exact Hres]. intros r HQ. simpl.
-    split; [exact HQ | apply Hb].
-  - apply map_not_nil. exact Hfree.
-  - apply Forall_map. apply Forall_forall. intros b _. apply Hb.
 Qed.
 
 (** ** Homogeneous gates of degree [k >= 1] vanish continuously at 0 *)

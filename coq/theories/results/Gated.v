@@ -150,6 +150,35 @@ Proof.
   apply (sumn_term_le n (fun l => vnorm d (row C l))); [intros; apply vnorm_nonneg | exact Hj].
 Qed.
 
+(** [sum_i |sum_j B_ij g_j| <= eta * weight * |x| + sum_ij |B_ij| c] once
+    every [|g_j| <= eta |a_j| |x| + c]. *)
+Lemma weighted_bound_plus d n A B x eta c (g : nat -> R) :
+  (forall j, (j < n)%nat -> Rabs (g j) <= eta * (vnorm d (row A j) * vnorm d x) + c) ->
+  vnorm d (fun i => sumn n (fun j => B i j * g j)) <=
+    eta * gated_weight d n A B * vnorm d x + sumn d (fun i => sumn n (fun j => Rabs (B i j) * c)).
+Proof.
+  intros Hg.
+  replace (eta * gated_weight d n A B * vnorm d x + _) with
+    (sumn d (fun i => sumn n (fun j =>
+       Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x) + c)))).
+  - unfold vnorm at 1. apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
+    apply sumn_le. intros j Hj. rewrite Rabs_mult.
+    apply Rmult_le_compat_l; [apply Rabs_pos | exact (Hg j Hj)].
+  - rewrite (sumn_ext d _ (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) *
+                                      (eta * vnorm d x) + sumn n (fun j => Rabs (B i j) * c))).
+    + rewrite sumn_plus, sumn_scal_r. unfold gated_weight. ring.
+    + intros i _. rewrite <- sumn_scal_r, <- sumn_plus. apply sumn_ext. intros j _. ring.
+Qed.
+
+Lemma weighted_bound d n A B x eta (g : nat -> R) :
+  (forall j, (j < n)%nat -> Rabs (g j) <= eta * (vnorm d (row A j) * vnorm d x)) ->
+  vnorm d (fun i => sumn n (fun j => B i j * g j)) <= eta * gated_weight d n A B * vnorm d x.
+Proof.
+  intros Hg. eapply Rle_trans.
+  - apply (weighted_bound_plus d n A B x eta 0). intros j Hj. rewrite Rplus_0_r. exact (Hg j Hj).
+  - rewrite sumn_zero; [lra|]. intros i _. apply sumn_zero. intros; ring.
+Qed.
+
 (** The pointwise bound: if every gate value is at most [eta] in absolute
     value, the block is at most [eta * weight * |x|]. *)
 Lemma gated_bound gamma d n C A B x eta :
@@ -157,46 +186,46 @@ Lemma gated_bound gamma d n C A B x eta :
   vnorm d (gated gamma d n C A B x) <= eta * gated_weight d n A B * vnorm d x.
 Proof.
   intros Hg.
-  replace (eta * gated_weight d n A B * vnorm d x) with
-    (sumn d (fun i => sumn n (fun j => Rabs (B i j) * vnorm d (row A j)) * (vnorm d x * eta)))
-    by (rewrite sumn_scal_r; unfold gated_weight; ring).
-  unfold vnorm at 1, gated.
-  apply sumn_le. intros i _. eapply Rle_trans; [apply sumn_abs|].
-  rewrite <- sumn_scal_r. apply sumn_le. intros j Hj.
-  rewrite !Rabs_mult.
-  pose proof (Rabs_pos (B i j)). pose proof (Hg j Hj).
-  pose proof (Rabs_pos (gamma (dot d (row C j) x)) ).
-  pose proof (dot_bound d (row A j) x). pose proof (Rabs_pos (dot d (row A j) x)).
-  assert (Rabs (gamma (dot d (row C j) x)) * Rabs (dot d (row A j) x) <=
-          eta * (vnorm d (row A j) * vnorm d x))
-    by (apply Rmult_le_compat; assumption).
-  replace (Rabs (B i j) * vnorm d (row A j) * (vnorm d x * eta))
-    with (Rabs (B i j) * (eta * (vnorm d (row A j) * vnorm d x))) by ring.
-  apply Rmult_le_compat_l; assumption.
+  apply (weighted_bound d n A B x eta (fun j => gamma (dot d (row C j) x) * dot d (row A j) x)).
+  intros j Hj. rewrite Rabs_mult.
+  apply Rmult_le_compat; [apply Rabs_pos | apply Rabs_pos | exact (Hg j Hj) | apply dot_bound].
 Qed.
 
-Lemma gated_littleo0 gamma d n C A B :
-  vanishing_at_0 gamma -> littleo0 d (gated gamma d n C A B).
+(** A map bounded by [eta * W * |x|] once all [|c_j . x|] are small enough
+    (for every [eta > 0]) is [o(|x|)] at 0. *)
+Lemma littleo0_of_rows d n C W (f : vec -> vec) :
+  0 <= W ->
+  (forall eta, 0 < eta -> exists dl, 0 < dl /\ forall x,
+     (forall j, (j < n)%nat -> Rabs (dot d (row C j) x) < dl) ->
+     vnorm d (f x) <= eta * W * vnorm d x) ->
+  littleo0 d f.
 Proof.
-  intros Hg eps He.
-  set (W := gated_weight d n A B). set (RC := sumn n (fun l => vnorm d (row C l))).
-  assert (HW : 0 <= W) by apply gated_weight_nonneg.
+  intros HW H eps He.
+  set (RC := sumn n (fun l => vnorm d (row C l))).
   assert (HRC : 0 <= RC) by (apply sumn_nonneg; intros; apply vnorm_nonneg).
   set (eta := eps / (W + 1)).
   assert (Heta : 0 < eta) by (unfold eta; apply Rdiv_lt_0_compat; lra).
-  destruct (vanishing_small gamma Hg eta Heta) as [dl [Hdl Hsmall]].
+  destruct (H eta Heta) as [dl [Hdl Hf]].
   exists (dl / (RC + 1)). split; [apply Rdiv_lt_0_compat; lra|]. intros x Hx.
   assert (HX : 0 <= vnorm d x) by apply vnorm_nonneg.
   eapply Rle_trans.
-  - apply gated_bound with (eta := eta). intros j Hj. apply Hsmall.
+  - apply Hf. intros j Hj.
     eapply Rle_lt_trans; [apply row_dot_bound; exact Hj|]. fold RC.
     assert (RC * vnorm d x <= (RC + 1) * vnorm d x) by nra.
     assert ((RC + 1) * vnorm d x < (RC + 1) * (dl / (RC + 1)))
       by (apply Rmult_lt_compat_l; lra).
     assert ((RC + 1) * (dl / (RC + 1)) = dl) by (field; lra). lra.
-  - fold W. apply Rmult_le_compat_r; [exact HX|].
+  - apply Rmult_le_compat_r; [exact HX|].
     assert (eta * (W + 1) = eps) by (unfold eta; field; lra).
     assert (eta * W <= eta * (W + 1)) by (apply Rmult_le_compat_l; lra). lra.
+Qed.
+
+Lemma gated_littleo0 gamma d n C A B :
+  vanishing_at_0 gamma -> littleo0 d (gated gamma d n C A B).
+Proof.
+  intros Hg. apply (littleo0_of_rows d n C _ _ (gated_weight_nonneg d n A B)).
+  intros eta Heta. destruct (vanishing_small gamma Hg eta Heta) as [dl [Hdl Hs]].
+  exists dl. split; [exact Hdl|]. intros x Hx. apply gated_bound. intros j Hj. apply Hs, Hx, Hj.
 Qed.
 
 (** ** R3 *)
