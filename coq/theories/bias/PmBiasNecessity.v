@@ -80,10 +80,8 @@ Qed.
 Lemma pm_scale_any sigma lam z : odd_part_identity sigma -> lam = 1 \/ lam = -1 ->
   sigma (lam * z) = sigma z - (if Rlt_dec lam 0 then z else 0).
 Proof.
-  intros Hodd [-> | ->].
-  - destruct (Rlt_dec 1 0); [lra|]. rewrite Rmult_1_l. ring.
-  - destruct (Rlt_dec (-1) 0); [|lra]. pose proof (Hodd z) as E.
-    replace (-1 * z) with (- z) by ring. lra.
+  intros Hodd Hl. rewrite (pm_scale sigma lam z Hodd Hl).
+  destruct Hl as [-> | ->]; [rewrite Rabs_R1 | rewrite Rabs_left by lra]; destruct Rlt_dec; ring.
 Qed.
 
 Section PmNecessity.

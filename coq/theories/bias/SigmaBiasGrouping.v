@@ -11,7 +11,7 @@
     - [sigma_bias_grouping_relu]: for ReLU it is [bias_grouping];
     - [sigma_bias_grouping_form]: a grouping whose kept scales obey the scale
       law [sigma(lam z) = |lam| sigma z - [lam < 0] |lam| z] (ReLU: any
-      [lam <> 0]; the GELU family: [lam = +-1], [pm_scale_law]) makes the
+      [lam <> 0]; the GELU family: [lam = +-1], [odd_part_scale_law_pm]) makes the
       block its biased ridge form; [pm_bias_grouping_form] for the
       +- grouping [pm_bias_grouping];
     - [sigma_bias_grouping_drop_form]: with a zero-kink tail, the ridge form
@@ -21,7 +21,7 @@
       iff R8's width condition [width_condition d k m U G L];
     - [relu_bias_grouping_drop_sufficient], [pm_bias_grouping_drop_sufficient]:
       the width condition suffices without canonicity.
-    [grouping_l0] is the offset the relation asks for; certificates
+    [GroupingSound.grouping_l0] is the offset the relation asks for; certificates
     ([certify/BiasGroupingCheck.v]) pass it as this term, so no value of
     [sigma] is ever computed.  Non-vacuity: at the end, and the concrete
     certificates of [certify/CertifyBiasWidth.v]. *)
@@ -34,17 +34,7 @@ From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry Finit
 From Absorb.decide Require Import WidthCore.
 Open Scope R_scope.
 
-(** The offset of the grouped form: [b0], minus [|lam_i| b_i s_t] for the
-    kept rows with [lam_i < 0], plus [b_i sigma(c_i)] for the dropped rows. *)
-Definition grouping_l0 (sigma : R -> R) (d n k : nat) (c : vec) (B : mat) (b0 : vec) (s : vec)
-    (cls : nat -> nat) (lam : nat -> R) : vec :=
-  fun p => b0 p
-           + sumn n (fun i => if Nat.ltb (cls i) k then
-                                if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i))
-                                else 0
-                              else B p i * sigma (c i)).
-
-(** [ReluBiasGrouping.act_bias_grouping]; its last clause reads [l0 = grouping_l0 ...]. *)
+(** [GroupingSound.act_bias_grouping]; its last clause reads [l0 = grouping_l0 ...]. *)
 Definition sigma_bias_grouping (sigma : R -> R) := act_bias_grouping sigma.
 
 Lemma sigma_bias_grouping_relu d n k A c B b0 U s G L l0 cls lam :
@@ -57,14 +47,6 @@ Definition pm_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (
     (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
   sigma_bias_grouping sigma d n k A c B b0 U s G L l0 cls lam /\
   (forall i, (i < n)%nat -> (cls i < k)%nat -> lam i = 1 \/ lam i = -1).
-
-(** ** The scale law ([ReluBiasGrouping.scale_law]) *)
-
-Lemma relu_scale_law lam : lam <> 0 -> scale_law relu lam.
-Proof. intros H z. exact (relu_scale_abs lam z H). Qed.
-
-Lemma pm_scale_law sigma lam : odd_part_identity sigma -> lam = 1 \/ lam = -1 -> scale_law sigma lam.
-Proof. intros Hodd Hl z. exact (pm_scale sigma lam z Hodd Hl). Qed.
 
 (** ** The block is its biased ridge form *)
 
@@ -83,7 +65,7 @@ Corollary pm_bias_grouping_form : forall sigma, odd_part_identity sigma ->
 Proof.
   intros sigma Hodd d n k A c B b0 U s G L l0 cls lam [Hg Hpm].
   apply (sigma_bias_grouping_form sigma d n k A c B b0 U s G L l0 cls lam Hg).
-  intros i Hi Hk. exact (pm_scale_law sigma (lam i) Hodd (Hpm i Hi Hk)).
+  intros i Hi Hk. exact (odd_part_scale_law_pm sigma (lam i) Hodd (Hpm i Hi Hk)).
 Qed.
 
 (** ** A zero-kink tail *)
@@ -123,7 +105,7 @@ Lemma relu_grouping_drop_form d n k K A c B b0 U s G L l0 cls lam :
              (bias_ridge_form relu d k U s G L l0).
 Proof.
   intros H. apply (sigma_bias_grouping_drop_form relu d n k K A c B b0 U s G L l0 cls lam H).
-  destruct H as [_ [[Hkeep _] _]]. intros i Hi Hk.
+  destruct H as [_ [[[Hkeep _] _] _]]. intros i Hi Hk.
   exact (relu_scale_law (lam i) (proj1 (Hkeep i Hi Hk))).
 Qed.
 
@@ -133,7 +115,7 @@ Lemma pm_grouping_drop_form sigma d n k K A c B b0 U s G L l0 cls lam : odd_part
              (bias_ridge_form sigma d k U s G L l0).
 Proof.
   intros Hodd [H Hpm]. apply (sigma_bias_grouping_drop_form sigma d n k K A c B b0 U s G L l0 cls lam H).
-  intros i Hi Hk. exact (pm_scale_law sigma (lam i) Hodd (Hpm i Hi Hk)).
+  intros i Hi Hk. exact (odd_part_scale_law_pm sigma (lam i) Hodd (Hpm i Hi Hk)).
 Qed.
 
 (** ** Absorbability through the form *)
@@ -222,10 +204,10 @@ Example pm_bias_grouping_instance sigma :
     (fun _ _ => 2) (fun _ _ => 0) (sg_l0 sigma) sg_cls sg_lam.
 Proof.
   assert (H1 : Rabs (-1) = 1) by (rewrite Rabs_left; lra).
-  split; [split; [|split; [|split; [|split]]]|].
+  split; [split; [split; [|split; [|split]] | split] |].
   - intros i Hi Hk. unfold sg_cls in Hk. destruct (Nat.eq_dec i 2); [lia|].
-    unfold sg_A, sg_c, sg_lam. destruct (Nat.eq_dec i 0); [|destruct (Nat.eq_dec i 1); [|lia]];
-      (split; [lra | split; [intros; ring | ring]]).
+    unfold sg_A, sg_lam. destruct (Nat.eq_dec i 0); [|destruct (Nat.eq_dec i 1); [|lia]];
+      (split; [lra | intros; ring]).
   - intros i Hi Hk. left. intros j _. unfold sg_cls in Hk. unfold sg_A.
     destruct (Nat.eq_dec i 2) as [->|]; [reflexivity | lia].
   - intros p t _ Ht. assert (t = 0%nat) by lia. subst. simpl. unfold sg_cls, sg_lam. simpl.
@@ -233,6 +215,8 @@ Proof.
   - intros p q Hp Hq. assert (p = 0%nat) by lia. assert (q = 0%nat) by lia. subst.
     simpl. unfold sg_cls, sg_lam, identity. simpl. rewrite H1.
     destruct (Rlt_dec 1 0); [lra|]. destruct (Rlt_dec (-1) 0); [|lra]. ring.
+  - intros i Hi Hk. unfold sg_cls in Hk. destruct (Nat.eq_dec i 2); [lia|].
+    unfold sg_c, sg_lam. destruct (Nat.eq_dec i 0); [|destruct (Nat.eq_dec i 1); [|lia]]; ring.
   - intros p _. reflexivity.
   - intros i Hi Hk. unfold sg_lam. destruct (Nat.eq_dec i 0); [left | right]; reflexivity.
 Qed.

@@ -22,7 +22,7 @@
 
 From Coq Require Import Reals ZArith Lia Lra List.
 From Absorb Require Import Sums Blocks BiasSpec BiasBlocks.
-From Absorb.decide Require Import RidgeForm GroupingDrop.
+From Absorb.decide Require Import RidgeForm GroupingSound GroupingDrop.
 From Absorb.certify Require Import ZMatrices GroupingCheck SignsCheck.
 From Absorb.bias Require Import SigmaBiasGrouping.
 Import ListNotations.
@@ -102,18 +102,18 @@ Proof.
   destruct (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg) as [HkK [[Hkeep [Hdrop [HG HL]]] HZ]].
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg) as (HA & _ & HU & Hl & _).
   split; [exact HkK|]. split; [|exact HZ].
-  split; [|split; [|split; [exact HG | split; [exact HL | intros; reflexivity]]]].
-  - intros i Hi Hc. destruct (Hkeep i Hi Hc) as [Hnz Ha]. split; [exact Hnz|]. split.
-    + intros j Hj. rewrite <- (strip_agree d dA RA i j Hj). exact (Ha j Hj).
-    + pose proof (kept_nz_sound d K n RA cls Hk i Hi Hc) as Hn.
-      pose proof (row_ok_at d n k K dA (map (strip_row d) RA) dB CB dU RU dl LN cls dG CG dL RL i Hg Hi) as R.
-      unfold row_ok in R. simpl in R. rewrite nth_strip in R. unfold strip_row in R. rewrite Hn in R.
-      destruct (Z.ltb_spec (Z.of_nat (nth i cls K)) (Z.of_nat K)) as [_|C]; [|lia].
-      apply andb_prop in R as [_ Heq]. rewrite Nat2Z.id in Heq.
-      pose proof (zveqb_sound _ _ Heq d) as E. rewrite !nth_zvscale in E.
-      unfold zaug, zmat_rows. apply scale_eq_real; assumption.
+  split; [split; [|split; [|split; [exact HG | exact HL]]] | split; [|intros; reflexivity]].
+  - intros i Hi Hc. destruct (Hkeep i Hi Hc) as [Hnz Ha]. split; [exact Hnz|].
+    intros j Hj. rewrite <- (strip_agree d dA RA i j Hj). exact (Ha j Hj).
   - intros i Hi Hc. destruct (Hdrop i Hi Hc) as [Ha|Hb]; [left | right; exact Hb].
     intros j Hj. rewrite <- (strip_agree d dA RA i j Hj). exact (Ha j Hj).
+  - intros i Hi Hc. pose proof (kept_nz_sound d K n RA cls Hk i Hi Hc) as Hn.
+    pose proof (row_ok_at d n k K dA (map (strip_row d) RA) dB CB dU RU dl LN cls dG CG dL RL i Hg Hi) as R.
+    unfold row_ok in R. simpl in R. rewrite nth_strip in R. unfold strip_row in R. rewrite Hn in R.
+    destruct (Z.ltb_spec (Z.of_nat (nth i cls K)) (Z.of_nat K)) as [_|C]; [|lia].
+    apply andb_prop in R as [_ Heq]. rewrite Nat2Z.id in Heq.
+    pose proof (zveqb_sound _ _ Heq d) as E. rewrite !nth_zvscale in E.
+    unfold zaug, zmat_rows. apply scale_eq_real; assumption.
 Qed.
 
 Theorem check_bias_grouping_pm_sound (sigma : R -> R) d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL

@@ -3,22 +3,26 @@
     If [grouping d n k A B U G L cls lam] holds (rows of [A] collected into
     classes along directions [u_t], [a_i = lam_i u_{cls i}]), then
     [x + B sigma(A x)] is the ridge form [L x + sum_t G[:,t] sigma(u_t . x)].
+    With biases ([act_bias_grouping]: also [c_i = lam_i s_{cls i}]),
+    [x + B sigma(A x + c) + b0] is the biased ridge form with offset
+    [grouping_l0] ([act_bias_grouping_form]); the unbiased statement is its
+    case [c = s = b0 = 0].
 
     The only facts about [sigma] used are [sigma 0 = 0] (for dropped rows
-    with [a_i = 0]) and the *scale law* of each kept scale [lam]:
+    with [a_i = 0], unbiased case) and the *scale law* of each kept scale [lam]:
     [sigma(lam z) = |lam| sigma(z) - [lam < 0] |lam| z].
     ReLU satisfies it for every [lam <> 0]
     ([ReLU(lam z) = |lam| ReLU(+-z)], [ReLU(-z) = ReLU(z) - z]); any
     activation with [sigma(z) - sigma(-z) = z] satisfies it for [lam = +-1].
 
-    Main results: [grouping_sound] (any activation with the scale law),
-    [grouping_sound_relu], [grouping_sound_pm] (GELU family, as one
-    statement over [sigma]), and [grouping_of_classes]: the kink vectors
-    and linear part of a grouping are determined by [cls], [lam], [U], so a
-    grouping exists as soon as its first two clauses hold. *)
+    Main results: [act_bias_grouping_form], [grouping_sound] (any activation
+    with the scale law), [grouping_sound_relu], [grouping_sound_pm] (GELU
+    family, as one statement over [sigma]), and [grouping_of_classes]: the
+    kink vectors and linear part of a grouping are determined by [cls], [lam],
+    [U], so a grouping exists as soon as its first two clauses hold. *)
 
 From Coq Require Import Reals Lra Lia.
-From Absorb Require Import Sums Blocks ActivationDefs Activations.
+From Absorb Require Import Sums Blocks ActivationDefs Activations BiasBlocks BiasSpec.
 From Absorb.decide Require Import RidgeForm.
 Open Scope R_scope.
 
@@ -65,90 +69,147 @@ Proof.
   intros H. unfold dot, row. apply sumn_zero. intros j Hj. rewrite H by exact Hj. ring.
 Qed.
 
-(** The kink-vector part of row [j]: [sum_t [cls j = t] |lam_j| b_{pj} sigma(u_t.x)]. *)
-Lemma class_delta k (c : nat) (a : R) (f : nat -> R) :
-  sumn k (fun t => (if Nat.eq_dec c t then a else 0) * f t) =
-  if Nat.ltb c k then a * f c else 0.
+(** ** Biased groupings
+
+    A biased block [x + B sigma(A x + c) + b0] is grouped by a [grouping] of
+    [(A, B)] whose kept rows also have [c_i = lam_i s_{cls i}]; the offset
+    of its biased ridge form is [grouping_l0]: [b0], minus [|lam_i| b_i s_t]
+    for the kept rows with [lam_i < 0], plus [b_i sigma(c_i)] for the dropped
+    rows.  The unbiased [grouping_sound] is its case [c = s = b0 = 0]. *)
+Definition grouping_l0 (sigma : R -> R) (d n k : nat) (c : vec) (B : mat) (b0 : vec) (s : vec)
+    (cls : nat -> nat) (lam : nat -> R) : vec :=
+  fun p => b0 p
+           + sumn n (fun i => if Nat.ltb (cls i) k then
+                                if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i))
+                                else 0
+                              else B p i * sigma (c i)).
+
+Definition act_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (B : mat) (b0 : vec)
+    (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+  grouping d n k A B U G L cls lam /\
+  (forall i, (i < n)%nat -> (cls i < k)%nat -> c i = lam i * s (cls i)) /\
+  (forall p, (p < d)%nat -> l0 p = grouping_l0 sigma d n k c B b0 s cls lam p).
+
+(** ** Regrouping the sums *)
+
+Lemma sumn_delta_or_zero k (t0 : nat) (f : nat -> R) :
+  sumn k (fun t => if Nat.eq_dec t0 t then f t else 0) =
+  if Nat.ltb t0 k then f t0 else 0.
 Proof.
-  destruct (Nat.ltb c k) eqn:E.
-  - apply Nat.ltb_lt in E.
-    rewrite (sumn_ext k _ (fun t => if Nat.eq_dec c t then a * f t else 0)).
-    + apply (sumn_delta k c (fun t => a * f t)). exact E.
-    + intros t _. destruct (Nat.eq_dec c t); ring.
+  destruct (Nat.ltb t0 k) eqn:E.
+  - apply Nat.ltb_lt in E. apply sumn_delta. exact E.
   - apply Nat.ltb_ge in E. apply sumn_zero. intros t Ht.
-    destruct (Nat.eq_dec c t); [lia | ring].
+    destruct (Nat.eq_dec t0 t); [lia | reflexivity].
 Qed.
 
-(** The linear-part correction of row [j]. *)
-Definition neg_term (d k : nat) (B U : mat) (cls : nat -> nat) (lam : nat -> R)
-    (p j : nat) (x : vec) : R :=
-  if Nat.ltb (cls j) k then
-    if Rlt_dec (lam j) 0 then Rabs (lam j) * B p j * dot d (row U (cls j)) x else 0
-  else 0.
-
-(** Row [j] of the block, written in the ridge-form terms. *)
-Lemma row_term_split sigma d n k (A B U : mat) cls lam p j x :
-  sigma 0 = 0 -> (j < n)%nat ->
-  (forall i, (i < n)%nat -> (cls i < k)%nat -> scale_law sigma (lam i)) ->
-  (forall i, (i < n)%nat -> (cls i < k)%nat ->
-     lam i <> 0 /\ forall j, (j < d)%nat -> A i j = lam i * U (cls i) j) ->
-  (forall i, (i < n)%nat -> (k <= cls i)%nat ->
-     (forall j, (j < d)%nat -> A i j = 0) \/ (forall p, (p < d)%nat -> B p i = 0)) ->
-  (p < d)%nat ->
-  B p j * sigma (dot d (row A j) x) =
-  sumn k (fun t => (if Nat.eq_dec (cls j) t then Rabs (lam j) * B p j else 0)
-                   * sigma (dot d (row U t) x))
-  - neg_term d k B U cls lam p j x.
+(** [sum_t G[p,t] z_t = sum_{i kept} |lam_i| b_{p,i} z_{cls i}]. *)
+Lemma grouped_kinks n k (cls : nat -> nat) (lam : nat -> R) (B G : mat) (z : nat -> R) p :
+  (forall t, (t < k)%nat ->
+     G p t = sumn n (fun i => if Nat.eq_dec (cls i) t then Rabs (lam i) * B p i else 0)) ->
+  sumn k (fun t => G p t * z t) =
+  sumn n (fun i => if Nat.ltb (cls i) k then Rabs (lam i) * B p i * z (cls i) else 0).
 Proof.
-  intros H0 Hj Hsc Hkeep Hdrop Hp. rewrite class_delta. unfold neg_term.
-  destruct (Nat.ltb (cls j) k) eqn:E.
-  - apply Nat.ltb_lt in E. destruct (Hkeep j Hj E) as [_ HA].
-    rewrite (dot_scaled_row d A U j (cls j) (lam j) x HA).
-    rewrite (Hsc j Hj E). destruct (Rlt_dec (lam j) 0); ring.
-  - apply Nat.ltb_ge in E. destruct (Hdrop j Hj E) as [HA | HB].
-    + rewrite (dot_zero_row d A j x HA), H0. ring.
-    + rewrite HB by exact Hp. ring.
+  intros HG.
+  rewrite (sumn_ext k _ (fun t => sumn n (fun i =>
+              if Nat.eq_dec (cls i) t then Rabs (lam i) * B p i * z t else 0))).
+  - rewrite sumn_swap. apply sumn_ext. intros i _.
+    rewrite (sumn_delta_or_zero k (cls i) (fun t => Rabs (lam i) * B p i * z t)). reflexivity.
+  - intros t Ht. rewrite (HG t Ht), <- sumn_scal_r. apply sumn_ext. intros i _.
+    destruct (Nat.eq_dec (cls i) t); ring.
+Qed.
+
+(** The linear part applied to [x]. *)
+Lemma grouped_linear d n k (cls : nat -> nat) (lam : nat -> R) (B U L : mat) x p :
+  (p < d)%nat ->
+  (forall q, (q < d)%nat ->
+     L p q = identity p q
+             - sumn n (fun i => if Nat.ltb (cls i) k then
+                                  if Rlt_dec (lam i) 0 then Rabs (lam i) * B p i * U (cls i) q
+                                  else 0
+                                else 0)) ->
+  mv d L x p = x p - sumn n (fun i => if Nat.ltb (cls i) k then
+                                       if Rlt_dec (lam i) 0
+                                       then Rabs (lam i) * B p i * dot d (row U (cls i)) x
+                                       else 0
+                                     else 0).
+Proof.
+  intros Hp HL. unfold mv at 1. unfold dot at 1. unfold row at 1.
+  rewrite (sumn_ext d _ (fun q => identity p q * x q
+             - sumn n (fun i => if Nat.ltb (cls i) k then
+                                  if Rlt_dec (lam i) 0 then Rabs (lam i) * B p i * U (cls i) q * x q
+                                  else 0
+                                else 0))).
+  - rewrite sumn_minus, sumn_swap.
+    pose proof (mv_identity d x p Hp) as I. unfold mv, dot, row in I. rewrite I.
+    f_equal. apply sumn_ext. intros i _.
+    destruct (Nat.ltb (cls i) k); [|apply sumn_zero; reflexivity].
+    destruct (Rlt_dec (lam i) 0); [|apply sumn_zero; reflexivity].
+    unfold dot, row. rewrite <- sumn_scal_l. apply sumn_ext. intros; ring.
+  - intros q Hq. rewrite (HL q Hq), Rmult_minus_distr_r, <- sumn_scal_r. f_equal.
+    apply sumn_ext. intros i _.
+    destruct (Nat.ltb (cls i) k); [destruct (Rlt_dec (lam i) 0)|]; ring.
 Qed.
 
 (** ** Soundness *)
 
+(** The biased block is its biased ridge form, for any [sigma] whose kept
+    scales obey the [scale_law]. *)
+Theorem act_bias_grouping_form : forall sigma d n k A c B b0 U s G L l0 cls lam,
+  act_bias_grouping sigma d n k A c B b0 U s G L l0 cls lam ->
+  (forall i, (i < n)%nat -> (cls i < k)%nat -> scale_law sigma (lam i)) ->
+  same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
+             (bias_ridge_form sigma d k U s G L l0).
+Proof.
+  intros sigma d n k A c B b0 U s G L l0 cls lam [[Hkeep [Hdrop [HG HL]]] [Hc Hl0]] Hsc x p Hp.
+  unfold residual, ungated_bias, bias_ridge_form.
+  rewrite (mv_identity d x p Hp).
+  rewrite (grouped_linear d n k cls lam B U L x p Hp (fun q Hq => HL p q Hp Hq)).
+  rewrite (Hl0 p Hp). unfold grouping_l0.
+  rewrite (grouped_kinks n k cls lam B G (fun t => sigma (dot d (row U t) x + s t)) p
+             (fun t Ht => HG p t Hp Ht)).
+  assert (Ht : sumn n (fun i => B p i * sigma (dot d (row A i) x + c i)) =
+    sumn n (fun i => (if Nat.ltb (cls i) k then
+                        if Rlt_dec (lam i) 0 then - (Rabs (lam i) * B p i * s (cls i)) else 0
+                      else B p i * sigma (c i))
+                     + (if Nat.ltb (cls i) k
+                        then Rabs (lam i) * B p i * sigma (dot d (row U (cls i)) x + s (cls i))
+                        else 0)
+                     - (if Nat.ltb (cls i) k then
+                          if Rlt_dec (lam i) 0
+                          then Rabs (lam i) * B p i * dot d (row U (cls i)) x else 0
+                        else 0))).
+  { apply sumn_ext. intros i Hi. destruct (Nat.ltb (cls i) k) eqn:E.
+    - apply Nat.ltb_lt in E. destruct (Hkeep i Hi E) as [_ Ha].
+      rewrite (dot_scaled_row d A U i (cls i) (lam i) x Ha), (Hc i Hi E).
+      replace (lam i * dot d (row U (cls i)) x + lam i * s (cls i))
+        with (lam i * (dot d (row U (cls i)) x + s (cls i))) by ring.
+      rewrite (Hsc i Hi E). destruct (Rlt_dec (lam i) 0); ring.
+    - apply Nat.ltb_ge in E. destruct (Hdrop i Hi E) as [Ha|Hb].
+      + rewrite (dot_zero_row d A i x Ha), Rplus_0_l. ring.
+      + rewrite (Hb p Hp). ring. }
+  rewrite Ht. repeat (rewrite sumn_plus || rewrite sumn_minus). ring.
+Qed.
+
+(** Without biases ([c = s = b0 = 0], so [l0 = 0] when [sigma 0 = 0]). *)
 Theorem grouping_sound sigma d n k (A B U G L : mat) cls lam :
   sigma 0 = 0 ->
   (forall i, (i < n)%nat -> (cls i < k)%nat -> scale_law sigma (lam i)) ->
   grouping d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L).
 Proof.
-  intros H0 Hsc [Hkeep [Hdrop [HG HL]]] x p Hp.
-  unfold residual, ridge_form, ungated.
-  rewrite (sumn_ext n _ (fun j =>
-             sumn k (fun t => (if Nat.eq_dec (cls j) t then Rabs (lam j) * B p j else 0)
-                              * sigma (dot d (row U t) x))
-             - neg_term d k B U cls lam p j x)).
-  2:{ intros j Hj. apply (row_term_split sigma d n k A B U cls lam p j x); assumption. }
-  rewrite sumn_minus, sumn_swap.
-  rewrite (sumn_ext k (fun t => sumn n _) (fun t => G p t * sigma (dot d (row U t) x))).
-  2:{ intros t Ht. rewrite sumn_scal_r, HG by assumption. reflexivity. }
-  (* the linear part *)
-  assert (HLx : mv d L x p = mv d identity x p - sumn n (fun j => neg_term d k B U cls lam p j x)).
-  { unfold mv, dot, row.
-    rewrite (sumn_ext d (fun q => L p q * x q)
-               (fun q => identity p q * x q
-                         - sumn n (fun j => if Nat.ltb (cls j) k then
-                                              if Rlt_dec (lam j) 0
-                                              then Rabs (lam j) * B p j * U (cls j) q * x q
-                                              else 0
-                                            else 0))).
-    2:{ intros q Hq. rewrite HL by assumption. rewrite Rmult_minus_distr_r, <- sumn_scal_r.
-        f_equal. apply sumn_ext. intros j _.
-        destruct (Nat.ltb (cls j) k), (Rlt_dec (lam j) 0); ring. }
-    rewrite sumn_minus, sumn_swap. f_equal. apply sumn_ext. intros j _.
-    unfold neg_term, dot, row.
-    destruct (Nat.ltb (cls j) k).
-    - destruct (Rlt_dec (lam j) 0).
-      + rewrite <- sumn_scal_l. apply sumn_ext. intros; ring.
-      + apply sumn_zero. reflexivity.
-    - apply sumn_zero. reflexivity. }
-  rewrite HLx. ring.
+  intros H0 Hsc Hg x p Hp.
+  assert (Hb : act_bias_grouping sigma d n k A (fun _ => 0) B (fun _ => 0) U (fun _ => 0) G L
+                 (fun _ => 0) cls lam).
+  { split; [exact Hg|]. split; [intros; ring|]. intros q _. unfold grouping_l0.
+    rewrite sumn_zero; [ring|]. intros i _. rewrite H0.
+    destruct (Nat.ltb (cls i) k); [destruct (Rlt_dec (lam i) 0)|]; ring. }
+  pose proof (act_bias_grouping_form sigma d n k A _ B _ U _ G L _ cls lam Hb Hsc x p Hp) as E.
+  unfold residual, ungated_bias, bias_ridge_form in E. unfold residual, ungated, ridge_form.
+  rewrite (sumn_ext n _ (fun j => B p j * sigma (dot d (row A j) x + 0)))
+    by (intros; rewrite Rplus_0_r; reflexivity).
+  rewrite (sumn_ext k _ (fun t => G p t * sigma (dot d (row U t) x + 0)))
+    by (intros; rewrite Rplus_0_r; reflexivity).
+  lra.
 Qed.
 
 (** ReLU: every grouping is sound. *)
@@ -176,23 +237,12 @@ Qed.
 Corollary grouping_sound_gelu d n k (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated gelu d n A B)) (ridge_form gelu d k U G L).
-Proof.
-  apply grouping_sound_pm; [exact gelu_odd_part | exact (proj2 gelu_vanishing)].
-Qed.
-
-Corollary grouping_sound_gelu_tanh d n k (A B U G L : mat) cls lam :
-  grouping_pm d n k A B U G L cls lam ->
-  same_fun d (residual d identity (ungated gelu_tanh d n A B)) (ridge_form gelu_tanh d k U G L).
-Proof.
-  apply grouping_sound_pm; [exact gelu_tanh_odd_part | exact (proj2 gelu_tanh_vanishing)].
-Qed.
+Proof. exact (grouping_sound_pm gelu d n k A B U G L cls lam gelu_odd_part (proj2 gelu_vanishing)). Qed.
 
 Corollary grouping_sound_silu d n k (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated silu d n A B)) (ridge_form silu d k U G L).
-Proof.
-  apply grouping_sound_pm; [exact silu_odd_part | exact (proj2 silu_vanishing)].
-Qed.
+Proof. exact (grouping_sound_pm silu d n k A B U G L cls lam silu_odd_part (proj2 silu_vanishing)). Qed.
 
 (** ** Building groupings *)
 
