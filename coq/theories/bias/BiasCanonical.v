@@ -10,7 +10,7 @@
       [G[:,j] sigma(s_j)], moved into [l0];
     - [merge_bias_class]: a class [(u_j, s_j) = c (u_i, s_i)] is merged into
       class [i] when [sigma] obeys the scale law at [c]
-      ([sigma(c z) = |c| sigma z - [c < 0] |c| z], [ReluBiasGrouping.scale_law];
+      ([sigma(c z) = |c| sigma z - [c < 0] |c| z], [GroupingSound.scale_law];
       ReLU: every [c], [relu_scale_any]);
     - [bias_ridge_form_canonical_by]: by induction on [k], for any notion of
       canonical classes whose failure yields such a pair (also used for the
