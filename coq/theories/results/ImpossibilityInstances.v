@@ -43,7 +43,7 @@ Qed.
 (** ** R3 *)
 
 Theorem swiglu_not_absorbable : gated_not_absorbable_claim silu.
-Proof. exact (vanishing_gate_not_absorbable silu silu_vanishing). Qed.
+Proof. intros d n m P C A B. exact (gated_not_absorbable silu d n m P C A B silu_vanishing). Qed.
 
 (** ** R4 *)
 
@@ -188,10 +188,10 @@ Qed.
 (** ** GeGLU (GELU gate) and its tanh approximation *)
 
 Theorem geglu_not_absorbable : gated_not_absorbable_claim gelu.
-Proof. exact (vanishing_gate_not_absorbable gelu gelu_vanishing). Qed.
+Proof. intros d n m P C A B. exact (gated_not_absorbable gelu d n m P C A B gelu_vanishing). Qed.
 
 Theorem geglu_tanh_not_absorbable : gated_not_absorbable_claim gelu_tanh.
-Proof. exact (vanishing_gate_not_absorbable gelu_tanh gelu_tanh_vanishing). Qed.
+Proof. intros d n m P C A B. exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing). Qed.
 
 Theorem geglu_depth : gated_depth_claim gelu.
 Proof. exact (vanishing_gate_depth gelu gelu_vanishing). Qed.

@@ -1,12 +1,11 @@
 (** * R3 and R4 for one gate continuous at 0 with value 0, stated once
 
-    For a gate [gamma] with [vanishing_at_0 gamma]:
-    [vanishing_gate_not_absorbable] (R3: any widths, any nonzero skip),
-    [vanishing_gate_depth] (R4: residual blocks against any nonempty list of
-    residual-free ones) and [vanishing_gate_instance] (non-vacuity at
-    [d = n = m = 1], skip [I], all weights 1).  The per-activation theorems
-    (SwiGLU, GeGLU, quick_gelu, ... in [ImpossibilityInstances] and
-    [MoreActivationInstances]) are one-line applications to the gate's
+    For a gate [gamma] with [vanishing_at_0 gamma]: [vanishing_gate_depth]
+    (R4: residual blocks against any nonempty list of residual-free ones)
+    and [vanishing_gate_instance] (R3 at [d = n = m = 1], skip [I], all
+    weights 1).  The per-activation theorems (SwiGLU, GeGLU, quick_gelu, ...
+    in [ImpossibilityInstances] and [MoreActivationInstances]) are one-line
+    applications of these and of [Gated.gated_not_absorbable] to the gate's
     [vanishing_at_0] lemma.  The notations below spell out their statements
     (parsing only: each theorem's statement is the plain proposition). *)
 
@@ -31,15 +30,12 @@ Section VanishingGate.
 
 Context (gamma : R -> R) (Hgamma : vanishing_at_0 gamma).
 
-Lemma vanishing_gate_not_absorbable : gated_not_absorbable_claim gamma.
-Proof. intros d n m P C A B. exact (gated_not_absorbable gamma d n m P C A B Hgamma). Qed.
-
 Lemma vanishing_gate_depth : gated_depth_claim gamma.
 Proof. intros d res free Hd. exact (depth_gated_not_representable gamma d res free Hd Hgamma). Qed.
 
 Lemma vanishing_gate_instance : vanishing_at_0 gamma /\ unit_gated_not_absorbable gamma.
 Proof.
-  split; [exact Hgamma|]. apply vanishing_gate_not_absorbable.
+  split; [exact Hgamma|]. apply gated_not_absorbable; [exact Hgamma|].
   exists 0%nat, 0%nat. unfold identity. simpl. repeat split; try lia. lra.
 Qed.
 
