@@ -11,49 +11,30 @@
       ([Homogeneous.homogeneous_not_absorbable_gated]), and R3 needs the
       gate to vanish at 0 ([H(0) = 1], and [H] is discontinuous there):
       neither hypothesis can be dropped.
-    - Non-vacuity examples for every theorem. *)
+    - Non-vacuity examples for every theorem.
+    The R3/R4 statements are applications of [results/VanishingGate.v]. *)
 
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
-From Absorb Require Import Sums Blocks Compositions SkipReduction Gated Depth.
+From Absorb Require Import Sums Blocks Compositions SkipReduction Gated Depth VanishingGate.
 From Absorb Require Import MoreActivationDefs MoreActivations HomogeneousReal.
 Open Scope R_scope.
 
 (** ** R3 *)
 
-Theorem quick_gelu_glu_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated quick_gelu d n m P C A B.
-Proof.
-  intros d n m P C A B HP.
-  exact (gated_not_absorbable quick_gelu d n m P C A B quick_gelu_vanishing HP).
-Qed.
+Theorem quick_gelu_glu_not_absorbable : gated_not_absorbable_claim quick_gelu.
+Proof. intros d n m P C A B. exact (gated_not_absorbable quick_gelu d n m P C A B quick_gelu_vanishing). Qed.
 
-Theorem gelu_fast_glu_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated gelu_fast d n m P C A B.
-Proof.
-  intros d n m P C A B HP.
-  exact (gated_not_absorbable gelu_fast d n m P C A B gelu_fast_vanishing HP).
-Qed.
+Theorem gelu_fast_glu_not_absorbable : gated_not_absorbable_claim gelu_fast.
+Proof. intros d n m P C A B. exact (gated_not_absorbable gelu_fast d n m P C A B gelu_fast_vanishing). Qed.
 
 (** ** R4 *)
 
-Theorem quick_gelu_glu_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock quick_gelu d) res))
-               (compose (map (gblock quick_gelu d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable quick_gelu d res free Hd quick_gelu_vanishing Hfree).
-Qed.
+Theorem quick_gelu_glu_depth : gated_depth_claim quick_gelu.
+Proof. exact (vanishing_gate_depth quick_gelu quick_gelu_vanishing). Qed.
 
-Theorem gelu_fast_glu_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock gelu_fast d) res))
-               (compose (map (gblock gelu_fast d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable gelu_fast d res free Hd gelu_fast_vanishing Hfree).
-Qed.
+Theorem gelu_fast_glu_depth : gated_depth_claim gelu_fast.
+Proof. exact (vanishing_gate_depth gelu_fast gelu_fast_vanishing). Qed.
 
 Theorem heaviside_depth : forall d (res free : list (nat * mat * mat)),
   (1 <= d)%nat -> free <> nil ->
@@ -97,21 +78,11 @@ Proof. intros [_ H]. rewrite heaviside_at_0 in H. lra. Qed.
 Definition one_gblock' : nat * mat * mat * mat := (1%nat, const_mat 1, const_mat 1, const_mat 1).
 Definition one_block' : nat * mat * mat := (1%nat, const_mat 1, const_mat 1).
 
-Example quick_gelu_glu_instance :
-  vanishing_at_0 quick_gelu /\
-  ~ absorbable_gated quick_gelu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof.
-  split; [exact quick_gelu_vanishing|].
-  apply quick_gelu_glu_not_absorbable. exact skip_identity_nonzero_1.
-Qed.
+Example quick_gelu_glu_instance : vanishing_at_0 quick_gelu /\ unit_gated_not_absorbable quick_gelu.
+Proof. exact (vanishing_gate_instance quick_gelu quick_gelu_vanishing). Qed.
 
-Example gelu_fast_glu_instance :
-  vanishing_at_0 gelu_fast /\
-  ~ absorbable_gated gelu_fast 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof.
-  split; [exact gelu_fast_vanishing|].
-  apply gelu_fast_glu_not_absorbable. exact skip_identity_nonzero_1.
-Qed.
+Example gelu_fast_glu_instance : vanishing_at_0 gelu_fast /\ unit_gated_not_absorbable gelu_fast.
+Proof. exact (vanishing_gate_instance gelu_fast gelu_fast_vanishing). Qed.
 
 Example quick_gelu_glu_depth_instance :
   ~ same_fun 1 (compose (map (res_gblock quick_gelu 1) [one_gblock'; one_gblock']))

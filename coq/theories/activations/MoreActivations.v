@@ -61,15 +61,7 @@ Proof.
 Qed.
 
 Lemma gelu_fast_continuous z : continuity_pt gelu_fast z.
-Proof.
-  apply continuity_pt_filterlim.
-  apply (ex_derive_continuous (K := R_AbsRing) (V := R_NormedModule)).
-  unfold gelu_fast, tanh, sinh, cosh.
-  auto_derive.
-  match goal with |- (exp ?u + exp ?v) * _ <> 0 =>
-    pose proof (exp_pos u); pose proof (exp_pos v) end.
-  lra.
-Qed.
+Proof. apply continuity_pt_of_ex_derive. unfold gelu_fast. auto_derive. auto using tanh_ex_derive. Qed.
 
 Lemma gelu_fast_zero : gelu_fast 0 = 0.
 Proof. unfold gelu_fast. field. Qed.
@@ -79,13 +71,11 @@ Proof. split; [apply gelu_fast_continuous | exact gelu_fast_zero]. Qed.
 
 (** ** R5 (<=): no genericity needed *)
 
-Corollary quick_gelu_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated quick_gelu d n n identity A B.
-Proof. apply odd_part_absorbable, quick_gelu_odd_part. Qed.
+Corollary quick_gelu_submatrix_absorbable : submatrix_absorbable_claim quick_gelu.
+Proof. intros d n S A B. apply odd_part_absorbable, quick_gelu_odd_part. Qed.
 
-Corollary gelu_fast_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated gelu_fast d n n identity A B.
-Proof. apply odd_part_absorbable, gelu_fast_odd_part. Qed.
+Corollary gelu_fast_submatrix_absorbable : submatrix_absorbable_claim gelu_fast.
+Proof. intros d n S A B. apply odd_part_absorbable, gelu_fast_odd_part. Qed.
 
 (** ** Heaviside *)
 

@@ -10,6 +10,9 @@
       [gelu_even_even].
     - GELU_tanh: [gelu_tanh_odd_part], [gelu_tanh_vanishing].
     - [silu_zero], [gelu_zero], [gelu_tanh_zero]: value 0 at 0.
+    - [continuity_pt_of_ex_derive] (differentiable implies continuous) and
+      [tanh_ex_derive], used for [Phi], [gelu_tanh] and the activations of
+      [MoreActivations.v] and [GeluPositive.v].
     - A few value checks. *)
 
 From Coq Require Import Reals Lra.
@@ -109,6 +112,13 @@ Qed.
 Lemma exp_continuous z : continuity_pt exp z.
 Proof. apply derivable_continuous_pt, derivable_pt_exp. Qed.
 
+(** Differentiable at [z] (Coquelicot's [ex_derive]) implies continuous at [z]. *)
+Lemma continuity_pt_of_ex_derive (f : R -> R) (z : R) : ex_derive f z -> continuity_pt f z.
+Proof.
+  intros H. apply continuity_pt_filterlim.
+  exact (ex_derive_continuous (K := R_AbsRing) (V := R_NormedModule) f z H).
+Qed.
+
 Lemma silu_continuous z : continuity_pt silu z.
 Proof.
   unfold silu.
@@ -188,11 +198,7 @@ Proof.
 Qed.
 
 Lemma Phi_continuous z : continuity_pt Phi z.
-Proof.
-  apply continuity_pt_filterlim.
-  apply (ex_derive_continuous (K := R_AbsRing) (V := R_NormedModule)).
-  eexists. apply Phi_derive.
-Qed.
+Proof. apply continuity_pt_of_ex_derive. eexists. apply Phi_derive. Qed.
 
 (** ** GELU *)
 
@@ -236,6 +242,12 @@ Proof.
   field. lra.
 Qed.
 
+Lemma tanh_ex_derive (u : R) : ex_derive tanh u.
+Proof.
+  unfold tanh, sinh, cosh. auto_derive.
+  pose proof (exp_pos u); pose proof (exp_pos (- u)). lra.
+Qed.
+
 Lemma gelu_tanh_odd_part : odd_part_identity gelu_tanh.
 Proof.
   intros z. unfold gelu_tanh.
@@ -245,15 +257,7 @@ Proof.
 Qed.
 
 Lemma gelu_tanh_continuous z : continuity_pt gelu_tanh z.
-Proof.
-  apply continuity_pt_filterlim.
-  apply (ex_derive_continuous (K := R_AbsRing) (V := R_NormedModule)).
-  unfold gelu_tanh, tanh, sinh, cosh.
-  auto_derive.
-  match goal with |- (exp ?u + exp ?v) * _ <> 0 =>
-    pose proof (exp_pos u); pose proof (exp_pos v) end.
-  lra.
-Qed.
+Proof. apply continuity_pt_of_ex_derive. unfold gelu_tanh. auto_derive. auto using tanh_ex_derive. Qed.
 
 Lemma gelu_tanh_vanishing : vanishing_at_0 gelu_tanh.
 Proof.

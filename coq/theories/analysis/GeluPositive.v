@@ -176,11 +176,7 @@ Proof.
 Qed.
 
 Lemma gelu_even_continuous z : continuity_pt gelu_even z.
-Proof.
-  apply continuity_pt_filterlim.
-  apply (ex_derive_continuous (K := R_AbsRing) (V := R_NormedModule)).
-  eexists. apply gelu_even_derive.
-Qed.
+Proof. apply continuity_pt_of_ex_derive. eexists. apply gelu_even_derive. Qed.
 
 (** The two-term relation [2 e(x) - e(2 x) = 0] behind
     [Ridge.not_ridge_unique_even_abs] fails for GELU's even part. *)

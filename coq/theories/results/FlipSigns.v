@@ -78,23 +78,25 @@ Proof.
   exact (flip_rows_residual sigma d n S A B Hodd Hsub).
 Qed.
 
+(** The statement of the instances, R5 (<=) for one activation [sigma]
+    (parsing only: each instance's statement is the plain proposition). *)
+Notation submatrix_absorbable_claim sigma :=
+  (forall d n S A B, submatrix_cond d n S A B -> absorbable_ungated sigma d n n identity A B)
+  (only parsing).
+
 (** ** Instances *)
 
-Corollary relu_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated relu d n n identity A B.
-Proof. apply odd_part_absorbable, relu_odd_part. Qed.
+Corollary relu_submatrix_absorbable : submatrix_absorbable_claim relu.
+Proof. intros d n S A B. apply odd_part_absorbable, relu_odd_part. Qed.
 
-Corollary silu_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated silu d n n identity A B.
-Proof. apply odd_part_absorbable, silu_odd_part. Qed.
+Corollary silu_submatrix_absorbable : submatrix_absorbable_claim silu.
+Proof. intros d n S A B. apply odd_part_absorbable, silu_odd_part. Qed.
 
-Corollary gelu_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated gelu d n n identity A B.
-Proof. apply odd_part_absorbable, gelu_odd_part. Qed.
+Corollary gelu_submatrix_absorbable : submatrix_absorbable_claim gelu.
+Proof. intros d n S A B. apply odd_part_absorbable, gelu_odd_part. Qed.
 
-Corollary gelu_tanh_submatrix_absorbable d n S A B :
-  submatrix_cond d n S A B -> absorbable_ungated gelu_tanh d n n identity A B.
-Proof. apply odd_part_absorbable, gelu_tanh_odd_part. Qed.
+Corollary gelu_tanh_submatrix_absorbable : submatrix_absorbable_claim gelu_tanh.
+Proof. intros d n S A B. apply odd_part_absorbable, gelu_tanh_odd_part. Qed.
 
 (** ** Non-vacuity: [d = 1], [n = 2], [a = (1, 5)], [b = (-1, 7)], [S = {0}]. *)
 

@@ -6,6 +6,8 @@
       [geglu_tanh_not_absorbable] (tanh-approximate GELU);
     - R4: [relu_pow_depth] ([k = 0] or [k >= 2]), [reglu_depth], [swiglu_depth],
       [geglu_depth], [geglu_tanh_depth];
+    - the gated statements for a gate vanishing at 0 are one-line
+      applications of [VanishingGate.v] (statements spelled by its notations);
     - non-vacuity: every hypothesis of the general theorems holds for concrete
       data ([d = 1], [P = identity] or [P = 2], concrete weights and lists),
       and concrete instances of the conclusions, including one where both
@@ -14,7 +16,7 @@
 From Coq Require Import Reals Lra Lia List.
 Import ListNotations.
 From Absorb Require Import Sums Blocks ActivationDefs Activations
-  Compositions SkipReduction Homogeneous Gated Depth.
+  Compositions SkipReduction Homogeneous Gated Depth VanishingGate.
 Open Scope R_scope.
 
 (** ** R2 *)
@@ -32,20 +34,16 @@ Theorem relu2_not_absorbable : forall d n m P A B,
 Proof. intros d n m P A B. apply relu_pow_not_absorbable. lia. Qed.
 
 (** ReGLU: the ReLU gate is 1-homogeneous, so the block is 2-homogeneous. *)
-Theorem reglu_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated relu d n m P C A B.
+Theorem reglu_not_absorbable : gated_not_absorbable_claim relu.
 Proof.
-  intros d n m P C A B HP.
-  exact (homogeneous_not_absorbable_gated 1 relu d n m P C A B ltac:(lia) relu_homogeneous HP).
+  intros d n m P C A B.
+  exact (homogeneous_not_absorbable_gated 1 relu d n m P C A B ltac:(lia) relu_homogeneous).
 Qed.
 
 (** ** R3 *)
 
-Theorem swiglu_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated silu d n m P C A B.
-Proof.
-  intros d n m P C A B HP. exact (gated_not_absorbable silu d n m P C A B silu_vanishing HP).
-Qed.
+Theorem swiglu_not_absorbable : gated_not_absorbable_claim silu.
+Proof. intros d n m P C A B. exact (gated_not_absorbable silu d n m P C A B silu_vanishing). Qed.
 
 (** ** R4 *)
 
@@ -59,21 +57,11 @@ Proof.
            (relu_pow_homogeneous k) Hfree).
 Qed.
 
-Theorem reglu_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock relu d) res)) (compose (map (gblock relu d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable relu d res free Hd relu_vanishing Hfree).
-Qed.
+Theorem reglu_depth : gated_depth_claim relu.
+Proof. exact (vanishing_gate_depth relu relu_vanishing). Qed.
 
-Theorem swiglu_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock silu d) res)) (compose (map (gblock silu d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable silu d res free Hd silu_vanishing Hfree).
-Qed.
+Theorem swiglu_depth : gated_depth_claim silu.
+Proof. exact (vanishing_gate_depth silu silu_vanishing). Qed.
 
 (** ** Non-vacuity *)
 
@@ -108,13 +96,11 @@ Example relu2_instance :
   ~ absorbable_ungated (relu_pow 2) 1 1 1 identity (const_mat 1) (const_mat 1).
 Proof. apply relu2_not_absorbable. exact identity_nonzero_1. Qed.
 
-Example reglu_instance :
-  ~ absorbable_gated relu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof. apply reglu_not_absorbable. exact identity_nonzero_1. Qed.
+Example reglu_instance : unit_gated_not_absorbable relu.
+Proof. exact (proj2 (vanishing_gate_instance relu relu_vanishing)). Qed.
 
-Example swiglu_instance :
-  ~ absorbable_gated silu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof. apply swiglu_not_absorbable. exact identity_nonzero_1. Qed.
+Example swiglu_instance : unit_gated_not_absorbable silu.
+Proof. exact (proj2 (vanishing_gate_instance silu silu_vanishing)). Qed.
 
 (** R1 with both sides failing: skip [P = 2], inverse [1/2], ReLU^2
     (the instance where both sides hold is [skip_reduction_lhs_instance],
@@ -201,35 +187,17 @@ Qed.
 
 (** ** GeGLU (GELU gate) and its tanh approximation *)
 
-Theorem geglu_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated gelu d n m P C A B.
-Proof.
-  intros d n m P C A B HP. exact (gated_not_absorbable gelu d n m P C A B gelu_vanishing HP).
-Qed.
+Theorem geglu_not_absorbable : gated_not_absorbable_claim gelu.
+Proof. intros d n m P C A B. exact (gated_not_absorbable gelu d n m P C A B gelu_vanishing). Qed.
 
-Theorem geglu_tanh_not_absorbable : forall d n m P C A B,
-  nonzero_mat d P -> ~ absorbable_gated gelu_tanh d n m P C A B.
-Proof.
-  intros d n m P C A B HP.
-  exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing HP).
-Qed.
+Theorem geglu_tanh_not_absorbable : gated_not_absorbable_claim gelu_tanh.
+Proof. intros d n m P C A B. exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing). Qed.
 
-Theorem geglu_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock gelu d) res)) (compose (map (gblock gelu d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable gelu d res free Hd gelu_vanishing Hfree).
-Qed.
+Theorem geglu_depth : gated_depth_claim gelu.
+Proof. exact (vanishing_gate_depth gelu gelu_vanishing). Qed.
 
-Theorem geglu_tanh_depth : forall d (res free : list (nat * mat * mat * mat)),
-  (1 <= d)%nat -> free <> nil ->
-  ~ same_fun d (compose (map (res_gblock gelu_tanh d) res))
-               (compose (map (gblock gelu_tanh d) free)).
-Proof.
-  intros d res free Hd Hfree.
-  exact (depth_gated_not_representable gelu_tanh d res free Hd gelu_tanh_vanishing Hfree).
-Qed.
+Theorem geglu_tanh_depth : gated_depth_claim gelu_tanh.
+Proof. exact (vanishing_gate_depth gelu_tanh gelu_tanh_vanishing). Qed.
 
 Example gelu_gate_vanishing : vanishing_at_0 gelu.
 Proof. exact gelu_vanishing. Qed.
@@ -237,13 +205,11 @@ Proof. exact gelu_vanishing. Qed.
 Example gelu_tanh_gate_vanishing : vanishing_at_0 gelu_tanh.
 Proof. exact gelu_tanh_vanishing. Qed.
 
-Example geglu_instance :
-  ~ absorbable_gated gelu 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof. apply geglu_not_absorbable. exact identity_nonzero_1. Qed.
+Example geglu_instance : unit_gated_not_absorbable gelu.
+Proof. exact (proj2 (vanishing_gate_instance gelu gelu_vanishing)). Qed.
 
-Example geglu_tanh_instance :
-  ~ absorbable_gated gelu_tanh 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
-Proof. apply geglu_tanh_not_absorbable. exact identity_nonzero_1. Qed.
+Example geglu_tanh_instance : unit_gated_not_absorbable gelu_tanh.
+Proof. exact (proj2 (vanishing_gate_instance gelu_tanh gelu_tanh_vanishing)). Qed.
 
 Example geglu_depth_instance :
   ~ same_fun 1 (compose (map (res_gblock gelu 1) [one_gblock; one_gblock]))
