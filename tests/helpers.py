@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 import struct
+from dataclasses import replace
 from fractions import Fraction as F
 from fractions import Fraction
 from pathlib import Path
@@ -259,8 +260,6 @@ def evidence_entry_changed(inst: Instance, dec, i: int, j: int, change, match_we
     """``(instance, decision)`` with the decision's evidence ``W_up`` numerator ``(i, j)``
     replaced by ``change(old)``; with ``match_weights`` the instance's ``W_up`` is changed to
     match (so the agreement check passes and only Coq can object)."""
-    from dataclasses import replace
-
     ev = dec.evidence
     rows = [list(r) for r in ev.A.rows]
     rows[i][j] = change(rows[i][j])

@@ -567,14 +567,6 @@ def _int_view(m: Sequence[Sequence[Fraction]]) -> Optional[IntMatrix]:
     return m.int_matrix() if isinstance(m, ArrayMatrix) else None
 
 
-def _entry_eq(src: Sequence[Fraction], full: Optional[IntMatrix], i: int, j: int, num: int, den: int) -> bool:
-    """Entry ``(i, j)`` of the instance's matrix (row ``src``, or ``full``'s integers) is ``num / den``."""
-    if full is not None:
-        return full.rows[i][j] * den == num * full.den
-    v = Fraction(src[j])
-    return v.numerator * den == num * v.denominator
-
-
 def _block_mismatch(full: IntMatrix, rows: Sequence[int], cols: Sequence[int],
                     part: IntMatrix) -> Optional[tuple[int, int]]:
     """The first position ``(r, c)`` of ``part`` that differs from ``full[rows[r]][cols[c]]``
@@ -592,6 +584,22 @@ def _block_mismatch(full: IntMatrix, rows: Sequence[int], cols: Sequence[int],
     return int(r), int(c)
 
 
+def _mismatch(m: Sequence[Sequence[Fraction]], rows: Sequence[int], cols: Sequence[int],
+              part: IntMatrix) -> Optional[tuple[int, int]]:
+    """:func:`_block_mismatch` for an instance matrix: on its integer numerators when its
+    reader holds them (whole NumPy blocks), else entry by entry as Fractions."""
+    full = _int_view(m)
+    if full is not None:
+        return _block_mismatch(full, rows, cols, part)
+    for r, (i, prow) in enumerate(zip(rows, part.rows)):
+        src = m[i]
+        for c, (j, num) in enumerate(zip(cols, prow)):
+            v = Fraction(src[j])
+            if v.numerator * part.den != num * v.denominator:
+                return r, c
+    return None
+
+
 def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     """Exactly: do the instance's weights agree with the extracted entries?
     None when they do, else the first disagreeing entry."""
@@ -599,28 +607,14 @@ def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     A, B = extract.A, extract.B
     if len(instance.W_up) != A.shape[0] or any(not 0 <= k < instance.d for k in R):
         return "the block does not fit the weights' shape"
-    up, down = _int_view(instance.W_up), _int_view(instance.W_down)
-    if up is not None and down is not None and B.shape == (len(R), down.shape[1]):
-        # both readers hold integer numerators: compare whole blocks (no Python int per entry)
-        every_row, every_col = range(A.shape[0]), range(down.shape[1])
-        bad_up = _block_mismatch(up, every_row, R, A)
-        if bad_up is not None:
-            return f"W_up[{bad_up[0]}][{R[bad_up[1]]}]"
-        bad_down = _block_mismatch(down, R, every_col, B)
-        return None if bad_down is None else f"W_down[{R[bad_down[0]]}][{bad_down[1]}]"
-    for i, row in enumerate(A.rows):
-        src = instance.W_up[i] if up is None else ()
-        for j, num in zip(R, row):
-            if not _entry_eq(src, up, i, j, num, A.den):
-                return f"W_up[{i}][{j}]"
-    for k, row in zip(R, B.rows):
-        src = instance.W_down[k] if down is None else ()
-        if len(instance.W_down[k]) != len(row):
+    bad = _mismatch(instance.W_up, range(A.shape[0]), R, A)
+    if bad is not None:
+        return f"W_up[{bad[0]}][{R[bad[1]]}]"
+    for k in R[:B.shape[0]]:
+        if len(instance.W_down[k]) != B.shape[1]:
             return f"row {k} of W_down"
-        for i, num in enumerate(row):
-            if not _entry_eq(src, down, k, i, num, B.den):
-                return f"W_down[{k}][{i}]"
-    return None
+    bad = _mismatch(instance.W_down, R, range(B.shape[1]), B)
+    return None if bad is None else f"W_down[{R[bad[0]]}][{bad[1]}]"
 
 
 def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p: int) -> Optional[Coding]:
