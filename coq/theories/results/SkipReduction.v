@@ -5,6 +5,9 @@
     and [Q f] is again a block of the same kind whose down-projection is
     [Q B] ([mm d Q B]).  This holds for every activation, gated or not:
     - [skip_reduction_ungated], [skip_reduction_gated].
+    The transfer argument is stated once for any parameter a left factor acts on
+    ([residual_transfer_act_fwd], [_bwd]): the down-projection here, the pair
+    (down-projection, output bias) in [SkipReductionBias].
 
     Also general helpers on [mv] used by the other impossibility files:
     [mv_ext_vec], [mv_plus], [mv_unit], [mv_vanishing_not_nonzero]. *)
@@ -75,16 +78,20 @@ Lemma gated_mv_down gamma d n C A B Q x i :
   mv d Q (gated gamma d n C A B x) i = gated gamma d n C A (mm d Q B) x i.
 Proof. apply down_mv. Qed.
 
-(** ** The transfer argument, for any families of blocks linear in their
-    down-projection *)
+(** ** The transfer argument, for any family of blocks on whose parameters
+    (a down-projection, possibly with more) a left matrix factor acts *)
 
-Definition down_linear (d : nat) (f : mat -> vec -> vec) : Prop :=
-  forall M N x i, mv d M (f N x) i = f (mm d M N) x i.
+Section Transfer.
+Context {T : Type} (act : mat -> T -> T) (d : nat).
 
-Lemma residual_transfer_fwd d (g h : mat -> vec -> vec) P Q B' B :
-  inverse_of d P Q -> down_linear d g -> down_linear d h ->
-  same_fun d (g B') (residual d P (h B)) ->
-  same_fun d (g (mm d Q B')) (residual d identity (h (mm d Q B))).
+(** A left factor [M] applied to the output is [M] acting on the parameter. *)
+Definition commutes_left (f : T -> vec -> vec) : Prop :=
+  forall M t x i, mv d M (f t x) i = f (act M t) x i.
+
+Lemma residual_transfer_act_fwd (g h : T -> vec -> vec) P Q t' t :
+  inverse_of d P Q -> commutes_left g -> commutes_left h ->
+  same_fun d (g t') (residual d P (h t)) ->
+  same_fun d (g (act Q t')) (residual d identity (h (act Q t))).
 Proof.
   intros HPQ Hg Hh E x i Hi. unfold residual.
   rewrite <- Hg, (mv_ext_vec d Q _ _ i (E x)). unfold residual.
@@ -93,19 +100,37 @@ Proof.
   rewrite (mv_identity d x i Hi). reflexivity.
 Qed.
 
-Lemma residual_transfer_bwd d (g h : mat -> vec -> vec) P Q B' B :
-  inverse_of d P Q -> down_linear d g -> down_linear d h ->
-  same_fun d (g B') (residual d identity (h (mm d Q B))) ->
-  same_fun d (g (mm d P B')) (residual d P (h B)).
+Lemma residual_transfer_act_bwd (g h : T -> vec -> vec) P Q t' t :
+  inverse_of d P Q -> commutes_left g -> commutes_left h ->
+  same_fun d (g t') (residual d identity (h (act Q t))) ->
+  same_fun d (g (act P t')) (residual d P (h t)).
 Proof.
   intros HPQ Hg Hh E x i Hi. unfold residual.
   rewrite <- Hg, (mv_ext_vec d P _ _ i (E x)). unfold residual.
   rewrite mv_plus.
   rewrite (mv_ext_vec d P _ x i (mv_identity d x)).
-  rewrite (mv_ext_vec d P (h (mm d Q B) x) (mv d Q (h B x)) i)
+  rewrite (mv_ext_vec d P (h (act Q t) x) (mv d Q (h t x)) i)
     by (intros k _; rewrite Hh; reflexivity).
-  rewrite (inverse_mv_cancel d P Q (h B x) HPQ i Hi). reflexivity.
+  rewrite (inverse_mv_cancel d P Q (h t x) HPQ i Hi). reflexivity.
 Qed.
+
+End Transfer.
+
+(** The parameter is the down-projection alone. *)
+Definition down_linear (d : nat) (f : mat -> vec -> vec) : Prop :=
+  forall M N x i, mv d M (f N x) i = f (mm d M N) x i.
+
+Lemma residual_transfer_fwd d (g h : mat -> vec -> vec) P Q B' B :
+  inverse_of d P Q -> down_linear d g -> down_linear d h ->
+  same_fun d (g B') (residual d P (h B)) ->
+  same_fun d (g (mm d Q B')) (residual d identity (h (mm d Q B))).
+Proof. exact (residual_transfer_act_fwd (mm d) d g h P Q B' B). Qed.
+
+Lemma residual_transfer_bwd d (g h : mat -> vec -> vec) P Q B' B :
+  inverse_of d P Q -> down_linear d g -> down_linear d h ->
+  same_fun d (g B') (residual d identity (h (mm d Q B))) ->
+  same_fun d (g (mm d P B')) (residual d P (h B)).
+Proof. exact (residual_transfer_act_bwd (mm d) d g h P Q B' B). Qed.
 
 
 (** ** R1 *)

@@ -34,16 +34,22 @@ Proof. intros M N b x i. apply ungated_bias_mv_down. Qed.
 
 (** ** The transfer argument for down-affine families *)
 
+(** The parameter is the pair (down-projection, output bias), on which [M] acts on both. *)
+Definition act_affine (d : nat) (M : mat) (Bb : mat * vec) : mat * vec :=
+  (mm d M (fst Bb), mv d M (snd Bb)).
+
+Lemma down_affine_commutes d (f : mat -> vec -> vec -> vec) :
+  down_affine d f -> commutes_left (act_affine d) d (fun Bb => f (fst Bb) (snd Bb)).
+Proof. intros H M [N b] x i. apply H. Qed.
+
 Lemma residual_transfer_bias_fwd d (g h : mat -> vec -> vec -> vec) P Q B' b' B b :
   inverse_of d P Q -> down_affine d g -> down_affine d h ->
   same_fun d (g B' b') (residual d P (h B b)) ->
   same_fun d (g (mm d Q B') (mv d Q b')) (residual d identity (h (mm d Q B) (mv d Q b))).
 Proof.
-  intros HPQ Hg Hh E x i Hi. unfold residual.
-  rewrite <- Hg, (mv_ext_vec d Q _ _ i (E x)). unfold residual.
-  rewrite mv_plus, Hh.
-  rewrite (inverse_mv_cancel d Q P x (inverse_of_sym d P Q HPQ) i Hi).
-  rewrite (mv_identity d x i Hi). reflexivity.
+  intros HPQ Hg Hh.
+  exact (residual_transfer_act_fwd (act_affine d) d _ _ P Q (B', b') (B, b) HPQ
+           (down_affine_commutes d g Hg) (down_affine_commutes d h Hh)).
 Qed.
 
 Lemma residual_transfer_bias_bwd d (g h : mat -> vec -> vec -> vec) P Q B' b' B b :
@@ -51,13 +57,9 @@ Lemma residual_transfer_bias_bwd d (g h : mat -> vec -> vec -> vec) P Q B' b' B 
   same_fun d (g B' b') (residual d identity (h (mm d Q B) (mv d Q b))) ->
   same_fun d (g (mm d P B') (mv d P b')) (residual d P (h B b)).
 Proof.
-  intros HPQ Hg Hh E x i Hi. unfold residual.
-  rewrite <- Hg, (mv_ext_vec d P _ _ i (E x)). unfold residual.
-  rewrite mv_plus.
-  rewrite (mv_ext_vec d P _ x i (mv_identity d x)).
-  rewrite (mv_ext_vec d P (h (mm d Q B) (mv d Q b) x) (mv d Q (h B b x)) i)
-    by (intros k _; rewrite Hh; reflexivity).
-  rewrite (inverse_mv_cancel d P Q (h B b x) HPQ i Hi). reflexivity.
+  intros HPQ Hg Hh.
+  exact (residual_transfer_act_bwd (act_affine d) d _ _ P Q (B', b') (B, b) HPQ
+           (down_affine_commutes d g Hg) (down_affine_commutes d h Hh)).
 Qed.
 
 (** ** R1 with biases *)
