@@ -3,7 +3,7 @@
 ``pyproject.toml`` holds the metadata; this adds one step to ``build_py``: copy
 ``coq/_CoqProject``, ``coq/Makefile``, ``coq/results.toml`` and every ``.v`` file
 ``_CoqProject`` lists into ``pybridge/_library/coq`` of the build (never build
-outputs). At run time :mod:`pybridge.library_home` builds them on first use.
+outputs). At run time :mod:`pybridge.coq.library_home` builds them on first use.
 """
 
 from __future__ import annotations

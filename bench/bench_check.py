@@ -28,11 +28,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pybridge.certify.pipeline import build_certificate, certify  # noqa: E402
 from pybridge.coq.backend import CoqBackend  # noqa: E402
-from pybridge.coq.certificates import build_certificate, certify  # noqa: E402
 from pybridge.decision import decide  # noqa: E402
 from pybridge.decision.subset_search import block_indices  # noqa: E402
-from pybridge.io.lazy import ArrayMatrix  # noqa: E402
+from pybridge.exact.arrays import ArrayMatrix  # noqa: E402
 from pybridge.model import Activation, Instance  # noqa: E402
 
 

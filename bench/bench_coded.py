@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_check import run  # noqa: E402
+
 from pybridge.coq.backend import CoqBackend  # noqa: E402
 from pybridge.model import Activation, Instance  # noqa: E402
 

@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pybridge.coq import CoqBackend  # noqa: E402
-from pybridge.docs_site import run_coqdoc, write_site  # noqa: E402
-from pybridge.graph import extract, summary  # noqa: E402
-from pybridge.graph_coq import default_cache_dir  # noqa: E402
+from pybridge.coq.query import default_cache_dir  # noqa: E402
+from pybridge.site.docs import run_coqdoc, write_site  # noqa: E402
+from pybridge.site.graph import extract, summary  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

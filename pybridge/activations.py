@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional, Union
 
-from .errors import InputError
+from pybridge.errors import InputError
 
 THEORY = "Absorb"
 #: Largest k accepted for ``relu^k``.

@@ -16,10 +16,10 @@ from fractions import Fraction
 from math import gcd
 from typing import Optional
 
-from .errors import InputError
-from .exact_linalg import matmul
-from .io.build import build_instance
-from .model import Activation, Instance
+from pybridge.errors import InputError
+from pybridge.exact.linalg import matmul
+from pybridge.io.build import build_instance
+from pybridge.model import Activation, Instance
 
 Int = int
 IntMatrix = list[list[int]]

@@ -2,7 +2,7 @@
 
 All numbers a verdict rests on are exact (:class:`fractions.Fraction`, ints).
 Matrices are tuples of rows, or, when read from array files and checkpoints,
-:class:`pybridge.io.lazy.ArrayMatrix` (the same rows on demand; the decision
+:class:`pybridge.exact.arrays.ArrayMatrix` (the same rows on demand; the decision
 reads its exact integer form directly); orientation as PyTorch's ``nn.Linear.weight``:
 ``W_up``/``W_gate`` are ``n x d``, ``W_down`` is ``d x n``, ``skip`` is ``d x d``.
 """
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal, Optional, Sequence, cast
 
-from .activations import Activation
-from .evidence import Evidence
-from .prover import ProverResult
-from .width_evidence import WidthInfo
+from pybridge.activations import Activation
+from pybridge.exact.evidence import Evidence
+from pybridge.exact.width_evidence import WidthInfo
+from pybridge.prover import ProverResult
 
 __all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
 
@@ -77,9 +77,9 @@ _EXACT_TYPES = {int, Fraction}
 def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
     """``(rows, cols)`` of a non-empty rectangular matrix of exact numbers, else InputError.
 
-    A lazy array matrix (``pybridge.io.lazy.ArrayMatrix``) is exact and rectangular by
+    A lazy array matrix (``pybridge.exact.arrays.ArrayMatrix``) is exact and rectangular by
     construction: its shape is read, no entry is converted."""
-    from .errors import InputError
+    from pybridge.errors import InputError
 
     if _lazy(m):
         rows, cols = cast(Any, m).shape
@@ -104,8 +104,8 @@ def _shape(name: str, m: object, entries: bool) -> tuple[int, int]:
 
 
 def _lazy(m: object) -> bool:
-    """A matrix read from an array (``pybridge.io.lazy.ArrayMatrix``): exact by construction."""
-    from .io.lazy import ArrayMatrix
+    """A matrix read from an array (``pybridge.exact.arrays.ArrayMatrix``): exact by construction."""
+    from pybridge.exact.arrays import ArrayMatrix
 
     return isinstance(m, ArrayMatrix)
 
@@ -113,10 +113,10 @@ def _lazy(m: object) -> bool:
 def _validate_instance(inst: Instance) -> None:
     """Shapes, gating, biases and entry types of an instance; :class:`InputError` otherwise.
 
-    Lazy matrices (``pybridge.io.lazy.ArrayMatrix``) are checked for shape only: their
+    Lazy matrices (``pybridge.exact.arrays.ArrayMatrix``) are checked for shape only: their
     entries are exact by construction.
     """
-    from .errors import InputError
+    from pybridge.errors import InputError
 
     act = inst.activation
     if not isinstance(act, Activation):
@@ -181,7 +181,7 @@ class Decision:
     skip_inverse: Optional[Matrix] = None
     reduced_down: Optional[Matrix] = None
     method: str = ""
-    #: Exact data behind the verdict, used by :mod:`pybridge.coq.certificates`.
+    #: Exact data behind the verdict, used by :mod:`pybridge.certify.pipeline`.
     evidence: Optional[Evidence] = field(default=None, compare=False, repr=False)
     #: The width decided (None: width n by the R5 route); see :mod:`pybridge.decision.width_route`.
     width: Optional[int] = None

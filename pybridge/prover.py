@@ -17,12 +17,9 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Protocol, runtime_checkable
+from typing import Optional, Protocol, runtime_checkable
 
-from .errors import ProverUnavailable
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .coq.backend import CoqBackend  # noqa: F401
+from pybridge.errors import ProverUnavailable
 
 #: Axioms a headline theorem may rest on: those of Coq's real numbers, plus
 #: functional extensionality and classical logic.
@@ -130,16 +127,3 @@ def repo_root() -> Path:
     if not (root / "coq" / "_CoqProject").is_file():
         raise ProverUnavailable(f"formal library not found under {root}/coq (set PYBRIDGE_ROOT)")
     return root
-
-
-def __getattr__(name: str) -> Any:
-    """Compatibility: ``CoqBackend`` and ``parse_assumptions`` live in :mod:`pybridge.coq`."""
-    if name == "CoqBackend":
-        from .coq.backend import CoqBackend
-
-        return CoqBackend
-    if name == "parse_assumptions":
-        from .coq.query import parse_assumptions
-
-        return parse_assumptions
-    raise AttributeError(name)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .prover import ProverBackend, TheoremInfo
+from pybridge.prover import ProverBackend, TheoremInfo
 
 Status = Literal["proved", "partial", "missing"]
 

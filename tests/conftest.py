@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pybridge.coq import CoqBackend
 from pybridge.results import ResultStatus, assess, load_results
-
 
 #: fixtures that need coqc and the compiled library / Chromium
 COQ_FIXTURES = {"backend", "statuses", "coq", "library", "mini"}

@@ -8,16 +8,14 @@ import shutil
 import struct
 from dataclasses import replace
 from fractions import Fraction as F
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from pybridge.coq import CoqBackend
 from pybridge.errors import InputError
-from pybridge.exact_linalg import invert
+from pybridge.exact.linalg import invert, rank
 from pybridge.model import Activation, Instance
-from pybridge.exact_linalg import rank
 
 REPO = Path(__file__).resolve().parent.parent
 RELU = Activation("relu")

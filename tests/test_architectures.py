@@ -17,13 +17,13 @@ from typing import Callable
 import numpy as np
 import pytest
 from safetensors.numpy import save_file
+from torch_format import write_torch_bin
 
 import pybridge.api as api
-from pybridge import checkpoints as ck
 from pybridge.cli import main
 from pybridge.errors import InputError
+from pybridge.io import checkpoints as ck
 from pybridge.model import Activation
-from torch_format import write_torch_bin
 
 D, N, L = 4, 6, 2
 

@@ -14,11 +14,12 @@ from dataclasses import replace
 from fractions import Fraction as F
 
 import pytest
-
 from helpers import block, mat
 from pm_oracle import same_function
-from pybridge.coq.certificates import CannotCertify, build_certificate, certify
-from pybridge.coq.certificates_bias_width import augmented_reps, build_bias_r8
+
+from pybridge.certify.bias_width import augmented_reps, build_bias_r8
+from pybridge.certify.kinds import CannotCertify
+from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance
@@ -89,7 +90,7 @@ def test_gelu_constant_stays_symbolic(backend):
 
 def test_width_data_as_z_literals(backend, monkeypatch):
     """Width data too large for 62-bit literals (rank factorizations at real sizes) are written as Z."""
-    from pybridge.coq import certificates_width as cw
+    from pybridge.certify import width as cw
 
     monkeypatch.setattr(cw, "LIMIT", 1)  # every numerator >= 1 written as a Z literal
     i = _case("relu_dup_scaled_const")
@@ -101,7 +102,7 @@ def test_width_data_as_z_literals(backend, monkeypatch):
 
 def test_bias_free_width_data_as_z_literals(backend, monkeypatch):
     """The bias-free R8 certificate writes its width data the same way (no 62-bit limit)."""
-    from pybridge.coq import certificates_width as cw
+    from pybridge.certify import width as cw
 
     monkeypatch.setattr(cw, "LIMIT", 1)
     i = Instance(Activation("relu"), ((F(1),), (F(2),)), ((F(1), F(1)),))  # the paper's counterexample

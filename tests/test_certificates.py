@@ -8,15 +8,15 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-
-from pybridge.coq import CoqBackend
-from pybridge.coq.certificates import CertificateKind, build_certificate, certify
-from pybridge.decision import Functional, decide
-from pybridge.model import Activation, Instance
-from pybridge.modular import IntMatrix
-from pybridge.prover import PRIMITIVE_INT_AXIOMS, ProverOutcome, ProverResult
-
 from helpers import RELU, evidence_entry_changed, generic_instance, mat, matmul, planted, structured_wide
+
+from pybridge.certify.kinds import CertificateKind
+from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.coq import CoqBackend
+from pybridge.decision import Functional, decide
+from pybridge.exact.modular import IntMatrix
+from pybridge.model import Activation, Instance
+from pybridge.prover import PRIMITIVE_INT_AXIOMS, ProverOutcome, ProverResult
 
 pytestmark = pytest.mark.coq
 

@@ -1,6 +1,6 @@
 """Partial (block) certificates for generic blocks with biases (R9):
 ``CertifyBias.cert_bias_not_absorbable_partial`` / ``_below_partial`` through
-``pybridge/coq/certificates_bias.py``. Speed is measured in bench/, not here."""
+``pybridge/certify/bias.py``. Speed is measured in bench/, not here."""
 
 from __future__ import annotations
 
@@ -10,15 +10,15 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-
-from pybridge.coq.certificates import agreement, build_certificate, certify
-from pybridge.coq.certificates_bias import find_block
-from pybridge.decision import decide
-from pybridge.model import Activation, Instance
-from pybridge.modular import scale_matrix
-from pybridge.prover import ProverOutcome
-
 from helpers import evidence_entry_changed, generic_instance
+
+from pybridge.certify.agreement import agreement
+from pybridge.certify.bias import find_block
+from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.decision import decide
+from pybridge.exact.modular import scale_matrix
+from pybridge.model import Activation, Instance
+from pybridge.prover import ProverOutcome
 
 
 def biased(act: str, d: int, n: int, seed: int) -> Instance:
@@ -192,7 +192,7 @@ def test_coded_partial_bias_certificate_tampered_rejected(backend):
 def test_agreement_on_array_views():
     """Weights read from a checkpoint (``ArrayMatrix``: integers from NumPy, no Fractions):
     the agreement check compares the integers exactly, and finds a changed entry."""
-    from pybridge.io.lazy import ArrayMatrix
+    from pybridge.exact.arrays import ArrayMatrix
 
     rng = np.random.default_rng(63)
     a = rng.normal(0, 0.02, size=(40, 8)).astype(np.float32)
@@ -223,7 +223,7 @@ def test_generic_with_biases_on_array_views():
     rows 2 and 5 of W_up parallel (5 = -2 x 2) are one class with biases in the same
     proportion, two classes otherwise; equal up to sign only for the factor -1."""
     from pybridge.decision.width_route import generic_with_biases
-    from pybridge.io.lazy import ArrayMatrix
+    from pybridge.exact.arrays import ArrayMatrix
 
     rng = np.random.default_rng(64)
     a = rng.normal(0, 0.02, size=(12, 6)).astype(np.float32)

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from safetensors.numpy import save_file
 
-from pybridge import checkpoints as ck
 from pybridge.errors import InputError
-from pybridge.io.lazy import ArrayMatrix
+from pybridge.io import checkpoints as ck
+from pybridge.exact.arrays import ArrayMatrix
 from pybridge.model import Activation
 
 D, N = 4, 6

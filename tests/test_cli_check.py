@@ -12,6 +12,7 @@ import pytest
 from safetensors.numpy import save_file
 
 import pybridge.api as api
+import pybridge.checking as checking
 from pybridge.cli import main
 from pybridge.io import load_instance
 
@@ -166,7 +167,7 @@ def test_check_no_prove_human_output(capsys) -> None:
 
 
 def test_wrong_subset_rejected_by_coq_exit_1(capsys, backend, monkeypatch) -> None:
-    real = api.decide
+    real = checking.decide
 
     def tampered(instance, **kw):
         dec = real(instance, **kw)
@@ -174,7 +175,7 @@ def test_wrong_subset_rejected_by_coq_exit_1(capsys, backend, monkeypatch) -> No
         bad = dataclasses.replace(w, subset=w.subset[1:])  # drop one element of S
         return dataclasses.replace(dec, witness=bad)
 
-    monkeypatch.setattr(api, "decide", tampered)
+    monkeypatch.setattr(checking, "decide", tampered)
     code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
     doc = json.loads(out)
     assert code == 1
@@ -286,8 +287,8 @@ def test_docs_api_example_runs(backend, tmp_path: Path, monkeypatch, capsys) -> 
 
 
 def test_not_certified_is_not_a_rejection(capsys, backend, monkeypatch) -> None:
-    real = api.decide
-    monkeypatch.setattr(api, "decide", lambda inst, **kw: dataclasses.replace(real(inst, **kw), witness=None))
+    real = checking.decide
+    monkeypatch.setattr(checking, "decide", lambda inst, **kw: dataclasses.replace(real(inst, **kw), witness=None))
     code, out, _ = run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["checked"] is False
@@ -327,7 +328,7 @@ def test_scan_gemma_geglu_tanh_with_coq(capsys, backend, tmp_path: Path) -> None
 @pytest.mark.coq
 def test_kept_certificates_are_distinct_and_recheck(capsys, tmp_path: Path) -> None:
     """Each kept certificate gets its own file, and Coq accepts it again on its own."""
-    from pybridge.prover import CoqBackend
+    from pybridge.coq import CoqBackend
 
     keep = tmp_path / "certs"
     paths = []

@@ -13,17 +13,17 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from helpers import RELU, evidence_entry_changed, generic_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pybridge.certify.coded import code, coding, decode, split
+from pybridge.certify.kinds import CertificateKind
+from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.coq import CoqBackend
-from pybridge.coq.certificates import CertificateKind, build_certificate, certify
-from pybridge.coq.coded import code, coding, decode, split
 from pybridge.decision import decide
 from pybridge.model import Activation, Instance
 from pybridge.prover import ProverOutcome
-
-from helpers import RELU, evidence_entry_changed, generic_instance
 
 
 def float32_block(d: int, n: int, seed: int) -> Instance:
@@ -228,8 +228,8 @@ def test_float32_planted_absorbable_with_tiny_biases_certified(coq):
 def test_packing_by_numpy_is_the_packing_by_python_ints(rows, cols, bits, unsigned, seed):
     """The NumPy packer writes the same literals as the Python one, and the coding choice
     read from arrays is the one read from rows (byte-identical certificates)."""
-    from pybridge.coq.certificates import _pack, _pack_int64
-    from pybridge.coq.coded import _literals, _width
+    from pybridge.certify.coded import _literals, _width
+    from pybridge.certify.encoding import pack_fields, pack_int64
 
     rng = np.random.default_rng(seed)
     hi = 2**bits
@@ -239,5 +239,5 @@ def test_packing_by_numpy_is_the_packing_by_python_ints(rows, cols, bits, unsign
     k = 63 // w
     if k >= 2:
         off = 0 if unsigned else 1 << (w - 1)
-        assert _pack_int64(arr, w, k, off) == _pack(arr.ravel().tolist(), w, k, off)
+        assert pack_int64(arr, w, k, off) == pack_fields(arr.ravel().tolist(), w, k, off)
     assert _literals([arr], w) == _literals([arr.tolist()], w)

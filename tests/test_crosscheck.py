@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from pybridge.crosscheck import block_value, crosscheck, z3_identity, z3_subset
+from pybridge.decision.crosscheck import block_value, crosscheck, z3_identity, z3_subset
 from pybridge.generate import generate
 from pybridge.io import instance_from_json
 from pybridge.model import Activation, Decision, Instance, Witness

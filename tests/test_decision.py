@@ -8,18 +8,16 @@ from fractions import Fraction as F
 from itertools import combinations
 
 import pytest
+from helpers import RELU, block, mat, matmul, planted, random_points, relu, residual, structured_wide
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.decision import Functional, check_generic, decide, search_subset, verify_nosub
 from pybridge.decision.subset_search import _System
-from pybridge.exact_linalg import invert
 from pybridge.errors import InputError
+from pybridge.exact.linalg import invert
+from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
 from pybridge.model import Activation, Instance
-
-from helpers import RELU, block, mat, matmul, planted, random_points, relu, residual, structured_wide
-from pybridge.modular import IntMatrix, identity_int, scale_matrix
-
 
 
 @pytest.mark.parametrize("d,n,seed", [(1, 3, 0), (2, 5, 1), (3, 8, 2), (6, 20, 3), (10, 40, 4)])

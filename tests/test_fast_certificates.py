@@ -10,21 +10,35 @@ from math import prod
 
 import numpy as np
 import pytest
+from helpers import RELU, evidence_entry_changed, generic_instance, mat
 
+from pybridge.certify.agreement import agreement
+from pybridge.certify.kinds import CertificateKind
+from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.coq import CoqBackend
-from pybridge.coq.certificates import CertificateKind, agreement, build_certificate, certify
 from pybridge.decision import decide
 from pybridge.decision import subset_search as ss
 from pybridge.decision.genericity import check_generic, sorted_certificate
-from pybridge.decision.subset_search import (BlockNoSubsetCertificate, _System, block_indices, search_subset,
-                                             verify_nosub)
+from pybridge.decision.subset_search import (
+    BlockNoSubsetCertificate,
+    _System,
+    block_indices,
+    search_subset,
+    verify_nosub,
+)
+from pybridge.exact.modular import (
+    PRIMES,
+    identity_int,
+    is_prime,
+    random_primes,
+    rank_mod,
+    rref_mod,
+    scale_matrix,
+    solve_mod,
+    solve_square_blas,
+)
 from pybridge.model import Instance
-from pybridge.modular import (PRIMES, identity_int, is_prime, random_primes, rank_mod, rref_mod, scale_matrix,
-                              solve_mod, solve_square_blas)
 from pybridge.prover import ProverOutcome
-
-from helpers import RELU, evidence_entry_changed, generic_instance, mat
-
 
 # ---------------------------------------------------------------- linear algebra mod p
 
@@ -212,7 +226,6 @@ def test_prime_multiple_weights_certified(coq):
 
 
 def test_scan_jobs_matches_sequential(tmp_path):
-    import importlib.util
     import sys
 
     from pybridge.api import scan

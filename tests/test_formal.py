@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, CoqBackend, parse_assumptions
-from pybridge.results import all_theorem_names, assess, load_results, markdown_table
+from pybridge.coq import CoqBackend
+from pybridge.coq.protocol import parse_assumptions
+from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS
+from pybridge.results import all_theorem_names, load_results, markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 THEORIES = ROOT / "coq" / "theories"
@@ -276,8 +278,8 @@ def full_name_of(short: str) -> list[str]:
 
 def certificate_template_names() -> list[str]:
     """Full names of the checkers and ``cert_*`` lemmas in pybridge's certificate templates."""
-    from pybridge.certificate_uses import literal_identifiers
-    from pybridge.coq.certificates import CertificateKind
+    from pybridge.certify.kinds import CertificateKind
+    from pybridge.certify.uses import literal_identifiers
 
     shorts = {k.lemma for k in CertificateKind}
     for module in sorted((ROOT / "pybridge" / "coq").glob("certificates*.py")):

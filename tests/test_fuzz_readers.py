@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pybridge import checkpoints as ck
 from pybridge.errors import InputError
+from pybridge.io import checkpoints as ck
 from pybridge.io import instance_from_json, load_instance
 from pybridge.io.limits import Limits
 from pybridge.io.safetensors_file import SafetensorsFile

@@ -21,16 +21,16 @@ import networkx as nx
 import pytest
 from helpers import MINI_TOP, REPO, make_mini_library
 
-from pybridge.certificate_uses import literal_identifiers, used_by_certificates
+from pybridge.certify.uses import literal_identifiers, used_by_certificates
 from pybridge.coq import CoqBackend
 from pybridge.coq.dpdgraph import parse_dpd, parse_glob, qualify_path
 from pybridge.coq.query import describe
-from pybridge.docs_site import coqdoc_anchor, declaration_source
 from pybridge.errors import InputError
-from pybridge.graph import breaks, extract, resolve, rests_on, result_theorems, unused
-from pybridge.graph_cache import library_key, load, load_graph
-from pybridge.graph_html import layout_of, to_dot, to_html
 from pybridge.results import load_results
+from pybridge.site.cache import library_key, load, load_graph
+from pybridge.site.docs import coqdoc_anchor, declaration_source
+from pybridge.site.graph import breaks, extract, resolve, rests_on, result_theorems, unused
+from pybridge.site.html import layout_of, to_dot, to_html
 
 
 @pytest.fixture(scope="module")
@@ -507,7 +507,7 @@ def test_graph_cache_is_keyed_on_the_compiled_files(mini, tmp_path, monkeypatch)
     first = load_graph(backend, build=False)
     assert [p.name for p in tmp_path.iterdir()] == [f"lemma-graph-{key.digest}.json"]
     # a warm load answers the same graph without asking Coq
-    monkeypatch.setattr("pybridge.graph_cache.extract", lambda *a, **k: pytest.fail("re-extracted"))
+    monkeypatch.setattr("pybridge.site.cache.extract", lambda *a, **k: pytest.fail("re-extracted"))
     warm = load_graph(backend, build=False)
     assert set(warm.edges) == set(first.edges) == set(g.edges)
     assert warm.nodes[T("top_thm")] == first.nodes[T("top_thm")]

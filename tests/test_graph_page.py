@@ -19,10 +19,10 @@ from helpers import make_mini_library
 from playwright.sync_api import Page, sync_playwright
 
 from pybridge.coq import CoqBackend
-from pybridge.docs_site import SRC_DIR, write_site
-from pybridge.graph import extract, unused
-from pybridge.graph_cache import load_graph
-from pybridge.paper_view import load_paper, paper_results
+from pybridge.site.cache import load_graph
+from pybridge.site.docs import SRC_DIR, write_site
+from pybridge.site.graph import extract, unused
+from pybridge.site.paper import load_paper, paper_results
 
 pytestmark = pytest.mark.browser
 

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import write_bf16_safetensors
 from safetensors.numpy import save_file
 
 from pybridge.errors import InputError
 from pybridge.io import instance_from_json, instance_to_json, load_instance, parse_activation
 from pybridge.model import Activation
-
-from helpers import write_bf16_safetensors
 
 F = Fraction
 
@@ -325,9 +324,8 @@ def test_safetensors_header_duplicate_key_and_huge_int(tmp_path: Path) -> None:
 
 
 def test_npz_zip_bomb_refused_before_decompressing(tmp_path: Path) -> None:
-    import time
-
     import io
+    import time
     import zipfile
 
     path = tmp_path / "bomb.npz"

@@ -14,11 +14,11 @@ from hypothesis.extra import numpy as hnp
 
 from pybridge.decision import decide
 from pybridge.errors import InputError
-from pybridge.io.dyadic import dyadic_numerators
-from pybridge.io.exact import exact_array
-from pybridge.io.lazy import ArrayMatrix
+from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
+from pybridge.exact.dyadic import dyadic_numerators
+from pybridge.exact.numbers import exact_array
+from pybridge.exact.arrays import ArrayMatrix
 from pybridge.model import Activation, Instance
-from pybridge.modular import IntMatrix, identity_int, scale_matrix
 
 FLOATS = (np.float16, np.float32, np.float64)
 

@@ -24,7 +24,7 @@ import pytest
 from helpers import REPO
 
 import pybridge
-from pybridge.library_home import materialize, packaged_sources, use_packaged_library
+from pybridge.coq.library_home import materialize, packaged_sources, use_packaged_library
 
 
 def test_version_flag() -> None:

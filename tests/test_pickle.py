@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from torch_format import _global, _str, _tuple, state_dict_pickle, write_torch_archive, write_torch_bin
 
 from pybridge.errors import InputError
 from pybridge.io.torchfile import TorchFile, restricted_loads
-from torch_format import _global, _str, _tuple, state_dict_pickle, write_torch_archive, write_torch_bin
 
 
 def test_reads_tensors_exactly(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from helpers import mat
 from pm_oracle import least_width, same_function
 
 from pybridge.activations import REGISTRY
-from pybridge.coq.certificates import build_certificate, certify
+from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.model import Activation, Instance

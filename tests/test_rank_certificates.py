@@ -1,4 +1,4 @@
-"""Rank certificates (certify/RankCheck.v, pybridge.coq.certificates_rank): "not absorbable" at k <= m.
+"""Rank certificates (certify/RankCheck.v, pybridge.certify.rank): "not absorbable" at k <= m.
 
 The exhaustive search over (T, S) refutes R8's width condition at widths m >= k below the
 least absorbing width; these verdicts are now Coq-checked. Tampered certificates (an X
@@ -12,17 +12,16 @@ import re
 from fractions import Fraction as F
 
 import pytest
+from helpers import mat
 
-from pybridge.coq.certificates import build_certificate, certify
-from pybridge.coq.certificates_rank import enum_ts, rank_entries, shifted_int
+from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.certify.rank import enum_ts, rank_entries, shifted_int
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
+from pybridge.exact.modular import scale_matrix
+from pybridge.exact.ridge_form import canonical_form
+from pybridge.exact.width import best_data_exhaustive
 from pybridge.model import Activation, Instance
-from pybridge.modular import scale_matrix
-from pybridge.ridge_form import canonical_form
-from pybridge.width import best_data_exhaustive
-
-from helpers import mat
 
 pytestmark = pytest.mark.skipif(not library_has("certify/RankCheck.v"),
                                 reason="certify/RankCheck.v (theory-rankcert) not merged into the library yet")
@@ -88,7 +87,7 @@ def test_entries_need_several_columns():
 
 
 def test_condition_met_gives_no_certificate():
-    from pybridge.coq.certificates import CannotCertify
+    from pybridge.certify.kinds import CannotCertify
 
     form = canonical_form(mat(I2), mat(I2), "lines")
     U, G, L = scale_matrix(form.U), scale_matrix(form.G), scale_matrix(form.L)

@@ -15,8 +15,8 @@ from fractions import Fraction as F
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pybridge.ridge_form import canonical_form
-from pybridge.width import condition_for, explicit_block
+from pybridge.exact.ridge_form import canonical_form
+from pybridge.exact.width import condition_for, explicit_block
 
 SIGMAS = {
     "square": lambda z: z / 2 + z * z,

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import pybridge.api as api
+import pybridge.checking as checking
 from pybridge.cli import main
 from pybridge.errors import EXIT_INTERNAL, InputError
 from pybridge.model import Activation, Instance
@@ -142,7 +143,7 @@ def test_crosscheck_overflow_keeps_the_verdict(capsys, tmp_path: Path, name: str
 def test_unwritable_keep_certificate_refused_before_work(capsys, tmp_path: Path, monkeypatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    monkeypatch.setattr(api, "certify", lambda *a, **k: pytest.fail("certify ran"))
+    monkeypatch.setattr(checking, "certify", lambda *a, **k: pytest.fail("certify ran"))
     one_line_error(*run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--keep-certificate",
                         str(blocker / "certs")), "--keep-certificate", "is not a directory")
 
@@ -158,7 +159,7 @@ def test_unwritable_json_out_refused_before_work(capsys, tmp_path: Path, monkeyp
                                                        "activation_function": "relu"}))
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    monkeypatch.setattr(api, "decide", lambda *a, **k: pytest.fail("decide ran"))
+    monkeypatch.setattr(checking, "decide", lambda *a, **k: pytest.fail("decide ran"))
     one_line_error(*run(capsys, "scan", str(tmp_path), "--no-prove", "--json-out", str(blocker / "r.json")),
                    "--json-out", "directory does not exist")
     one_line_error(*run(capsys, "scan", str(tmp_path), "--no-prove", "--json-out", str(tmp_path)),
@@ -176,7 +177,7 @@ def test_internal_error_exit_3_one_line(capsys, monkeypatch) -> None:
     def boom(*args, **kwargs):
         raise RuntimeError("invariant broken\nsecond line")
 
-    monkeypatch.setattr(api, "decide", boom)
+    monkeypatch.setattr(checking, "decide", boom)
     line = one_line_error(*run(capsys, "check", str(EXAMPLES / "relu_absorbable.json"), "--no-prove"),
                           "internal error", "RuntimeError", exit_code=EXIT_INTERNAL)
     assert line.startswith("pybridge: internal error:")
@@ -186,7 +187,7 @@ def test_internal_error_exit_3_one_line(capsys, monkeypatch) -> None:
 
 
 def test_api_bad_arguments_are_input_errors() -> None:
-    from pybridge.crosscheck import crosscheck
+    from pybridge.decision.crosscheck import crosscheck
     from pybridge.generate import generate
 
     inst = api.load(EXAMPLES / "relu_absorbable.json")

@@ -10,11 +10,12 @@ from fractions import Fraction as F
 import pytest
 from helpers import mat
 
-from pybridge.coq.certificates import CannotCertify, build_certificate, certify
-from pybridge.crosscheck import crosscheck
+from pybridge.certify.kinds import CannotCertify
+from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.decision import decide
 from pybridge.decision.classify import reduced_bias_instance
-from pybridge.exact_linalg import matmul
+from pybridge.decision.crosscheck import crosscheck
+from pybridge.exact.linalg import matmul
 from pybridge.model import Activation, Instance
 from pybridge.prover import ProverOutcome
 
@@ -167,7 +168,7 @@ def test_generic_partial_tampered_rejected(backend):
 
 
 def test_unexpected_reduced_statement_not_glued():
-    from pybridge.coq.certificates_skip_bias import _rewrite_statement
+    from pybridge.certify.skip_bias import _rewrite_statement
 
     with pytest.raises(CannotCertify):
         _rewrite_statement("forall (A : mat), agrees_up_coded n R dA E RA A -> "

@@ -17,9 +17,9 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from pybridge.exact_linalg import rank
-from pybridge.ridge_form import canonical_form
-from pybridge.width import (
+from pybridge.exact.linalg import rank
+from pybridge.exact.ridge_form import canonical_form
+from pybridge.exact.width import (
     condition_for,
     condition_holds,
     explicit_block,
@@ -86,7 +86,7 @@ def test_condition_data_is_exact():
 
 
 def _shift(form, S):
-    from pybridge.width import shifted_linear
+    from pybridge.exact.width import shifted_linear
 
     return shifted_linear(form, S)
 

@@ -5,26 +5,23 @@ they are skipped with that reason until it is merged."""
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
-import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from pybridge.coq.certificates import build_certificate, certify
-from pybridge.decision import decide
-from pybridge.activations import REGISTRY
-from pybridge.decision import width_route
-from pybridge.decision.width_route import library_has
-from pybridge.model import Activation, Instance
-
 import random
 from contextlib import contextmanager
+from fractions import Fraction as F
 from itertools import combinations_with_replacement
 from unittest.mock import patch
 
+import pytest
 from helpers import block, block_value, mat, random_block, relu, sector_points, solvable
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pm_oracle import least_width, same_function
+
+from pybridge.activations import REGISTRY
+from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.decision import decide, width_route
+from pybridge.decision.width_route import library_has
+from pybridge.model import Activation, Instance
 
 RELU = Activation("relu")
 needs_r8 = pytest.mark.skipif(not library_has("certify/R8Certify.v"),
@@ -470,7 +467,7 @@ def test_cli_reports_symbolic_constants_certified(tmp_path, capsys):
 def test_skip_witness_is_the_users_block() -> None:
     """With a skip P the route decides x + P^-1 B relu(Ax); the reported block must equal the
     user's P x + B relu(Ax) (W_down multiplied by P), checked by exact evaluation and Z3."""
-    from pybridge.crosscheck import crosscheck
+    from pybridge.decision.crosscheck import crosscheck
 
     A = ((F(1), F(0)), (F(2), F(0)), (F(0), F(1)))
     B = ((F(1), F(1), F(0)), (F(0), F(0), F(1)))

@@ -5,11 +5,11 @@
 - :mod:`.query`: the one protocol for statements and axioms (marker-separated
   ``Check`` / ``Print Assumptions`` output), used by ``prove``, the lemma graph
   and the certificates, with a cache keyed on the compiled library;
-- :mod:`.dpdgraph`: the lemma graph's extraction through coq-dpdgraph;
-- :mod:`.certificates`: writing and checking the certificate of a decision;
-- :mod:`.coded`: numerators as ``+- m 2**e`` codes (beyond 63 bits, denser for floats).
+- :mod:`.dpdgraph`: the lemma graph's extraction through coq-dpdgraph.
+
+Certificates are written in :mod:`pybridge.certify`.
 """
 
-from .backend import CoqBackend, CoqRun
+from pybridge.coq.backend import CoqBackend, CoqRun
 
 __all__ = ["CoqBackend", "CoqRun"]

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from ..errors import ProverUnavailable
-from ..prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo, repo_root
+from pybridge.coq.protocol import PREFIX
+from pybridge.errors import ProverUnavailable
+from pybridge.prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo, repo_root
 
-PREFIX = "Absorb"
 _STEM_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 #: coqc's messages when the compiled library itself cannot be loaded (stale, corrupt,
 #: missing or built by another Coq): no certificate was judged, so this is not a rejection.
@@ -171,12 +171,12 @@ class CoqBackend:
 
     def describe(self, names: list[str]) -> dict[str, TheoremInfo]:
         """Statement and assumptions of each named theorem (see :func:`.query.describe`)."""
-        from .query import describe
+        from pybridge.coq.query import describe
 
         return describe(self, names)
 
     def definitions(self, names: list[str]) -> dict[str, TheoremInfo]:
         """The body of each named definition (see :func:`.query.definitions`)."""
-        from .query import definitions
+        from pybridge.coq.query import definitions
 
         return definitions(self, names)

@@ -28,14 +28,16 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import networkx as nx
 
-from ..errors import InputError, ProverUnavailable
-from ..files import atomic_write_text
-from .backend import PREFIX, CoqBackend
-from .query import marked, parse_assumptions, split_marked
+from pybridge.coq.protocol import PREFIX, marked, parse_assumptions, split_marked
+from pybridge.errors import InputError, ProverUnavailable
+from pybridge.files import atomic_write_text
+
+if TYPE_CHECKING:  # annotations only: the backend reaches this module through the queries
+    from pybridge.coq.backend import CoqBackend
 
 _MODULE_RE = re.compile(r"Absorb(\.[A-Za-z_][A-Za-z0-9_']*)+")
 _QUALID_RE = re.compile(r"[^\W\d][\w']*(\.[^\W\d][\w']*)*")

@@ -19,15 +19,16 @@ import re
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
-from ..errors import ProverUnavailable
-from ..files import atomic_write_text
-from ..prover import TheoremInfo
-from .backend import CoqBackend
+from pybridge.coq.protocol import marked, parse_assumptions, parse_check, split_marked
+from pybridge.errors import ProverUnavailable
+from pybridge.files import atomic_write_text
+from pybridge.prover import TheoremInfo
 
-MARKER = "pybridge_query_marker"
-_MARKER_OUT = f"{MARKER}\n     : nat\n"
+if TYPE_CHECKING:  # the backend calls into this module; the type is only for annotations
+    from pybridge.coq.backend import CoqBackend
+
 _NAME_RE = re.compile(r"[A-Za-z_][\w']*(\.[A-Za-z_][\w']*)*")
 #: parallel coqc processes for one query (the machine has 2 cores)
 JOBS = 2
@@ -44,60 +45,6 @@ def library_requires(backend: CoqBackend, extra: tuple[str, ...] = ()) -> list[s
     """The preamble of a query file: the reals, then every module of the library."""
     lines = ["From Coq Require Import Reals.", "Open Scope R_scope.", *extra]
     return lines + [f"Require {m}." for m in backend.modules()]
-
-
-def marked(groups: list[list[str]]) -> list[str]:
-    """Command groups separated by marker checks."""
-    lines = [f"Definition {MARKER} := 0%nat."]
-    for group in groups:
-        lines.append(f"Check {MARKER}.")
-        lines += group
-    lines.append(f"Check {MARKER}.")
-    return lines
-
-
-def split_marked(stdout: str, count: int) -> list[str]:
-    """The output of each of ``count`` command groups."""
-    chunks = stdout.split(_MARKER_OUT)[1:-1]
-    if len(chunks) != count:
-        raise ProverUnavailable("unexpected output from coqc while querying the library")
-    return chunks
-
-
-def parse_assumptions(text: str) -> tuple[str, ...]:
-    """Axiom names from the output of one ``Print Assumptions`` command.
-
-    Coq prints ``Closed under the global context`` or a header line followed by
-    one entry per axiom whose name starts at column 0 (its type is indented).
-    """
-    if "Closed under the global context" in text:
-        return ()
-    names = []
-    for line in text.splitlines():
-        if line and not line[0].isspace() and not line.endswith(":"):
-            names.append(line.split(" :")[0].strip())
-    return tuple(names)
-
-
-def final_assumptions(output: str) -> Optional[tuple[str, ...]]:
-    """Axioms printed by the last ``Print Assumptions`` of a file (None if it printed none)."""
-    for marker in ("Closed under the global context", "Axioms:"):
-        pos = output.rfind(marker)
-        if pos >= 0:
-            return parse_assumptions(output[pos:])
-    return None
-
-
-def parse_check(chunk: str) -> str:
-    """The type printed by one ``Check`` (the statement), on one line."""
-    cut = min((i for i in (chunk.find("Axioms:"), chunk.find("Closed under")) if i >= 0),
-              default=len(chunk))
-    head = chunk[:cut]
-    statement = head.split("\n", 1)[1] if "\n" in head else ""
-    statement = statement.strip()
-    if statement.startswith(":"):
-        statement = statement[1:]
-    return " ".join(statement.split())
 
 
 def run_groups(backend: CoqBackend, requires: list[str], groups: list[list[str]],
@@ -169,7 +116,7 @@ def _ask(backend: CoqBackend, names: list[str], closure: bool = True) -> dict[st
     if not present:
         return out
     if closure:
-        from .dpdgraph import closure_facts
+        from pybridge.coq.dpdgraph import closure_facts
 
         try:
             types, axioms = closure_facts(backend, [full[n] or n for n in present], default_cache_dir())

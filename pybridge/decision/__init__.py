@@ -8,15 +8,15 @@ Entry point :func:`decide`. Verdicts rest on exact arithmetic only. By job:
 - :mod:`.genericity`: genericity of the weights, with a projection certificate;
 - :mod:`.skips`: a non-identity skip, reduced by R1 (``B~ = P^-1 B``).
 
-The exact data behind a verdict is ``Decision.evidence`` (:mod:`pybridge.evidence`),
-from which :mod:`pybridge.coq.certificates` writes the Coq certificate.
+The exact data behind a verdict is ``Decision.evidence`` (:mod:`pybridge.exact.evidence`),
+from which :mod:`pybridge.certify.pipeline` writes the Coq certificate.
 """
 
-from ..evidence import Evidence, Functional, GenericCertificate, NoSubsetCertificate
-from .classify import decide, flip_witness
-from .genericity import GenericOutcome, check_generic
-from .skips import SkipReduction, reduce_skip
-from .subset_search import SearchOutcome, search_subset, verify_nosub
+from pybridge.decision.classify import decide, flip_witness
+from pybridge.decision.genericity import GenericOutcome, check_generic
+from pybridge.decision.skips import SkipReduction, reduce_skip
+from pybridge.decision.subset_search import SearchOutcome, search_subset, verify_nosub
+from pybridge.exact.evidence import Evidence, Functional, GenericCertificate, NoSubsetCertificate
 
 __all__ = [
     "Evidence", "Functional", "GenericCertificate", "GenericOutcome", "NoSubsetCertificate",

@@ -20,16 +20,16 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Optional
 
-from ..activations import qualified
-from ..errors import InputError
-from ..evidence import Evidence
-from ..exact_linalg import invert, matmul, matvec
-from ..model import Decision, Instance, Witness
-from ..modular import identity_int, scale_matrix
-from . import width_route
-from .genericity import check_generic
-from .skips import SkipReduction, reduce_skip
-from .subset_search import search_subset
+from pybridge.activations import qualified
+from pybridge.decision import width_route
+from pybridge.decision.genericity import check_generic
+from pybridge.decision.skips import SkipReduction, reduce_skip
+from pybridge.decision.subset_search import search_subset
+from pybridge.errors import InputError
+from pybridge.exact.evidence import Evidence
+from pybridge.exact.linalg import invert, matmul, matvec
+from pybridge.exact.modular import identity_int, scale_matrix
+from pybridge.model import Decision, Instance, Witness
 
 METHOD = "subset search mod p, exact verification"
 

@@ -19,8 +19,8 @@ from typing import Optional
 
 import numpy as np
 
-from ..evidence import GenericCertificate
-from ..modular import IntMatrix, random_primes
+from pybridge.exact.evidence import GenericCertificate
+from pybridge.exact.modular import IntMatrix, random_primes
 
 PRIME_TRIES = 4  #: primes tried before settling genericity by exact pair checks alone
 MAX_FLAGGED = 2000  #: flagged pairs checked exactly per projection before another prime

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..exact_linalg import invert, matmul
-from ..model import Instance, Matrix
+from pybridge.exact.linalg import invert, matmul
+from pybridge.model import Instance, Matrix
 
 #: ``B~`` is reported only up to this d (it is d x n, exact).
 REDUCED_MAX_D = 64

@@ -1,17 +1,17 @@
 """Exact search for a subset ``S`` with ``sum_{i in S} b_i a_i^T = -T``, or a certificate that none exists.
 
 Candidates are found modulo primes and verified exactly over the integers;
-"no S" is concluded only from a :class:`~pybridge.evidence.NoSubsetCertificate`
+"no S" is concluded only from a :class:`~pybridge.exact.evidence.NoSubsetCertificate`
 that rules out every 0/1 vector modulo a prime (sound over the integers) and
 that :func:`verify_nosub` re-checks with the logic of Coq's ``check_nosub``.
 
 Generic weights are settled first on a block (:func:`block_indices`): rows
 ``R`` of ``W_down`` and columns ``R`` of ``W_up`` with ``|R|^2 >= n + 1`` give
 ``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS,
-:func:`~pybridge.modular.solve_square_blas`) yields a functional supported on
+:func:`~pybridge.exact.modular.solve_square_blas`) yields a functional supported on
 ``R x R`` (a :class:`BlockNoSubsetCertificate`, written in full coordinates,
 so that it is also a certificate for the whole system). Primes are drawn per
-run from a large pool (:func:`~pybridge.modular.random_primes`). The meet in
+run from a large pool (:func:`~pybridge.exact.modular.random_primes`). The meet in
 the middle is bounded (:data:`MAX_MATCHES`): too many candidate matches mod
 ``p`` mean another functional or prime, then ``unknown``.
 """
@@ -26,8 +26,8 @@ from typing import Iterator, Literal, Optional
 
 import numpy as np
 
-from ..evidence import Functional, NoSubsetCertificate
-from ..modular import (
+from pybridge.exact.evidence import Functional, NoSubsetCertificate
+from pybridge.exact.modular import (
     BLAS_MAX_INNER,
     BLAS_PRIME_BOUND,
     IntMatrix,

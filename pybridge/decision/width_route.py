@@ -1,9 +1,9 @@
 """Deciding absorbability at any width with R8, R8' and R9 (paper.md "Beyond the paper").
 
 The block is first rewritten exactly in its canonical ridge form
-(:func:`pybridge.ridge_form.canonical_form`: classes of rows by line for ReLU, by
+(:func:`pybridge.exact.ridge_form.canonical_form`: classes of rows by line for ReLU, by
 sign for the GELU family; kink vectors ``G``, linear part ``L``), then R8's
-width condition is searched (:mod:`pybridge.width`):
+width condition is searched (:mod:`pybridge.exact.width`):
 
 - ``m < k`` (fewer rows than ridges): never (R8 =>), certified;
 - ``m = k``: exactly when some ``S`` has ``L + sum_S gamma_t u_t^T = 0``, found or
@@ -23,7 +23,7 @@ R8 with biases through the canonical form of the augmented rows (by line for ReL
 ``PmBiasNecessity.*_bias_block_decided``, from the registry's ``bias_width_theorem``, once
 ``bias/PmBiasNecessity.v`` is in the library). What no theorem covers stays
 ``outside_hypotheses`` with the missing theorem named. Verdicts with biases through the
-width search are certified by :mod:`pybridge.coq.certificates_bias_width` (the biased
+width search are certified by :mod:`pybridge.certify.bias_width` (the biased
 grouping checked over Z, then width data, below classes, no S at ``k`` or rank refutations).
 """
 
@@ -35,14 +35,14 @@ from math import gcd
 from pathlib import Path
 from typing import Optional
 
-from ..activations import Activation, qualified
-from ..exact_linalg import invert, matmul, matvec
-from ..model import Decision, Instance
-from ..modular import IntMatrix, identity_int, scale_matrix
-from ..ridge_form import ClassKind, RidgeForm, canonical_form
-from ..width import EXHAUSTIVE_MAX_K, best_data_exhaustive, condition_for, explicit_block, heuristic_data
-from ..width_evidence import NoSubsetAtK, WidthInfo, WidthReason
-from .subset_search import search_subset
+from pybridge.activations import Activation, qualified
+from pybridge.decision.subset_search import search_subset
+from pybridge.exact.linalg import invert, matmul, matvec
+from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
+from pybridge.exact.ridge_form import ClassKind, RidgeForm, canonical_form
+from pybridge.exact.width import EXHAUSTIVE_MAX_K, best_data_exhaustive, condition_for, explicit_block, heuristic_data
+from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
+from pybridge.model import Decision, Instance
 
 METHOD = "canonical ridge form and R8 width search, exact"
 R9_METHOD = "genericity of the augmented rows (a_i, c_i), exact"
@@ -55,7 +55,7 @@ RELU_BIAS_GROUPED = "Absorb.bias.ReluBiasNecessity.relu_bias_grouped_iff"
 
 def library_has(relpath: str) -> bool:
     """The Coq library of this checkout has ``theories/<relpath>`` (a theorem file merged in)."""
-    from ..coq.backend import CoqBackend
+    from pybridge.coq.backend import CoqBackend
 
     try:
         theories = Path(CoqBackend().theories)

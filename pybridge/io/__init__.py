@@ -9,14 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from ..errors import InputError
-from ..model import Activation, Instance
-from .activations import parse_activation
-from .arrays import instance_from_arrays, read_npz, read_safetensors
-from .build import build_instance
-from .exact import fraction_to_json, fraction_to_text
-from .jsonfile import instance_from_json, instance_to_json
-from .limits import DEFAULT_LIMITS, Limits
+from pybridge.errors import InputError
+from pybridge.model import Activation, Instance
+from pybridge.io.activations import parse_activation
+from pybridge.io.arrays import instance_from_arrays, read_npz, read_safetensors
+from pybridge.io.build import build_instance
+from pybridge.exact.numbers import fraction_to_json, fraction_to_text
+from pybridge.io.jsonfile import instance_from_json, instance_to_json
+from pybridge.io.limits import DEFAULT_LIMITS, Limits
 
 #: Kept for callers of the old constant: the default JSON size limit.
 MAX_JSON_BYTES = DEFAULT_LIMITS.max_file_bytes

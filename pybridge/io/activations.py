@@ -6,8 +6,8 @@ keeps the reader-side name ``parse_activation``.
 
 from __future__ import annotations
 
-from ..activations import MAX_DEGREE, SPELLINGS, resolve
-from ..model import Activation
+from pybridge.activations import MAX_DEGREE, SPELLINGS, resolve
+from pybridge.model import Activation
 
 #: Accepted spellings (lower case) -> canonical activation (from the registry).
 ALIASES: dict[str, Activation] = dict(SPELLINGS)

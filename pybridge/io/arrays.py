@@ -7,14 +7,14 @@ from typing import Optional
 
 import numpy as np
 
-from ..errors import InputError
-from ..model import Activation, Instance
-from .build import ROLES, build_instance, optional_activation
-from .exact import exact_array
-from .lazy import ArrayMatrix
-from .limits import DEFAULT_LIMITS, Limits
-from .npzfile import read_npz
-from .safetensors_file import SafetensorsFile
+from pybridge.errors import InputError
+from pybridge.model import Activation, Instance
+from pybridge.io.build import ROLES, build_instance, optional_activation
+from pybridge.exact.numbers import exact_array
+from pybridge.exact.arrays import ArrayMatrix
+from pybridge.io.limits import DEFAULT_LIMITS, Limits
+from pybridge.io.npzfile import read_npz
+from pybridge.io.safetensors_file import SafetensorsFile
 
 
 def read_safetensors(path: Path, limits: Limits = DEFAULT_LIMITS) -> dict[str, np.ndarray]:
@@ -34,7 +34,7 @@ def instance_from_arrays(
 ) -> Instance:
     """Tensors named ``W_up``, ``W_down``, ... (other names rejected) -> exact instance.
 
-    Matrices stay arrays (:class:`~pybridge.io.lazy.ArrayMatrix`, converted at once to
+    Matrices stay arrays (:class:`~pybridge.exact.arrays.ArrayMatrix`, converted at once to
     integer numerators over a power of two); bias vectors become Fractions."""
     unknown = [k for k in arrays if k not in ROLES]
     if unknown:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping, Optional, Sequence
 
-from ..errors import InputError
-from ..model import Activation, Instance
-from .lazy import ArrayMatrix
-from .linalg import is_invertible
+from pybridge.errors import InputError
+from pybridge.model import Activation, Instance
+from pybridge.exact.arrays import ArrayMatrix
+from pybridge.io.linalg import is_invertible
 
 MATRICES = ("W_up", "W_down", "W_gate", "skip")
 VECTORS = ("b_up", "b_gate", "b_down")

@@ -8,13 +8,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
-from ..errors import InputError
-from ..model import Activation, Instance
-from .activations import parse_activation
-from .build import ROLES, build_instance, optional_activation
-from .exact import fraction_from_json
-from .limits import DEFAULT_LIMITS, Limits
-from .strictjson import strict_loads
+from pybridge.errors import InputError
+from pybridge.model import Activation, Instance
+from pybridge.io.activations import parse_activation
+from pybridge.io.build import ROLES, build_instance, optional_activation
+from pybridge.exact.numbers import fraction_from_json
+from pybridge.io.limits import DEFAULT_LIMITS, Limits
+from pybridge.io.strictjson import strict_loads
 
 
 def _numbers(value: object, name: str, depth: int, limits: Limits) -> object:
@@ -61,7 +61,7 @@ def instance_from_json(
 
 def instance_to_json(instance: Instance) -> dict:
     """The JSON document for ``instance`` (integers, or exact ``"p/q"`` strings)."""
-    from .exact import fraction_to_json
+    from pybridge.exact.numbers import fraction_to_json
 
     doc: dict = {"activation": instance.activation.label}
     for key in ROLES:

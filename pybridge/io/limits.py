@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import InputError
+from pybridge.errors import InputError
 
 #: Default entries per matrix for ``check`` (d = 768, n = 3072 fits: 2.4 million).
 DEFAULT_MAX_ENTRIES = 4_000_000

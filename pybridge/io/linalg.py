@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from ..exact_linalg import rank
-from ..modular import PRIMES, rank_mod, reduce_mod, scale_matrix
+from pybridge.exact.linalg import rank
+from pybridge.exact.modular import PRIMES, rank_mod, reduce_mod, scale_matrix
 
 
 def is_invertible(matrix: Sequence[Sequence[Fraction]]) -> bool:

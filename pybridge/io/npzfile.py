@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from .limits import DEFAULT_LIMITS, Limits
+from pybridge.errors import InputError
+from pybridge.io.limits import DEFAULT_LIMITS, Limits
 
 _ERRORS = (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, RuntimeError,
            KeyError, TypeError, SyntaxError, OverflowError)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from .strictjson import strict_loads
+from pybridge.errors import InputError
+from pybridge.io.strictjson import strict_loads
 
 #: safetensors dtype -> (numpy dtype, bytes per entry); BF16 is read as uint16.
 DTYPES: dict[str, tuple[np.dtype, int]] = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-from ..errors import InputError
-from .exact import fraction_from_text
-from .limits import DEFAULT_LIMITS, Limits
+from pybridge.errors import InputError
+from pybridge.exact.numbers import fraction_from_text
+from pybridge.io.limits import DEFAULT_LIMITS, Limits
 
 
 def _reject_constant(name: str) -> None:

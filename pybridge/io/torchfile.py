@@ -31,7 +31,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..errors import InputError
+from pybridge.errors import InputError
 
 #: Storage classes -> (numpy dtype, safetensors-style dtype name). BFloat16 is read as
 #: uint16 bit patterns and converted exactly to float32 (as for safetensors).
@@ -242,7 +242,7 @@ class TorchFile:
 
     def array(self, name: str) -> np.ndarray:
         """The tensor as a numpy array (bfloat16 converted exactly to float32)."""
-        from .safetensors_file import bf16_to_float32
+        from pybridge.io.safetensors_file import bf16_to_float32
 
         stub = self.tensors[name].stub
         np_dtype, tag = STORAGES[stub.storage.type.name]

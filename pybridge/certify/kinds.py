@@ -1,0 +1,88 @@
+"""What a certificate is: its kind (one ``Certify`` lemma each), the generated file, and
+the extract a partial certificate carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Optional
+
+from pybridge.exact.modular import IntMatrix
+from pybridge.model import Decision, Instance
+
+MAX_FREE_CERT = 20  #: largest number of free indices a Coq certificate enumerates
+
+
+class CertificateKind(str, Enum):
+    """The kinds of certificates; each is one lemma of ``Certify.v``."""
+
+    ABSORBABLE = "absorbable"                          #: R5 (<=), identity skip
+    ABSORBABLE_SKIP = "absorbable_skip"                #: R1 + R5 (<=)
+    ABSORBABLE_BIAS = "absorbable_bias"                #: R5 (<=) with biases (R7)
+    GENERIC_NOT_ABSORBABLE = "generic_not_absorbable"  #: R5 (=>), identity skip
+    GENERIC_NOT_ABSORBABLE_SKIP = "generic_not_absorbable_skip"  #: R1 + R5 (=>)
+    GATED_NOT_ABSORBABLE = "gated_not_absorbable"      #: R3, every weight of the shape
+    RELU_POW_NOT_ABSORBABLE = "relu_pow_not_absorbable"  #: R2, every weight of the shape
+    GENERIC_NOT_ABSORBABLE_PARTIAL = "generic_not_absorbable_partial"  #: R5 (=>) from a block of the weights
+
+    @property
+    def lemma(self) -> str:
+        """The ``Certify.v`` lemma a certificate of this kind applies."""
+        return "cert_" + self.value
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    CertificateKind.ABSORBABLE: "absorbable (R5 <=)",
+    CertificateKind.ABSORBABLE_SKIP: "absorbable (R1 + R5 <=)",
+    CertificateKind.ABSORBABLE_BIAS: "absorbable with biases (R5 <= with biases, R7)",
+    CertificateKind.GENERIC_NOT_ABSORBABLE: "not absorbable (generic weights, R5 =>)",
+    CertificateKind.GENERIC_NOT_ABSORBABLE_SKIP: "not absorbable (generic weights, R1 + R5 =>)",
+    CertificateKind.GATED_NOT_ABSORBABLE: "not absorbable (R3), all weights",
+    CertificateKind.RELU_POW_NOT_ABSORBABLE: "not absorbable (R2), all weights",
+    CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL:
+        "not absorbable (generic weights, R5 =>), for all weights agreeing with the certificate's block",
+}
+
+
+class CannotCertify(Exception):
+    """The decision is exact but no Coq certificate can be written for it."""
+
+
+@dataclass(frozen=True)
+class Extract:
+    """The entries a partial certificate carries: columns ``block`` of ``W_up`` (``A``,
+    n x r) and rows ``block`` of ``W_down`` (``B``, r x n), with digests."""
+
+    block: tuple[int, ...]
+    A: IntMatrix
+    B: IntMatrix
+    weights_sha256: str
+    extract_sha256: str
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A generated Coq file: ``stem.v`` holding ``source``, of one ``kind`` (a
+    :class:`CertificateKind`, or a description for the width route's many forms)."""
+
+    stem: str
+    source: str
+    kind: CertificateKind | str
+    activation: str
+    extract: Optional[Extract] = None
+    #: The block the extract was taken from when it is not the user's: R1 with biases
+    #: extracts from the reduced block (the user's ``W_up``, ``P^-1 W_down``).
+    extract_of: Optional[Instance] = None
+
+    @property
+    def summary(self) -> str:
+        kind = self.kind.description if isinstance(self.kind, CertificateKind) else self.kind
+        return f"{self.activation}: {kind}"
+
+
+#: The pipeline's dispatcher, handed to writers that certify a reduced block first.
+CertificateBuilder = Callable[[Instance, Decision], Optional[Certificate]]

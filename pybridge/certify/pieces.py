@@ -1,0 +1,111 @@
+"""Pieces that several certificate writers share: the weights, the skip and its inverse,
+no-subset functionals and the nonzero-skip check, written from exact integer data."""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from pybridge.certify.coded import Coding, coding
+from pybridge.certify.encoding import LIMIT, CoqWriter, columns, nat_list, prime_list, primes_for
+from pybridge.certify.kinds import CannotCertify
+from pybridge.exact.evidence import Evidence, NoSubsetCertificate
+from pybridge.exact.modular import IntMatrix, scale_matrix
+from pybridge.model import Decision, Instance
+
+A_TERM, B_TERM = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
+
+
+P_TERM = "(mat_of_rows dP RP)"
+
+
+def write_weights(w: CoqWriter, ev: Evidence) -> None:
+    n, d = ev.A.shape
+    w.nat("d", d)
+    w.nat("n", n)
+    w.z("dA", ev.A.den)
+    w.z("dB", ev.B.den)
+    w.rows("RA", ev.A.rows)
+    w.rows("CB", columns(ev.B))
+
+
+def write_skip(w: CoqWriter, inst: Instance) -> bool:
+    """Define the skip P as data ``dP``, ``RP`` (False: identity skip, nothing defined)."""
+    if inst.skip is None:
+        return False
+    P = scale_matrix(inst.skip)
+    w.z("dP", P.den)
+    w.rows("RP", P.rows)
+    return True
+
+
+def write_inverse_check(w: CoqWriter, inst: Instance, decision: Decision) -> str:
+    """Define Q = P^-1 as data and the check ``inv_ok`` of ``P Q = Q P = I``."""
+    if inst.skip is None or decision.skip_inverse is None:
+        raise CannotCertify("a skip without its exact inverse")
+    P = scale_matrix(inst.skip)
+    Q = scale_matrix(decision.skip_inverse)
+    d = len(P.rows)
+    w.z("dQ", Q.den)
+    w.rows("RQ", Q.rows)
+    bound = d * P.max_abs() * Q.max_abs() + P.den * Q.den
+    return w.check("inv_ok", f"check_inverse d dP RP dQ RQ {prime_list(primes_for(bound))}")
+
+
+def write_functionals(w: CoqWriter, cert: NoSubsetCertificate) -> str:
+    items = []
+    for j, f in enumerate(cert.functionals):
+        rows = []
+        for k, row in f.rows:
+            name = w.int_list(f"Y{j}_{k}", row)
+            rows.append(f"({k}%nat, {name})")
+        piv = "None" if f.pivot is None else f"(Some {f.pivot}%nat)"
+        items.append(f"({piv}, [{'; '.join(rows)}])")
+    w.add(f"Definition FS : list (option nat * functional) := [{'; '.join(items)}].")
+    return "FS"
+
+
+def write_nonzero_skip(w: CoqWriter, inst: Instance) -> tuple[str, str, str]:
+    """``(skip data term, k, l)`` and the check ``P_nz`` that entry (k, l) of the skip is nonzero."""
+    if not write_skip(w, inst):
+        w.check("P_nz", "check_skip_nonzero d None 0 0")
+        return "None", "0", "0"
+    rows = scale_matrix(inst.skip or ()).rows
+    k, l = next((k, l) for k, r in enumerate(rows) for l, v in enumerate(r) if v != 0)
+    w.check("P_nz", f"check_skip_nonzero d (Some (dP, RP)) {k} {l}")
+    return "(Some (dP, RP))", str(k), str(l)
+
+
+def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p: int) -> Optional[Coding]:
+    """How a partial certificate writes its block (``Ab``, and ``Bb`` as columns ``cols``):
+    codes of ``+- m 2**e`` (:mod:`.coded`) when they are denser than 63-bit numerators (float
+    weights) or the only encoding possible; None: plain numerators. Raises
+    :class:`CannotCertify` when neither applies. ``p``: the genericity prime, modulo which
+    Coq sees the coded columns of ``W_down`` (none may look zero)."""
+    codes = coding([Ab.rows, cols])
+    plain_ok = max(Ab.max_abs(), Bb.max_abs()) < LIMIT
+    if codes is not None and any(not any(v % p for v in col) for col in cols):
+        if not plain_ok:
+            raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
+        codes = None
+    if codes is None and not plain_ok:
+        raise CannotCertify("a weight numerator does not fit the 63-bit encoding of the certificates "
+                            "(neither as a 63-bit integer nor as +- m 2^e with m below 2^61)")
+    return codes
+
+
+def write_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
+                cols: Sequence[Sequence[int]], codes: Optional[Coding]) -> None:
+    """The data of a partial certificate's block: ``d``, ``n``, ``R``, ``dA``, ``dB`` and
+    ``RA``, ``CB`` (numerators, or codes over the base ``E``, whose residues the checkers read)."""
+    w.nat("d", d)
+    w.nat("n", n)
+    w.add(f"Definition R : list nat := {nat_list(R)}.")
+    w.z("dA", Ab.den)
+    w.z("dB", Bb.den)
+    if codes is None:
+        w.rows("RA", Ab.rows)
+        w.rows("CB", cols)
+    else:
+        w.add(f"Definition E : int := {codes.base}%uint63.")
+        w.rows("RA", codes.matrices[0], unsigned=True)
+        w.rows("CB", codes.matrices[1], unsigned=True)

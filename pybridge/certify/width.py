@@ -1,0 +1,424 @@
+"""Coq certificates for the width route (R8, R8') and generic blocks with biases (R9).
+
+Biased blocks through the width search (R8 with biases) are written by
+:mod:`.certificates_bias_width`, blocks with a non-identity skip by
+:mod:`.certificates_skip_width`; both are called from ``build_r8``.
+
+Bias-free blocks (identity skip) are written with the R8 checkers of
+``certify/R8Certify.v`` (``Z`` data, read from primitive-integer lists through
+``CertifyWidth.zrows``):
+
+- absorbable at ``m``: a grouping with a zero-kink tail (``check_grouping_drop``,
+  ``check_pm_scales`` for the GELU family) and the width data
+  ``(T, S, r, E, P, Q)`` (``check_width_data``): ``cert_r8_absorbable_*``;
+- not absorbable at ``m < k``: the grouping, canonical classes
+  (``check_lines_distinct`` / ``check_signs_distinct``, ``check_nonzero_cols``):
+  ``cert_r8_below_classes_*``;
+- not absorbable at ``m = k``: the same and a no-subset certificate for
+  ``A := U``, ``B := G``, target ``L`` (``CertifyWidth.cert_r8_nosub_*``);
+- not absorbable at ``m >= k`` after the exhaustive search: a rank certificate for
+  every ``(T, S)`` (``RankCheck.cert_r8_rank_*``, :mod:`.certificates_rank`);
+- ``--min-width``: one theorem, "absorbable at m* and not at m* - 1", when the
+  lower side is one of the cases above.
+
+Generic blocks with biases are written as partial (block) certificates when a
+block applies (:mod:`.certificates_bias`: columns ``R`` of ``W_up``, rows ``R`` of
+``W_down``, biases not read, ``cert_bias_not_absorbable_partial`` /
+``cert_bias_not_absorbable_below_partial``, checked against the instance by
+:func:`~pybridge.certify.pipeline.agreement`); otherwise with ``CertifyBias.v``'s
+full certificate: the augmented rows
+``(a_i, c_i)`` over one denominator, ``check_bias_nonzero``, ``check_generic`` in
+dimension ``d + 1`` and ``check_nosub`` (``cert_bias_not_absorbable``), or
+``m < n`` (``cert_bias_not_absorbable_below``).
+
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from pybridge.certify.bias import find_block, write_bias_partial
+from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, nat_list
+from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
+from pybridge.certify.pieces import write_functionals, write_nonzero_skip
+from pybridge.certify.rank import rank_term
+from pybridge.decision.genericity import check_generic
+from pybridge.decision.subset_search import search_subset
+from pybridge.decision.width_route import library_has
+from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
+from pybridge.exact.ridge_form import RidgeForm
+from pybridge.exact.width import WidthData
+from pybridge.exact.width_evidence import WidthInfo
+from pybridge.model import Decision, Instance
+
+#: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
+PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
+    "gelu": ("gelu", "gelu_odd_part", "gelu_zero", "gelu_even_part_unique", ()),
+    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part", "gelu_tanh_zero", "gelu_tanh_ridge_unique",
+                  ("GeluTanhRidge",)),
+    "silu": ("silu", "silu_odd_part", "(proj2 silu_vanishing)", "silu_ridge_unique", ("SiluRidge",)),
+    "quick_gelu": ("quick_gelu", "quick_gelu_odd_part", "quick_gelu_zero", "quick_gelu_ridge_unique",
+                   ("MoreActivationDefs", "MoreActivations", "QuickGeluRidge")),
+    "gelu_fast": ("gelu_fast", "gelu_fast_odd_part", "gelu_fast_zero", "gelu_fast_ridge_unique",
+                  ("MoreActivationDefs", "MoreActivations", "GeluFastRidge")),
+}
+#: R9 per activation: (library file, (=>) property on generic_bias_lines, below-n property, modules).
+R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
+    "relu": ("bias/ReluBias.v", "relu_bias_lines_property", "relu_bias_below_property", ()),
+    "gelu": ("bias/GeluBias.v", "(lines_of_signs_property gelu gelu_bias_absorbable_generic_submatrix)",
+             "(below_of_signs_property gelu gelu_bias_generic_not_absorbable_below)", ("GeluBias",)),
+    "gelu_tanh": ("bias/GeluTanhAffineRidge.v",
+                  "(lines_of_signs_property gelu_tanh (signs_property_of_iff gelu_tanh "
+                  "gelu_tanh_bias_absorbable_iff_submatrix))",
+                  "(below_of_signs_property gelu_tanh gelu_tanh_bias_generic_not_absorbable_below)",
+                  ("GeluTanhAffineRidge",)),
+    "silu": ("bias/SiluAffineRidge.v",
+             "(lines_of_signs_property silu (signs_property_of_iff silu silu_bias_absorbable_iff_submatrix))",
+             "(below_of_signs_property silu silu_bias_generic_not_absorbable_below)", ("SiluAffineRidge",)),
+    "quick_gelu": ("bias/QuickGeluAffineRidge.v",
+                   "(lines_of_signs_property quick_gelu (signs_property_of_iff quick_gelu "
+                   "quick_gelu_bias_absorbable_iff_submatrix))",
+                   "(below_of_signs_property quick_gelu quick_gelu_bias_generic_not_absorbable_below)",
+                   ("MoreActivationDefs", "QuickGeluAffineRidge")),
+    "gelu_fast": ("bias/TanhGeluAffineRidge.v",
+                  "(lines_of_signs_property gelu_fast (signs_property_of_iff gelu_fast "
+                  "gelu_fast_bias_absorbable_iff_submatrix))",
+                  "(below_of_signs_property gelu_fast gelu_fast_bias_generic_not_absorbable_below)",
+                  ("MoreActivationDefs", "TanhGeluAffineRidge")),
+}
+R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
+              "CertifyWidth", "RankCheck")
+
+
+def _bools(sel: Sequence[int], k: int) -> str:
+    s = set(sel)
+    return "[" + "; ".join("true" if t in s else "false" for t in range(k)) + "]"
+
+
+def _cols(rows: Sequence[Sequence[int]], ncols: int) -> list[tuple[int, ...]]:
+    return [tuple(r[j] for r in rows) for j in range(ncols)]
+
+
+def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix, B: IntMatrix, U: IntMatrix,
+                    G: IntMatrix, L: IntMatrix, lam: IntMatrix, cls: Sequence[int]) -> str:
+    """Write a block (rows of ``A``, columns of ``B``) and its canonical form (``U``, ``G``, ``L``,
+    scales ``lam``, classes ``cls``, ``-1`` for a dropped row) as the grouping checks read them;
+    return their argument string (``{m}`` left for the width)."""
+    d, n, k, K = dims
+    w.nat("d", d)
+    w.nat("n", n)
+    w.nat("k", k)
+    w.nat("K", K)
+    w.z("dA", A.den)
+    w.z("dB", B.den)
+    w.rows("RA", A.rows)
+    w.rows("CB", _cols(B.rows, n))
+    w.z("dU", U.den)
+    w.rows("RU", U.rows if K else [])
+    w.z("dG", G.den)
+    w.rows("CG", _cols(G.rows, K))
+    w.z("dL", L.den)
+    w.rows("RL", L.rows)
+    w.z("dl", lam.den)
+    w.int_list("LNi", lam.rows[0])
+    w.add("Definition LN : list Z := map zval LNi.")
+    w.add(f"Definition cls : list nat := {nat_list([c if c >= 0 else K for c in cls])}.")
+    return "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
+
+
+class _Grouping:
+    """The integer data of a canonical grouping, written once into a writer."""
+
+    def __init__(self, w: CoqWriter, inst: Instance, form: RidgeForm) -> None:
+        d, n, k = inst.d, inst.n, form.k
+        K = k + len(form.flat)
+        self.k, self.K = k, K
+        A = scale_matrix(inst.W_up)
+        Bc = scale_matrix(inst.W_down)
+        self.U = scale_matrix(list(form.U) + list(form.flat)) if K else IntMatrix((), 1)
+        Gfull = [list(form.G[p]) + [Fraction(0)] * len(form.flat) for p in range(d)]
+        self.G = scale_matrix(Gfull) if K else IntMatrix(tuple(() for _ in range(d)), 1)
+        self.L = scale_matrix(form.L)
+        lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
+        self.args = write_form_data(w, (d, n, k, K), A, Bc, self.U, self.G, self.L, lam, form.cls)
+        w.check("g_ok", "check_grouping_drop d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
+                "(zrows CG) dL (zrows RL)")
+
+
+def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[tuple[str, str, str, str, tuple[str, ...]]]]:
+    name = inst.activation.name
+    pm = PM_FACTS.get(name)
+    extra = (pm[4] if pm else ()) + R8_MODULES
+    return CoqWriter(extra=extra), ("relu" if pm is None else pm[0]), pm
+
+
+def zmatrix(w: CoqWriter, name: str, rows: Sequence[Sequence[int]]) -> str:
+    """A ``list (list Z)`` term for ``rows``: primitive integers read by ``zrows`` when every
+    numerator fits 62 bits, else ``Z`` literals (exact at any size; slower to parse)."""
+    if all(-LIMIT <= v < LIMIT for r in rows for v in r):
+        w.rows(name, rows)
+        return f"(zrows {name})"
+    if "Definition zc := @cons Z." not in w.lines:
+        w.add("Definition zc := @cons Z.")
+        w.add("Definition ze := @nil Z.")
+    names = []
+    for i, r in enumerate(rows):
+        parts = []
+        for c in range(0, max(len(r), 1), ROW_CHUNK):
+            chunk = r[c:c + ROW_CHUNK]
+            part = f"{name}{i}_z{c // ROW_CHUNK}"
+            w.add(f"Definition {part} : list Z := " + "".join(f"(zc ({v})%Z " for v in chunk) + "ze"
+                  + ")" * len(chunk) + ".")
+            parts.append(part)
+        names.append(f"{name}{i}")
+        w.add(f"Definition {name}{i} : list Z := {' ++ '.join(parts)}.")
+    w.add(f"Definition {name} : list (list Z) := [{'; '.join(names)}].")
+    return name
+
+
+def width_data_terms(w: CoqWriter, data: WidthData, k: int, d: int, m: int, tag: str) -> str:
+    """Write the width data ``(T, S, r, E, P, Q)`` and its check ``w_ok<tag>``; return the
+    arguments ``T S r dE CE dP CP dQ RQ`` of the certificate lemmas (``Z`` terms)."""
+    E = scale_matrix([[data.E[p][t] for t in range(k)] for p in range(d)]) if k else IntMatrix((), 1)
+    P = scale_matrix(data.P) if data.r else IntMatrix((), 1)
+    Q = scale_matrix(data.Q) if data.r else IntMatrix((), 1)
+    w.z(f"dE{tag}", E.den)
+    ce = zmatrix(w, f"CE{tag}", _cols(E.rows, k) if k else [])
+    w.z(f"dP{tag}", P.den)
+    cp = zmatrix(w, f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
+    w.z(f"dQ{tag}", Q.den)
+    rq = zmatrix(w, f"RQ{tag}", Q.rows if data.r else [])
+    tail = f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} {ce} dP{tag} {cp} dQ{tag} {rq}"
+    w.check(f"w_ok{tag}", f"check_width_data d k {m} dL (zrows RL) dG (zrows CG) dU (zrows RU) {tail}")
+    return tail
+
+
+def _absorbable_term(w: CoqWriter, g: _Grouping, inst: Instance, info: WidthInfo, m: int, sigma: str, pm) -> str:
+    if info.data is None:
+        raise CannotCertify("absorbable width decision without width data")
+    tail = width_data_terms(w, info.data, g.k, inst.d, m, "a")
+    args = g.args.format(m=f"{m}%nat") + " " + tail
+    if pm is None:
+        return f"(cert_r8_absorbable_relu {args} g_ok w_oka)"
+    return f"(cert_r8_absorbable_pm {sigma} {args} {pm[1]} {pm[2]} g_ok pm_ok w_oka)"
+
+
+def _canonical_checks(w: CoqWriter, pm) -> None:
+    if pm is None:
+        w.check("l_ok", "check_lines_distinct d k dU (zrows RU)")
+    else:
+        w.check("s_ok", "check_signs_distinct d k dU (zrows RU)")
+    w.check("nz_ok", "check_nonzero_cols d k dG (zrows CG)")
+
+
+def _below_term(g: _Grouping, m: int, sigma: str, pm) -> str:
+    args = g.args.format(m=f"{m}%nat")
+    if pm is None:
+        return f"(cert_r8_below_classes_relu {args} g_ok l_ok nz_ok eq_refl)"
+    return f"(cert_r8_below_classes_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok eq_refl)"
+
+
+def write_nosub_at_k(w: CoqWriter, U: IntMatrix, G: IntMatrix, L: IntMatrix) -> None:
+    """No ``S`` among the ``k`` ridges cancels ``L`` (``U``: the ridges' directions, ``G``:
+    their kinks): the no-subset certificate for ``A := U``, ``B := G``, target ``L``, and its
+    check ``ns_ok``. Raises :class:`CannotCertify` when the search gives none."""
+    out = search_subset(U, G, L)
+    if out.status != "none" or out.certificate is None:
+        raise CannotCertify(f"no no-subset certificate at width k ({out.reason or out.status})")
+    cert = out.certificate
+    if len(cert.free) > MAX_FREE_CERT:
+        raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
+    w.add(f"Definition p : int := {cert.p}%uint63.")
+    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
+    write_functionals(w, cert)
+    w.check("ns_ok", "check_nosub d k dU dG dL RU CG RL p F FS")
+
+
+def _nosub_term(w: CoqWriter, g: _Grouping, sigma: str, pm) -> str:
+    k = g.k
+    write_nosub_at_k(w, IntMatrix(g.U.rows[:k], g.U.den), IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den), g.L)
+    args = "d n k K dA (zrows RA) dB (zrows CB) dU RU dl LN cls dG CG dL RL p F FS"
+    if pm is None:
+        return f"(cert_r8_nosub_relu {args} g_ok l_ok nz_ok ns_ok)"
+    return f"(cert_r8_nosub_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok ns_ok)"
+
+
+def _statement(sigma: str, m: int, negated: bool) -> str:
+    s = f"absorbable_ungated {sigma} d n {m} identity (zmat_rows dA (zrows RA)) (zmat_cols dB (zrows CB))"
+    return f"~ {s}" if negated else s
+
+
+def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate:
+    """R8 / R8' on a bias-free block with the identity skip (the pipeline sends biased blocks
+    to :mod:`.bias_width` and other skips to :mod:`.skip_width`)."""
+    if inst.has_bias or inst.skip is not None:
+        raise CannotCertify("the plain R8 certificate is for bias-free blocks with the identity skip")
+    if not library_has("certify/R8Certify.v"):
+        raise CannotCertify("the R8 checkers (certify/R8Certify.v) are not in the library yet")
+    w, sigma, pm = _header(inst)
+    g = _Grouping(w, inst, info.form)
+    if pm is not None:
+        w.check("pm_ok", "check_pm_scales n K dl LN cls")
+    m = info.width
+    if decision.verdict == "absorbable":
+        term = _absorbable_term(w, g, inst, info, m, sigma, pm)
+        stmt = _statement(sigma, m, False)
+        kind = f"absorbable at width {m} (R8 <=, explicit width data)"
+        low = info.lower_reason if info.min_exact else None
+        if low in ("below_classes", "no_subset_at_k", "exhaustive") and m >= 1:
+            _canonical_checks(w, pm)
+            lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else \
+                _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else rank_term(w, g, inst.d, m - 1, sigma, pm)
+            stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
+            term = f"(conj {term} {lterm})"
+            kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
+    elif info.reason == "below_classes":
+        _canonical_checks(w, pm)
+        term, stmt = _below_term(g, m, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width {m} < k = {g.k} (R8 =>)"
+    elif info.reason == "no_subset_at_k":
+        _canonical_checks(w, pm)
+        term, stmt = _nosub_term(w, g, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
+    elif info.reason == "exhaustive":
+        _canonical_checks(w, pm)
+        term, stmt = rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
+        kind = f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank certificate (R8 =>)"
+    else:
+        raise CannotCertify(f"no certificate for the width reason {info.reason!r}")
+    w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
+    return Certificate("CertWidth", w.text(), kind, inst.activation.label)
+
+
+def _build_bias(inst: Instance, decision: Decision) -> Certificate:
+    """Generic with biases, no S (width n) or width below n: ``CertifyBias.v``."""
+    name = inst.activation.name
+    if inst.skip is not None:
+        raise CannotCertify("biases with a non-identity skip")
+    if name not in R9_FACTS:
+        raise CannotCertify(f"no R9 certificate for {inst.activation.label}")
+    path, prop, below, modules = R9_FACTS[name]
+    if not library_has(path):
+        raise CannotCertify(f"R9 for {inst.activation.label} with biases ({path}) is not in the library yet")
+    d, n = inst.d, inst.n
+    sigma = inst.activation.coq_function
+    m = decision.width if decision.width is not None else n
+    partial = _bias_partial(inst, decision, m, sigma, prop, below, modules)
+    if partial is not None:
+        return partial
+    c = inst.b_up or (Fraction(0),) * n
+    aug = scale_matrix([list(inst.W_up[i]) + [c[i]] for i in range(n)])
+    A = IntMatrix(tuple(r[:d] for r in aug.rows), aug.den)
+    B = scale_matrix(inst.W_down)
+    gen = check_generic(aug, B)
+    if not gen.generic or gen.certificate is None:
+        raise CannotCertify("the augmented rows (a_i, c_i) have no pairwise-independence projection certificate"
+                            f" ({gen.reason})")
+    b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
+    w = CoqWriter(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias"))
+    w.nat("d", d)
+    w.nat("n", n)
+    w.z("dA", aug.den)
+    w.z("dB", B.den)
+    w.rows("RA", aug.rows)
+    w.rows("CB", _cols(B.rows, n))
+    w.z("db0", b0.den)
+    w.int_list("Lb0", b0.rows[0])
+    g = gen.certificate
+    w.add(f"Definition pg : int := {g.p}%uint63.")
+    w.int_list("U", g.u)
+    w.int_list("V", g.v)
+    w.check("nz_ok", "check_bias_nonzero d n RA CB")
+    w.check("gen_ok", "check_generic (S d) n RA CB pg U V")
+    block = (f"absorbable_ungated_bias {sigma} d n {m} identity (mat_of_rows dA RA) (aug_bias d dA RA) "
+             "(mat_of_cols dB CB) (vec_of db0 Lb0)")
+    if m < n:
+        term = (f"(cert_bias_not_absorbable_below {sigma} {below} d n {m}%nat dA dB RA CB "
+                "(vec_of db0 Lb0) pg U V eq_refl eq_refl nz_ok gen_ok eq_refl)")
+        kind = f"not absorbable at width {m} < n (R9, generic with biases)"
+    else:
+        ev = decision.evidence
+        if ev is not None and ev.nosub_cert is not None and ev.A.rows == A.rows and ev.A.den == A.den \
+                and ev.B == B and inst.skip is None:
+            cert = ev.nosub_cert  # the R5 search ran on exactly these integers
+        else:
+            out = search_subset(A, B, identity_int(d))
+            if out.status != "none" or out.certificate is None:
+                raise CannotCertify("no no-subset certificate for the biased block")
+            cert = out.certificate
+        if len(cert.free) > MAX_FREE_CERT:
+            raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
+        w.add(f"Definition p : int := {cert.p}%uint63.")
+        w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
+        write_functionals(w, cert)
+        w.check("nosub_ok", "check_nosub d n dA dB 1 RA CB (id_rows d) p F FS")
+        term = (f"(cert_bias_not_absorbable {sigma} {prop} d n dA dB RA CB (vec_of db0 Lb0) pg U V p F FS "
+                "nz_ok gen_ok nosub_ok)")
+        kind = "not absorbable at width n (R9 =>, generic with biases, no S)"
+    w.add(f"Theorem verdict : ~ {block}.\nProof. exact {term}. Qed.")
+    return Certificate("CertBias", w.text(), kind, inst.activation.label)
+
+
+def _bias_partial(inst: Instance, decision: Decision, m: int, sigma: str, prop: str, below: str,
+                  modules: tuple[str, ...]) -> Optional[Certificate]:
+    """The partial certificate (``certificates_bias``), or None when no block applies."""
+    ev = decision.evidence
+    if m >= inst.n:
+        if ev is None or ev.nosub_cert is None:
+            return None
+        blk = find_block(inst, ev.A, ev.B, ev.nosub_cert)
+    else:
+        A = ev.A if ev is not None else scale_matrix(inst.W_up)
+        B = ev.B if ev is not None else scale_matrix(inst.W_down)
+        blk = find_block(inst, A, B, None)
+    if blk is None:
+        return None
+    source, kind = write_bias_partial(blk, inst.d, inst.n, m, sigma, prop, below, modules)
+    return Certificate("CertBias", source, kind, inst.activation.label, blk.extract)
+
+
+def _build_classification_at(inst: Instance, decision: Decision) -> Certificate:
+    """R2 / R3 at a width ``m`` other than ``n`` (both theorems hold at every width)."""
+    act = inst.activation
+    m = decision.width if decision.width is not None else inst.n
+    lemma = act.spec.not_absorbable_lemma
+    if lemma is None:
+        raise CannotCertify(f"no classification theorem for {act.label}")
+    name = lemma.rsplit(".", 1)[-1]
+    w = CoqWriter(extra=(act.spec.coq_module,))
+    w.nat("d", inst.d)
+    w.nat("n", inst.n)
+    sk, k, l = write_nonzero_skip(w, inst)
+    nz = f"(check_skip_nonzero_sound d {sk} {k} {l} P_nz)"
+    if act.gated:
+        stmt = f"forall C A B : mat, ~ absorbable_gated {act.coq_function} d n {m} (skip_mat {sk}) C A B"
+        proof = f"intros C A B. exact ({name} d n {m} _ C A B {nz})."
+        kind = f"not absorbable at width {m} (R3), all weights"
+    elif act.name == "relu_pow" and act.degree is not None and act.degree != 1:
+        stmt = f"forall A B : mat, ~ absorbable_ungated {act.coq_function} d n {m} (skip_mat {sk}) A B"
+        proof = (f"intros A B. exact (relu_pow_not_absorbable {act.degree} d n {m} _ A B "
+                 f"(proj1 (Nat.eqb_neq {act.degree} 1) eq_refl) {nz}).")
+        kind = f"not absorbable at width {m} (R2), all weights"
+    else:
+        raise CannotCertify(f"no classification certificate for {act.label}")
+    w.add(f"Theorem verdict : {stmt}.\nProof. {proof} Qed.")
+    return Certificate("CertClassifyWidth", w.text(), kind, act.label)
+
+
+def handles(decision: Decision) -> bool:
+    """This module writes the certificate of ``decision`` (width route, R9, R2/R3 at a width != n)."""
+    if decision.result in ("R2", "R3"):
+        return decision.width is not None
+    return decision.width_info is not None or (decision.result == "R9" and decision.verdict == "not_absorbable")
+
+
+def build_width_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
+    """The certificate of a width-route / R9 decision (None: nothing to certify)."""
+    if decision.verdict in ("outside_hypotheses", "undecided"):
+        return None
+    if decision.result in ("R2", "R3"):
+        return _build_classification_at(instance, decision)
+    if decision.width_info is not None:
+        return build_r8(instance, decision, decision.width_info)
+    return _build_bias(instance, decision)
