@@ -164,7 +164,7 @@ def make_mini_library(root: Path) -> CoqBackend:
     return backend
 
 # ---------------------------------------------------------------- R8 oracles (no ridge-form theory)
-# Used by tests/test_width.py and tests/test_width_route.py. Two bias-free ReLU blocks on R^2
+# Used by tests/exact/test_width.py and tests/decision/test_width_route.py. Two bias-free ReLU blocks on R^2
 # are positively homogeneous and linear on every sector cut out by the lines a . x = 0 of
 # both: equal values at two independent points inside every sector prove equality.
 

@@ -66,7 +66,7 @@ def test_evaluators() -> None:
 
 def test_every_coq_name_is_full() -> None:
     """Registry names are ``Absorb.folder.Module.name`` (Coq finds no shorter form);
-    that each exists in the compiled library is tests/test_formal.py's
+    that each exists in the compiled library is tests/coq/test_formal.py's
     ``test_registry_and_certificate_names_exist``."""
     names = [n for spec in REGISTRY.values() for n in spec.coq_names]
     assert len(names) >= 20

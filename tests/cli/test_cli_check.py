@@ -16,7 +16,7 @@ import pybridge.checking as checking
 from pybridge.cli import main
 from pybridge.io import load_instance
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 

@@ -29,7 +29,7 @@ from pybridge.io.safetensors_file import SafetensorsFile
 from pybridge.io.torchfile import TorchFile
 from pybridge.model import Activation, Instance
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = Limits(max_entries=10_000, max_file_bytes=10_000_000)
 

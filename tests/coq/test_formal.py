@@ -17,7 +17,7 @@ from pybridge.coq.protocol import parse_assumptions
 from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS
 from pybridge.results import all_theorem_names, load_results, markdown_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 THEORIES = ROOT / "coq" / "theories"
 FORBIDDEN = re.compile(
     r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses)\b"

@@ -230,7 +230,7 @@ def test_scan_jobs_matches_sequential(tmp_path):
 
     from pybridge.api import scan
 
-    root = __import__("pathlib").Path(__file__).resolve().parent.parent
+    root = __import__("pathlib").Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "bench"))
     try:
         from make_gpt2_checkpoint import write_safetensors

@@ -148,7 +148,7 @@ PM_CASES = {
     "coq_duplicate": (([[1], [1]], [1, 1], [[1, 1]], [0]), [False, False, True, True], 2),
     "coq_no_class": (([[1], [-1]], [1, -1], [[1, -1]], [0]), [False, False, True, True], 2),
     "generic_wide": (([[1], [1]], [0, 1], [[1, 1]], [0]), [False, False, False, True, True], 3),
-    # d = 2, tests/test_ridge_form_bias.py's block: k = 2, G = [[3,1],[2,1]], L = [[-1,1],[-1,1]];
+    # d = 2, tests/exact/test_ridge_form_bias.py's block: k = 2, G = [[3,1],[2,1]], L = [[-1,1],[-1,1]];
     # no S at 2, no (T, S) with |T| = 1 and r = 0 at 3, T = {0, 1} at 4
     "d2_mixed": (([[1, 0], [-1, 0], [1, 0], [0, 1], [0, 0], [1, 1], [0, 1], [0, -1]], [1, -1, 1, 2, 3, 0, -1, 1],
                   [[1, 2, 0, 1, 1, 0, 1, -1], [0, 1, 1, 1, -1, 0, 0, 0]], [5, 7]),
@@ -208,7 +208,7 @@ def test_gelu_family_biased_outside_until_merged(act):
 
 @pytest.mark.parametrize("act", ["quick_gelu", "gelu_fast"])
 def test_quick_gelu_gelu_fast_biased_decided(act):
-    """R9 / R8 with biases for them (R10, tests/test_r10_bias.py): the hand-computed verdicts."""
+    """R9 / R8 with biases for them (R10, tests/decision/test_r10_bias.py): the hand-computed verdicts."""
     assert REGISTRY[act].bias_width_theorem is not None
     case, expected, least = PM_CASES["zero_column"]
     i = _pm_inst(act, case)
@@ -242,7 +242,7 @@ def test_gelu_family_biased_theorems_exist(backend):
 
 @pytest.mark.parametrize("kw", [{"width": 1}, {"width": 4}])
 def test_gelu_biased_width_verdict_certified(backend, kw):
-    """Biased groupings are checked by certify/CertifyBiasWidth.v (tests/test_bias_width_certificates.py)."""
+    """Biased groupings are checked by certify/CertifyBiasWidth.v (tests/certify/test_bias_width_certificates.py)."""
     i = _pm_inst("gelu", PM_CASES["d2_mixed"][0])
     with pm_library():
         dec = decide(i, **kw)
@@ -416,7 +416,7 @@ def test_generated_checkpoints_decided(tmp_path):
     from pybridge.api import scan
 
     spec = importlib.util.spec_from_file_location(
-        "generated_checkpoints", Path(__file__).resolve().parents[1] / "bench" / "generated_checkpoints.py")
+        "generated_checkpoints", Path(__file__).resolve().parents[2] / "bench" / "generated_checkpoints.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     opt = scan(mod.write_opt(tmp_path / "opt", 3, 8), prove=False).to_json()["layers"]
