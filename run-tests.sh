@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs whatever is missing (Debian 12, as root), builds the Coq library and
-# runs the whole test suite.
+# runs the whole test suite, spread over the machine's cores (pytest-xdist).
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install.sh
-exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@"

@@ -21,6 +21,15 @@ REPO = Path(__file__).resolve().parent.parent
 RELU = Activation("relu")
 
 
+def examples(nominal: int) -> int:
+    """A property test's example count under the active Hypothesis profile: ``nominal`` scaled
+    by the profile's ``max_examples`` / 100 (``ci``: a quarter, ``thorough``: four times), at
+    least 3."""
+    from hypothesis import settings
+
+    return max(3, nominal * settings.default.max_examples // 100)
+
+
 def relu(z: F) -> F:
     return z if z > 0 else F(0)
 

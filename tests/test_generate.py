@@ -14,6 +14,7 @@ from pybridge.errors import InputError
 from pybridge.generate import generate, random_unimodular
 from pybridge.io import instance_from_json, instance_to_json
 from pybridge.model import Activation
+from helpers import examples
 
 RELU = Activation("relu")
 
@@ -35,7 +36,7 @@ def planted_sum(inst, subset) -> sympy.Matrix:
     return Bt[:, S] * A[S, :]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(d=st.integers(1, 5), extra=st.integers(0, 5), seed=st.integers(0, 2**32 - 1), skip=st.booleans())
 def test_planted_subset_gives_minus_identity(d: int, extra: int, seed: int, skip: bool) -> None:
     n = d + extra if d > 1 else 1  # in dimension 1 only one row can be generic
@@ -88,7 +89,7 @@ def test_refusals(act: Activation, d: int, n: int, planted: bool, match: str) ->
         generate(act, d, n, absorbable=planted, seed=0)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(d=st.integers(2, 4), extra=st.integers(0, 6), seed=st.integers(0, 2**32 - 1),
        name=st.sampled_from(["relu", "gelu", "silu"]), skip=st.booleans(), bias=st.booleans())
 def test_planted_instances_are_decided_absorbable(d, extra, seed, name, skip, bias) -> None:

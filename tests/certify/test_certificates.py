@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from helpers import RELU, evidence_entry_changed, generic_instance, mat, matmul, planted, structured_wide
+from helpers import evidence_entry_changed, examples, generic_instance, mat, matmul, planted, RELU, structured_wide
 
 from pybridge.certify.kinds import CertificateKind
 from pybridge.certify.pipeline import build_certificate, certify
@@ -190,7 +190,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(d=st.integers(2, 3), n=st.integers(3, 7), data=st.data())
 def test_every_certifiable_decision_is_accepted(coq, d, n, data):
     """Random small blocks (planted or not): Coq accepts whatever exact verdict was reached."""

@@ -13,7 +13,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from helpers import RELU, evidence_entry_changed, generic_instance
+from helpers import evidence_entry_changed, examples, generic_instance, RELU
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -223,7 +223,7 @@ def test_float32_planted_absorbable_with_tiny_biases_certified(coq):
     assert res is not None and res.accepted, res.message
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 40), st.integers(1, 9), st.integers(0, 61), st.booleans(), st.integers(0, 2**32))
 def test_packing_by_numpy_is_the_packing_by_python_ints(rows, cols, bits, unsigned, seed):
     """The NumPy packer writes the same literals as the Python one, and the coding choice

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from itertools import combinations
 
 import pytest
-from helpers import RELU, block, mat, matmul, planted, random_points, relu, residual, structured_wide
+from helpers import block, examples, mat, matmul, planted, random_points, RELU, relu, residual, structured_wide
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -81,7 +81,7 @@ def brute_force(A, B, d, n):
     return False
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     d=st.integers(1, 2),
     n=st.integers(1, 9),

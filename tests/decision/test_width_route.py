@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from unittest.mock import patch
 
 import pytest
-from helpers import block, block_value, mat, random_block, relu, sector_points, solvable
+from helpers import block, block_value, examples, mat, random_block, relu, sector_points, solvable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pm_oracle import least_width, same_function
@@ -254,7 +254,7 @@ def test_gelu_biased_width_verdict_certified(backend, kw):
 small = st.integers(-2, 2)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(PM_ACTS), st.integers(1, 2).flatmap(lambda d: st.tuples(
     st.just(d),
     st.lists(st.tuples(st.lists(small, min_size=d, max_size=d), small, st.lists(small, min_size=d, max_size=d)),
@@ -292,7 +292,7 @@ def test_bad_width_is_input_error():
         decide(inst("relu", [[1]], [[1]]), width=-1)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=5))
 def test_min_width_witness_is_exact_d1(rows):
     """Oracle: the explicit block equals the residual block on every sector of the line
@@ -307,7 +307,7 @@ def test_min_width_witness_is_exact_d1(rows):
         assert decide(i, width=dec.width - 1).verdict in ("not_absorbable", "undecided")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 3))
 def test_decision_against_sector_oracles_d2(seed, n):
     """The decision against the independent oracles of tests/helpers.py (no ridge-form theory):

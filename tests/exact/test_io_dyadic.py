@@ -19,6 +19,7 @@ from pybridge.exact.dyadic import dyadic_numerators
 from pybridge.exact.numbers import exact_array
 from pybridge.exact.arrays import ArrayMatrix
 from pybridge.model import Activation, Instance
+from helpers import examples
 
 FLOATS = (np.float16, np.float32, np.float64)
 
@@ -113,13 +114,13 @@ finite = st.sampled_from(FLOATS).flatmap(
                           elements=st.floats(allow_nan=False, allow_infinity=False, width=np.finfo(dt).bits)))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(finite)
 def test_random_arrays_match_fraction_path(arr):
     check_exact(arr)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(hnp.arrays(np.float64, (3, 4), elements=st.floats(allow_nan=False, allow_infinity=False)),
        st.integers(-1100, 1000))
 def test_huge_and_tiny_exponents(arr, k):
@@ -128,7 +129,7 @@ def test_huge_and_tiny_exponents(arr, k):
     check_exact(scaled if np.isfinite(scaled).all() else arr)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.lists(st.fractions(max_denominator=10**12) | st.integers(-(2**70), 2**70),
                          min_size=3, max_size=3), min_size=1, max_size=4))
 def test_scale_matrix_fast_path_matches_reference(rows):

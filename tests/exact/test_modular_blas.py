@@ -12,11 +12,12 @@ from hypothesis import strategies as st
 
 from pybridge.decision.subset_search import _positions, _System
 from pybridge.exact.modular import IntMatrix, _reduce, random_primes, rank_mod, solve_square_blas
+from helpers import examples
 
 P = 1048573  # the largest prime below 2**20
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(-(2**52) + 1, 2**52 - 1), min_size=1, max_size=50),
        st.sampled_from([3, 65537, 786433, P]))
 def test_balanced_residue(values, p):

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pybridge.exact.ridge_form import canonical_form
 from pybridge.exact.width import condition_for, explicit_block
+from helpers import examples
 
 SIGMAS = {
     "square": lambda z: z / 2 + z * z,
@@ -172,7 +173,7 @@ def _pm_equal(x, y):
 small = st.integers(-2, 2)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.integers(1, 2).flatmap(lambda d: st.tuples(
     st.just(d),
     st.lists(st.tuples(st.lists(small, min_size=d, max_size=d), small, st.lists(small, min_size=d, max_size=d)),

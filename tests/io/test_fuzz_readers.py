@@ -28,9 +28,10 @@ from pybridge.io.limits import Limits
 from pybridge.io.safetensors_file import SafetensorsFile
 from pybridge.io.torchfile import TorchFile
 from pybridge.model import Activation, Instance
+from helpers import examples
 
 ROOT = Path(__file__).resolve().parents[2]
-FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = Limits(max_entries=10_000, max_file_bytes=10_000_000)
 
 
@@ -225,7 +226,7 @@ config_docs = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config_docs)
 def test_checkpoint_random_configs(config: dict) -> None:
     with tempfile.TemporaryDirectory() as tmp:
@@ -248,7 +249,7 @@ def test_checkpoint_random_configs(config: dict) -> None:
         assert isinstance(result, (int, InputError))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=100), st.binary(max_size=100))
 def test_checkpoint_random_index_and_config(index: bytes, config: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
