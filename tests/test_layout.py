@@ -105,3 +105,13 @@ def test_the_checker_sees_a_cycle(tmp_path: Path) -> None:
     path.write_text(src)
     found = list(_imports("pybridge.mod", path, {"pybridge.api": path, "pybridge.model": path}))
     assert found == [("pybridge.api", "check")]
+
+
+def test_architecture_picture_matches_the_code() -> None:
+    """docs/architecture.dot is regenerated from the imports by scripts/architecture.py."""
+    import subprocess
+    import sys
+
+    script = PKG.parent / "scripts" / "architecture.py"
+    proc = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
