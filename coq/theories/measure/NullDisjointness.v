@@ -23,7 +23,7 @@
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns ParamSets NonGeneric
-  NullSet.
+  NullSetCover NullSet.
 From Absorb Require Import ReluSubmatrix GenericDisjointness.
 Import ListNotations.
 Open Scope R_scope.

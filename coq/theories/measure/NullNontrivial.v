@@ -11,7 +11,7 @@
     [>= b - a] ([finite_cover_length]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks ParamSets NullSet.
+From Absorb Require Import Sums Blocks ParamSets NullSetCover NullSet.
 Import ListNotations.
 Open Scope R_scope.
 
