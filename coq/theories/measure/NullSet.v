@@ -98,7 +98,8 @@ Proof.
       as [b [Hb Hin]]; [lia | exact HK1 | exact Hj | apply HC | apply Hbd; [lia | exact HpR] | |].
     + intros q Hq. apply Hl; [|exact Hq]. split; [apply Rinv_0_lt_compat, HKpos | exact Hdel].
     + exists m, b. split; assumption.
-  - intros M. apply Rle_trans with (sumn M (fun m => eps * / 2 ^ S m)); [|apply sumn_eps_halves, Heps].
+  - intros M.
+    apply Rle_trans with (sumn M (fun m => eps * / 2 ^ S m)); [|apply sumn_eps_halves, Heps].
     apply sumn_le. intros m _. destruct (HK m) as [HKpos [_ [_ [Hw1 Hvol]]]].
     eapply Rle_trans; [apply stage_volume|].
     + exact Hy.
@@ -145,7 +146,8 @@ Proof.
   assert (Hpos : 0 < / (2 * R)) by (apply Rinv_0_lt_compat; lra).
   assert (Hx'0 : x' <> 0).
   { intros E. rewrite E, Rabs_R0 in Hx'. lra. }
-  replace (yy - hq / x') with ((yy * (x' - x) + (hp - hq)) / x') by (rewrite <- Heq; field; exact Hx'0).
+  replace (yy - hq / x') with ((yy * (x' - x) + (hp - hq)) / x')
+    by (rewrite <- Heq; field; exact Hx'0).
   unfold Rdiv. rewrite Rabs_mult, Rabs_inv.
   assert (Hnum : Rabs (yy * (x' - x) + (hp - hq)) <= R * delta + D).
   { eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_mult.
@@ -163,7 +165,8 @@ Qed.
 
 (** [sum_{j in S, j <> i} B 0 j * A j 0]. *)
 Definition rest_sum (n : nat) (S : nat -> bool) (i : nat) (p : key -> R) : R :=
-  sumn n (fun j => if S j then (if Nat.eq_dec i j then 0 else matB p 0%nat j * matA p j 0%nat) else 0).
+  sumn n
+    (fun j => if S j then (if Nat.eq_dec i j then 0 else matB p 0%nat j * matA p j 0%nat) else 0).
 
 Lemma subset_sum_00_split n S p i :
   (i < n)%nat -> S i = true ->
@@ -173,7 +176,8 @@ Proof.
   rewrite (sumn_ext n _ (fun j =>
     (if Nat.eq_dec i j then (if S j then matB p 0%nat j * matA p j 0%nat else 0) else 0) +
     (if S j then (if Nat.eq_dec i j then 0 else matB p 0%nat j * matA p j 0%nat) else 0))).
-  - rewrite sumn_plus, (sumn_delta n i (fun j => if S j then matB p 0%nat j * matA p j 0%nat else 0) Hi).
+  - rewrite sumn_plus,
+      (sumn_delta n i (fun j => if S j then matB p 0%nat j * matA p j 0%nat else 0) Hi).
     rewrite HS. reflexivity.
   - intros j _. destruct (Nat.eq_dec i j); destruct (S j); ring.
 Qed.
@@ -234,7 +238,8 @@ Proof.
 Qed.
 
 Lemma rest_sum_close n S i (p q : key -> R) (R delta : R) :
-  (forall j, (j < n)%nat -> i <> j -> Rabs (p (j, 0%nat, false)) <= R /\ Rabs (p (j, 0%nat, true)) <= R /\
+  (forall j, (j < n)%nat -> i <> j -> Rabs (p (j, 0%nat, false)) <= R
+    /\ Rabs (p (j, 0%nat, true)) <= R /\
       Rabs (p (j, 0%nat, false) - q (j, 0%nat, false)) <= delta /\
       Rabs (p (j, 0%nat, true) - q (j, 0%nat, true)) <= delta) ->
   0 <= delta <= 1 -> 0 <= R ->
@@ -278,8 +283,10 @@ Proof.
     + rewrite (subset_sum_00_split n S p i Hi HSi) in Heq. unfold matA, matB in Heq.
       unfold matA, matB. lra.
     + apply rest_sum_close; [|lra|lra]. intros j Hj Hij.
-      assert (Hjc : forall b, In (j, 0%nat, b) (param_coords d n)) by (intros; apply in_param_coords; lia).
-      repeat split; [apply Hb, Hjc | apply Hb, Hjc | apply Hq; [apply Hjc|] | apply Hq; [apply Hjc|]].
+      assert (Hjc : forall b, In (j, 0%nat, b) (param_coords d n))
+        by (intros; apply in_param_coords; lia).
+      repeat split;
+        [apply Hb, Hjc | apply Hb, Hjc | apply Hq; [apply Hjc|] | apply Hq; [apply Hjc|]].
       * intros E. injection E. intros. lia.
       * discriminate.
   - right. ring.
@@ -362,17 +369,21 @@ Lemma NG_in_pieces d n p :
   exists s, (1 <= s)%nat /\ NG_piece d n s p.
 Proof.
   intros Hd Hdn HN.
-  destruct (nongeneric_cases d n _ _ Hd Hdn HN) as [[i [Hi E]]|[[i [Hi E]]|[i [j [Hi [Hj [Hij [Hx E]]]]]]]];
+  destruct (nongeneric_cases d n _ _ Hd Hdn HN)
+    as [[i [Hi E]]|[[i [Hi E]]|[i [j [Hi [Hj [Hij [Hx E]]]]]]]];
     unfold matA, matB in *.
   - destruct (coords_bound p (param_coords d n) 0) as [s [Hs [_ Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (0%nat, (i, i)). split; [|exact E].
-    apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
+    apply in_prod;
+      [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
   - destruct (coords_bound p (param_coords d n) 0) as [s [Hs [_ Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (1%nat, (i, i)). split; [|exact E].
-    apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
+    apply in_prod;
+      [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
   - destruct (coords_bound p (param_coords d n) (/ Rabs (p (i, 0%nat, true)))) as [s [Hs [Hr Hb]]].
     exists s. split; [exact Hs|]. split; [exact Hb|]. exists (2%nat, (i, j)). split.
-    + apply in_prod; [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
+    + apply in_prod;
+        [apply in_seq; destruct (Nat.leb_spec d 1); lia | apply in_prod; apply in_seq; lia].
     + simpl. split; [exact Hij|]. split; [|exact E].
       assert (Hax : 0 < Rabs (p (i, 0%nat, true))) by (apply Rabs_pos_lt; exact Hx).
       rewrite <- (Rinv_inv (Rabs (p (i, 0%nat, true)))).
@@ -428,7 +439,8 @@ Proof.
   intros Hd Hdn. unfold params_null.
   apply (graph_union_null (param_coords d n) (NG_graphs d n) NG_y (fun _ => NG_F) NG_C Z_delta0
            _ (NG_piece d n)).
-  - intros [t [i j]] Hg. unfold NG_graphs in Hg. apply in_prod_iff in Hg. destruct Hg as [Ht Hij]. apply in_seq in Ht.
+  - intros [t [i j]] Hg. unfold NG_graphs in Hg. apply in_prod_iff in Hg. destruct Hg as [Ht Hij].
+    apply in_seq in Ht.
     apply in_prod_iff in Hij. destruct Hij as [Hi Hj]. apply in_seq in Hi. apply in_seq in Hj.
     simpl in Ht, Hi, Hj. destruct t as [|[|t]]; simpl; apply in_param_coords; [lia | lia |].
     destruct (Nat.leb_spec d 1); lia.
@@ -463,7 +475,8 @@ Proof.
   - apply IH; [exact Hl | intros; apply Hf; right; assumption |].
     intros; eapply Hdis; [right | right | |]; eassumption.
   - intros a Ha Hin. apply in_flat_map in Hin. destruct Hin as [x' [Hx' Ha']].
-    assert (x = x') as <- by (eapply Hdis; [left; reflexivity | right; exact Hx' | exact Ha | exact Ha']).
+    assert (x = x') as <-
+      by (eapply Hdis; [left; reflexivity | right; exact Hx' | exact Ha | exact Ha']).
     exact (Hx Hx').
 Qed.
 

@@ -150,7 +150,8 @@ Proof.
     { split; [unfold Rdiv; apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra]|].
       apply (Rmult_le_reg_r delta); [exact Hd|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra. }
     exists (upd f c t). split.
-    + simpl. apply in_flat_map. exists t. split; [apply in_seq; lia|]. apply (in_map (fun g => upd g c t)). exact Hf.
+    + simpl. apply in_flat_map. exists t. split; [apply in_seq; lia|].
+      apply (in_map (fun g => upd g c t)). exact Hf.
     + intros c' Hc'. unfold corner, upd. destruct (key_eq_dec c' c) as [->|Hne].
       * destruct Htc as [L U].
         assert (L' : INR t * delta <= p c - a).
@@ -281,7 +282,8 @@ Qed.
 
 (** The grid size of stage [m]: [1/K <= d0], [2 c / K <= 1] and
     [v / K <= eps / 2^(m+1)]. *)
-Definition grid_size (d0 c v eps : R) (m : nat) : nat := nat_above (/ d0 + 2 * c + v * 2 ^ S m / eps).
+Definition grid_size (d0 c v eps : R) (m : nat) : nat :=
+  nat_above (/ d0 + 2 * c + v * 2 ^ S m / eps).
 
 Lemma grid_size_spec d0 c v eps m : 0 < d0 -> 0 <= c -> 0 <= v -> 0 < eps ->
   let K := INR (grid_size d0 c v eps m) in
@@ -292,7 +294,8 @@ Proof.
   assert (HKm : / d0 + 2 * c + v * 2 ^ S m / eps < K) by apply nat_above_spec.
   assert (H2m : 0 < 2 ^ S m) by (apply pow_lt; lra).
   assert (Hq : 0 <= v * 2 ^ S m / eps).
-  { unfold Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; lra|]. left. apply Rinv_0_lt_compat, Heps. }
+  { unfold Rdiv. apply Rmult_le_pos; [apply Rmult_le_pos; lra|]. left.
+    apply Rinv_0_lt_compat, Heps. }
   pose proof (Rinv_0_lt_compat _ Hd0) as Hi.
   assert (HK : 0 < K) by lra.
   split; [exact HK|]. split.
@@ -312,6 +315,7 @@ Qed.
 Lemma sumn_eps_halves eps M : 0 < eps -> sumn M (fun m => eps * / 2 ^ S m) <= eps.
 Proof.
   intros Heps. rewrite sumn_scal_l, sumn_geometric.
-  assert (0 < eps * / 2 ^ M) by (apply Rmult_lt_0_compat; [exact Heps | apply Rinv_0_lt_compat, pow_lt; lra]).
+  assert (0 < eps * / 2 ^ M)
+    by (apply Rmult_lt_0_compat; [exact Heps | apply Rinv_0_lt_compat, pow_lt; lra]).
   assert (eps * (1 - / 2 ^ M) = eps - eps * / 2 ^ M) by ring. lra.
 Qed.
