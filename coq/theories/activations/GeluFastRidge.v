@@ -122,7 +122,8 @@ Proof.
   intros k alpha Hk Ha N c beta Hc Hd Hs j Hj.
   assert (Hw : beta j * Rabs (c j) = 0).
   { apply (logistic_sum_unique N (fun j => 2 * k * Rabs (c j))
-             (fun j => beta j * Rabs (c j)) (fun j t => tanh_gelu_exponent k alpha (Rabs (c j) * t)));
+             (fun j => beta j * Rabs (c j))
+             (fun j t => tanh_gelu_exponent k alpha (Rabs (c j) * t)));
       [| | | | | exact Hj].
     - intros i Hi. pose proof (Rabs_pos_lt _ (Hc i Hi)). apply Rmult_lt_0_compat; lra.
     - intros i l Hi Hl Hne E. apply (Hd i l Hi Hl Hne).
@@ -146,7 +147,8 @@ Qed.
 Theorem tanh_gelu_ridge_unique : forall k alpha, 0 < k -> 0 <= alpha ->
   ridge_unique_even (even_part (tanh_gelu k alpha)).
 Proof.
-  intros k alpha Hk Ha. apply ridge_unique_of_dilations, tanh_gelu_even_dilations_unique; assumption.
+  intros k alpha Hk Ha.
+  apply ridge_unique_of_dilations, tanh_gelu_even_dilations_unique; assumption.
 Qed.
 
 (** ** R5 for the family: the whole package of [results/R5Package.v] *)
@@ -181,7 +183,8 @@ Proof.
 Qed.
 
 (** R5 for gelu_fast: the whole package, and its uniform names. *)
-Definition gelu_fast_R5 : R5_package gelu_fast := even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique.
+Definition gelu_fast_R5 : R5_package gelu_fast :=
+  even_R5 gelu_fast gelu_fast_odd_part gelu_fast_zero gelu_fast_ridge_unique.
 Definition gelu_fast_absorbable_iff_submatrix := package_iff gelu_fast_R5.
 Definition gelu_fast_absorbable_generic_submatrix := package_forward gelu_fast_R5.
 Definition gelu_fast_generic_not_absorbable_below := package_below gelu_fast_R5.
@@ -207,7 +210,8 @@ Example tanh_gelu_even_dilations_instance :
   let c := fun j : nat => if Nat.eq_dec j 0 then 1 else -2 in
   (forall j, (j < 2)%nat -> c j <> 0) /\
   (forall i j, (i < 2)%nat -> (j < 2)%nat -> i <> j -> Rabs (c i) <> Rabs (c j)) /\
-  (forall t, sumn 2 (fun j => 0 * even_part (tanh_gelu gelu_fast_scale gelu_fast_cubic) (c j * t)) = 0).
+  (forall t,
+    sumn 2 (fun j => 0 * even_part (tanh_gelu gelu_fast_scale gelu_fast_cubic) (c j * t)) = 0).
 Proof.
   destruct silu_even_dilations_instance as [H1 [H2 _]].
   split; [exact H1|]. split; [exact H2|]. intros t. simpl. ring.

@@ -23,10 +23,14 @@ Open Scope R_scope.
 (** ** R3 *)
 
 Theorem quick_gelu_glu_not_absorbable : gated_not_absorbable_claim quick_gelu.
-Proof. intros d n m P C A B. exact (gated_not_absorbable quick_gelu d n m P C A B quick_gelu_vanishing). Qed.
+Proof.
+  intros d n m P C A B. exact (gated_not_absorbable quick_gelu d n m P C A B quick_gelu_vanishing).
+Qed.
 
 Theorem gelu_fast_glu_not_absorbable : gated_not_absorbable_claim gelu_fast.
-Proof. intros d n m P C A B. exact (gated_not_absorbable gelu_fast d n m P C A B gelu_fast_vanishing). Qed.
+Proof.
+  intros d n m P C A B. exact (gated_not_absorbable gelu_fast d n m P C A B gelu_fast_vanishing).
+Qed.
 
 (** ** R4 *)
 

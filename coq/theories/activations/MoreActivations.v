@@ -61,7 +61,9 @@ Proof.
 Qed.
 
 Lemma gelu_fast_continuous z : continuity_pt gelu_fast z.
-Proof. apply continuity_pt_of_ex_derive. unfold gelu_fast. auto_derive. auto using tanh_ex_derive. Qed.
+Proof.
+  apply continuity_pt_of_ex_derive. unfold gelu_fast. auto_derive. auto using tanh_ex_derive.
+Qed.
 
 Lemma gelu_fast_zero : gelu_fast 0 = 0.
 Proof. unfold gelu_fast. field. Qed.

@@ -71,14 +71,16 @@ Qed.
 Theorem quick_gelu_ridge_unique : ridge_unique_even (even_part quick_gelu).
 Proof.
   pose proof quick_gelu_scale_pos as Hc.
-  apply (ridge_unique_even_ext (fun z => / quick_gelu_scale * even_part silu (quick_gelu_scale * z))).
+  apply
+    (ridge_unique_even_ext (fun z => / quick_gelu_scale * even_part silu (quick_gelu_scale * z))).
   - intros z. symmetry. apply quick_gelu_even_silu.
   - apply ridge_unique_even_rescale; [lra | apply Rinv_neq_0_compat; lra | exact silu_ridge_unique].
 Qed.
 
 (** ** R5 for quick_gelu: the whole package of [results/R5Package.v] *)
 
-Definition quick_gelu_R5 : R5_package quick_gelu := even_R5 quick_gelu quick_gelu_odd_part quick_gelu_zero quick_gelu_ridge_unique.
+Definition quick_gelu_R5 : R5_package quick_gelu :=
+  even_R5 quick_gelu quick_gelu_odd_part quick_gelu_zero quick_gelu_ridge_unique.
 Definition quick_gelu_absorbable_iff_submatrix := package_iff quick_gelu_R5.
 Definition quick_gelu_absorbable_generic_submatrix := package_forward quick_gelu_R5.
 Definition quick_gelu_generic_not_absorbable_below := package_below quick_gelu_R5.

@@ -245,7 +245,8 @@ Qed.
 
 (** With an invertible skip [P = 2] in the residual block. *)
 Example relu_real_pow_half_depth_skips_instance :
-  ~ same_fun 1 (compose (map (fun r => residual 1 (fst r) (ublock (relu_real_pow (1 / 2)) 1 (snd r)))
+  ~ same_fun 1
+    (compose (map (fun r => residual 1 (fst r) (ublock (relu_real_pow (1 / 2)) 1 (snd r)))
                              [(two_id, one_ublock_r)]))
                (compose (map (ublock (relu_real_pow (1 / 2)) 1) [one_ublock_r])).
 Proof.

@@ -87,7 +87,8 @@ Proof.
   { intros x. symmetry. apply relu_abs. }
   unfold Rdiv.
   apply continuity_pt_plus.
-  - apply continuity_pt_mult; [apply continuity_pt_id | apply continuity_pt_const; intros ? ?; reflexivity].
+  - apply continuity_pt_mult;
+      [apply continuity_pt_id | apply continuity_pt_const; intros ? ?; reflexivity].
   - apply continuity_pt_mult.
     + apply Rcontinuity_abs.
     + apply continuity_pt_const; intros ? ?; reflexivity.
@@ -155,7 +156,8 @@ Qed.
 
 Lemma gauss_density_ex_RInt a b : ex_RInt gauss_density a b.
 Proof.
-  apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _. apply gauss_density_continuous.
+  apply (ex_RInt_continuous (V := R_CompleteNormedModule)). intros z _.
+  apply gauss_density_continuous.
 Qed.
 
 Lemma RInt_gauss_density_opp z :
@@ -257,7 +259,9 @@ Proof.
 Qed.
 
 Lemma gelu_tanh_continuous z : continuity_pt gelu_tanh z.
-Proof. apply continuity_pt_of_ex_derive. unfold gelu_tanh. auto_derive. auto using tanh_ex_derive. Qed.
+Proof.
+  apply continuity_pt_of_ex_derive. unfold gelu_tanh. auto_derive. auto using tanh_ex_derive.
+Qed.
 
 Lemma gelu_tanh_vanishing : vanishing_at_0 gelu_tanh.
 Proof.

@@ -161,7 +161,8 @@ Qed.
     that holds without classes and whose failure, with every [u_t] and every
     [G[:,t]] nonzero, yields classes [(u_j, s_j) = c (u_i, s_i)] with the scale
     law at [c]. *)
-Theorem bias_ridge_form_canonical_by (sigma : R -> R) (gen : nat -> nat -> mat -> vec -> mat -> Prop) :
+Theorem bias_ridge_form_canonical_by (sigma : R -> R)
+    (gen : nat -> nat -> mat -> vec -> mat -> Prop) :
   (forall d U s G, gen d 0%nat U s G) ->
   (forall d N U s G, (forall j, (j < S N)%nat -> nonzero_vec d (row U j)) ->
      (forall j, (j < S N)%nat -> nonzero_vec d (col G j)) -> ~ gen d (S N) U s G ->
@@ -179,7 +180,8 @@ Proof.
     destruct k as [|N]; [exfalso; exact (Hng (H0 d U s G))|].
     (* one step of deletion or merging, then induction *)
     assert (Hstep : exists U1 s1 (G1 L1 : mat) l01,
-      same_fun d (bias_ridge_form sigma d (S N) U s G L l0) (bias_ridge_form sigma d N U1 s1 G1 L1 l01)).
+      same_fun d (bias_ridge_form sigma d (S N) U s G L l0)
+      (bias_ridge_form sigma d N U1 s1 G1 L1 l01)).
     { destruct (classic (exists j, (j < S N)%nat /\ ~ nonzero_vec d (row U j))) as [[j [Hj Hz]]|HU].
       { exists (bskip_rows U j), (bskip_vec s j), (bskip_cols G j), L,
                (fun p => l0 p + G p j * sigma (s j)).
@@ -206,7 +208,8 @@ Theorem bias_ridge_form_canonical : forall n d k U s (G L : mat) l0, (k <= n)%na
     same_fun d (bias_ridge_form relu d k U s G L l0) (bias_ridge_form relu d k' U' s' G' L' l0').
 Proof.
   apply bias_ridge_form_canonical_by; [intros; split; [|split]; intros; lia|].
-  intros d N U s G HU HG Hng. apply NNPP. intros Hind. apply Hng. split; [exact HU|]. split; [|exact HG].
+  intros d N U s G HU HG Hng. apply NNPP. intros Hind. apply Hng. split; [exact HU|].
+  split; [|exact HG].
   intros i j Hi Hj Hne. apply NNPP. intros Hdep. apply Hind.
   destruct (dependent_aug_proportional d U s i j (HU i Hi) (HU j Hj) Hdep) as [c [Hc Hcs]].
   exists i, j, c. do 5 (split; [assumption|]). exact (relu_scale_any c).

@@ -16,12 +16,15 @@ From Absorb Require Import Biases BiasSpec GeluAffineRidge GeluBias.
 Open Scope R_scope.
 
 Section Ex2Instances.
-Context (sigma : R -> R) (Hodd : odd_part_identity sigma) (H1 : affine_independent_1d (even_part sigma)).
+Context (sigma : R -> R) (Hodd : odd_part_identity sigma)
+    (H1 : affine_independent_1d (even_part sigma)).
 
 Lemma ex2_instances_of_1d :
   ex2_absorbable_side sigma /\ ex2_not_absorbable_side sigma /\ ex2_below_instance sigma.
 Proof.
-  exact (ex2_r9_sides sigma (bias_absorbable_iff_of_1d sigma Hodd H1) (bias_not_absorbable_below_of_1d sigma Hodd H1)).
+  exact
+    (ex2_r9_sides sigma (bias_absorbable_iff_of_1d sigma Hodd H1)
+      (bias_not_absorbable_below_of_1d sigma Hodd H1)).
 Qed.
 
 Lemma ex2_absorbable_side_of_1d : ex2_absorbable_side sigma.

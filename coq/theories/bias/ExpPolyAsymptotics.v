@@ -132,7 +132,8 @@ Lemma exp_poly_shift mu t :
   groups_vanish_below mu ->
   exp (mu * t) * exp_poly t =
     sumn I (fun i => if Req_EM_T (lam i) mu then c i * t + dd i else 0)
-    + sumn I (fun i => if Rlt_dec mu (lam i) then (c i * t + dd i) * exp (- ((lam i - mu) * t)) else 0).
+    + sumn I
+      (fun i => if Rlt_dec mu (lam i) then (c i * t + dd i) * exp (- ((lam i - mu) * t)) else 0).
 Proof.
   intros Hv.
   set (wc := fun i => if Rlt_dec (lam i) mu then c i else 0).
@@ -145,7 +146,8 @@ Proof.
     cbv beta in G1, G2. rewrite G1, G2; [ring| |].
     - apply group_sum_filter_lt. intros i Hi Hl. exact (proj2 (Hv i Hi Hl)).
     - apply group_sum_filter_lt. intros i Hi Hl. exact (proj1 (Hv i Hi Hl)). }
-  transitivity (sumn I (fun i => (wc i * (t * exp ((mu - lam i) * t)) + wd i * exp ((mu - lam i) * t))
+  transitivity
+    (sumn I (fun i => (wc i * (t * exp ((mu - lam i) * t)) + wd i * exp ((mu - lam i) * t))
      + ((if Req_EM_T (lam i) mu then c i * t + dd i else 0)
         + (if Rlt_dec mu (lam i) then (c i * t + dd i) * exp (- ((lam i - mu) * t)) else 0)))).
   - unfold exp_poly. rewrite <- sumn_scal_l. apply sumn_ext. intros i _. unfold wc, wd.
@@ -188,11 +190,13 @@ Proof.
   set (Q := fun i => lam i < Lam /\ ~ (group_sum I lam c i = 0 /\ group_sum I lam dd i = 0)).
   destruct (Classical_Prop.classic (group_sum I lam c i0 = 0 /\ group_sum I lam dd i0 = 0))
     as [Done|Hq]; [exact Done | exfalso].
-  destruct (exists_min_index I lam Q (fun j => Classical_Prop.classic (Q j))) as [m [Hm [[HmL Hqm] Hmin]]].
+  destruct (exists_min_index I lam Q (fun j => Classical_Prop.classic (Q j)))
+    as [m [Hm [[HmL Hqm] Hmin]]].
   { exists i0. split; [exact Hi0 | split; assumption]. }
   set (mu := lam m).
   assert (Hv : groups_vanish_below mu).
-  { intros i Hi Hl. destruct (Classical_Prop.classic (group_sum I lam c i = 0 /\ group_sum I lam dd i = 0))
+  { intros i Hi Hl.
+    destruct (Classical_Prop.classic (group_sum I lam c i = 0 /\ group_sum I lam dd i = 0))
       as [E|E]; [exact E|].
     exfalso. assert (Qi : Q i) by (split; [unfold mu in Hl; lra | exact E]).
     pose proof (Hmin i Hi Qi). unfold mu in Hl. lra. }
@@ -219,8 +223,10 @@ Proof.
       - exists 0, 0. intros t _. rewrite Rabs_R0. unfold Rdiv. lra. }
     assert (Hd0 : 0 < Lam - mu) by (unfold mu; lra).
     exists (Rmax (Rmax T 1) T2), (Rabs C * (4 / ((Lam - mu) * (Lam - mu))) + K2). intros t Ht.
-    assert (HtT : T <= t) by (eapply Rle_trans; [|exact Ht]; eapply Rle_trans; [apply Rmax_l | apply Rmax_l]).
-    assert (Ht1 : 1 <= t) by (eapply Rle_trans; [|exact Ht]; eapply Rle_trans; [apply Rmax_r | apply Rmax_l]).
+    assert (HtT : T <= t)
+      by (eapply Rle_trans; [|exact Ht]; eapply Rle_trans; [apply Rmax_l | apply Rmax_l]).
+    assert (Ht1 : 1 <= t)
+      by (eapply Rle_trans; [|exact Ht]; eapply Rle_trans; [apply Rmax_r | apply Rmax_l]).
     assert (Ht2 : T2 <= t) by (eapply Rle_trans; [|exact Ht]; apply Rmax_r).
     replace ((Rabs C * (4 / ((Lam - mu) * (Lam - mu))) + K2) / t)
       with (Rabs C * (4 / ((Lam - mu) * (Lam - mu)) / t) + K2 / t) by (field; lra).
@@ -232,7 +238,8 @@ Proof.
     pose proof (t_exp_neg_bound (Lam - mu) t Hd0 ltac:(lra)) as Hte.
     apply Rle_trans with (exp (mu * t) * (Rabs C * t * exp (- (Lam * t)))).
     - apply Rmult_le_compat_l; [left; apply exp_pos|]. eapply Rle_trans; [exact Hs|].
-      apply Rmult_le_compat_r; [left; apply exp_pos|]. apply Rmult_le_compat_r; [lra | apply RRle_abs].
+      apply Rmult_le_compat_r; [left; apply exp_pos|].
+      apply Rmult_le_compat_r; [lra | apply RRle_abs].
     - replace (exp (mu * t) * (Rabs C * t * exp (- (Lam * t))))
         with (Rabs C * (t * exp (- ((Lam - mu) * t)))).
       + apply Rmult_le_compat_l; [apply Rabs_pos | exact Hte].
@@ -249,7 +256,8 @@ Proof.
     unfold Rminus. eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
     rewrite !abs_div_pos by lra.
     replace ((Rabs K + Rabs Gd) / t) with (Rabs K / t + Rabs Gd / t) by (field; lra).
-    apply Rplus_le_compat_r. unfold Rdiv. apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra|].
+    apply Rplus_le_compat_r. unfold Rdiv.
+    apply Rmult_le_compat_r; [left; apply Rinv_0_lt_compat; lra|].
     eapply Rle_trans; [exact Hb|].
     apply Rle_trans with (Rabs K / t); [unfold Rdiv; apply Rmult_le_compat_r;
       [left; apply Rinv_0_lt_compat; lra | apply RRle_abs]|].

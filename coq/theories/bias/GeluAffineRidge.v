@@ -144,7 +144,8 @@ Qed.
 (** Differentiating [sum_j gamma_j gelu_even (alpha_j t + beta_j) = p t + q] twice. *)
 Lemma gelu_even_shift_sum_d2 N (gamma alpha beta : nat -> R) p q :
   (forall t, sumn N (fun j => gamma j * gelu_even (alpha j * t + beta j)) = p * t + q) ->
-  forall t, sumn N (fun j => gamma j * (alpha j * (alpha j * gelu_even_d2 (alpha j * t + beta j)))) = 0.
+  forall t,
+    sumn N (fun j => gamma j * (alpha j * (alpha j * gelu_even_d2 (alpha j * t + beta j)))) = 0.
 Proof.
   intros Hs t.
   assert (H1 : forall s, sumn N (fun j => gamma j * (alpha j * gelu_even_d1 (alpha j * s + beta j)))
@@ -159,7 +160,8 @@ Proof.
     (sumn N (fun j => gamma j * (alpha j * (alpha j * gelu_even_d2 (alpha j * t + beta j)))))).
   { eapply is_derive_eq.
     - apply (is_derive_ext (K := R_AbsRing) (V := R_NormedModule)
-               (fun s => sumn N (fun j => gamma j * alpha j * gelu_even_d1 (alpha j * s + beta j)))).
+               (fun s =>
+                 sumn N (fun j => gamma j * alpha j * gelu_even_d1 (alpha j * s + beta j)))).
       + intros s. apply sumn_ext. intros j _. ring.
       + exact Hd.
     - apply sumn_ext. intros j _. ring. }
@@ -228,7 +230,8 @@ Proof.
       pose proof (Rle_abs (- c)). rewrite Rabs_Ropp in *.
       nra.
   - subst a. exists (b / 2), (2 * Rabs c / b + 1). split; [lra|]. split.
-    + assert (0 <= 2 * Rabs c / b) by (apply Rdiv_le_0_compat; [pose proof (Rabs_pos c); lra | lra]).
+    + assert (0 <= 2 * Rabs c / b)
+        by (apply Rdiv_le_0_compat; [pose proof (Rabs_pos c); lra | lra]).
       lra.
     + intros t Ht. pose proof (Rle_abs (- c)). rewrite Rabs_Ropp in *.
       assert (E : 2 * Rabs c / b * b = 2 * Rabs c) by (field; lra).
@@ -310,7 +313,8 @@ Proof.
     unfold K. apply Rabs_le. split; nra. }
   pose proof (exp_pos ((zm * zm - zj * zj) / 2)) as Hep.
   set (E := exp ((zm * zm - zj * zj) / 2)) in *.
-  assert (HPt : 0 < am * am * (t * t)) by (apply Rmult_lt_0_compat; [exact HP | apply Rmult_lt_0_compat; lra]).
+  assert (HPt : 0 < am * am * (t * t))
+    by (apply Rmult_lt_0_compat; [exact HP | apply Rmult_lt_0_compat; lra]).
   replace ((2 - zj * zj) * E / (am * am * (t * t)))
     with ((2 - zj * zj) * E * / (am * am * (t * t))) by reflexivity.
   rewrite !Rabs_mult, (Rabs_right E) by lra.
@@ -497,11 +501,13 @@ Proof.
     destruct Hpm as [[E1 E2]|[E1 E2]].
     + destruct (nonzero_vec_or_zero d (vlin 1 (row V i) (-1) (row V k))) as [Hn|Hz].
       * apply (Hu _ Hm Hn). rewrite dot_vlin_l. lra.
-      * apply (Hsign i k Hi Hk Hne). apply (aug_pm_of_split d V c i V c k 1); [left; reflexivity| |lra].
+      * apply (Hsign i k Hi Hk Hne).
+        apply (aug_pm_of_split d V c i V c k 1); [left; reflexivity| |lra].
         intros l Hl. specialize (Hz l Hl). unfold vlin, row in Hz. lra.
     + destruct (nonzero_vec_or_zero d (vlin 1 (row V i) 1 (row V k))) as [Hn|Hz].
       * apply (Hu _ Hp Hn). rewrite dot_vlin_l. lra.
-      * apply (Hsign i k Hi Hk Hne). apply (aug_pm_of_split d V c i V c k (-1)); [right; reflexivity| |lra].
+      * apply (Hsign i k Hi Hk Hne).
+        apply (aug_pm_of_split d V c i V c k (-1)); [right; reflexivity| |lra].
         intros l Hl. specialize (Hz l Hl). unfold vlin, row in Hz. lra.
   - intros t. rewrite (Rmult_comm (dot d w u)), <- dot_scal_r, <- (Hs (vscale t u)).
     apply sumn_ext. intros i _. rewrite dot_scal_r, (Rmult_comm t). reflexivity.

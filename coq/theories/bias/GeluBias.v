@@ -44,9 +44,11 @@ Lemma aug_pm_split d (A1 : mat) (c1 : vec) i (A2 : mat) (c2 : vec) j :
   exists s, (s = 1 \/ s = -1) /\ (forall l, (l < d)%nat -> A1 i l = s * A2 j l) /\ c1 i = s * c2 j.
 Proof.
   intros [H|H]; [exists 1 | exists (-1)]; (split; [lra|]); split.
-  - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
+  - intros l Hl.
+    rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
-  - intros l Hl. rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
+  - intros l Hl.
+    rewrite <- (aug_row_coord d A1 c1 i l Hl), <- (aug_row_coord d A2 c2 j l Hl), H; [ring|lia].
   - rewrite <- (aug_row_bias_coord d A1 c1 i), <- (aug_row_bias_coord d A2 c2 j), H; [ring|lia].
 Qed.
 
@@ -78,7 +80,8 @@ Lemma sim_ind_aug_zero d (V : mat) (c : vec) j (p : vec) :
 Proof.
   intros Hz [k [Hk Hp]]. unfold sim_ind.
   destruct (sign_sim_dec (S d) (aug_row d V c j) p) as [[C|C]|]; [| |reflexivity];
-    exfalso; apply Hp; specialize (C k ltac:(lia)); rewrite (aug_row_coord d V c j k Hk), (Hz k Hk) in C;
+    exfalso; apply Hp; specialize (C k ltac:(lia));
+    rewrite (aug_row_coord d V c j k Hk), (Hz k Hk) in C;
     lra.
 Qed.
 
@@ -106,10 +109,12 @@ Proof.
   { pose proof (IH (skip_rows V j) (fun t => c (skip j t)) (merge_coef beta j j) w
                    (w0 - beta j * e (c j))) as IH'.
     assert (Hs' : forall x, sumn N (fun t => merge_coef beta j j t
-              * e (dot d (row (skip_rows V j) t) x + c (skip j t))) = dot d w x + (w0 - beta j * e (c j))).
+              * e (dot d (row (skip_rows V j) t) x + c (skip j t))) = dot d w x
+              + (w0 - beta j * e (c j))).
     { intros x.
       refine (eq_trans (sumn_merge N beta (fun t => e (dot d (row V t) x + c t)) j j
-                          ltac:(lia) ltac:(lia)) _). cbv beta. rewrite Hsum, (dot_zero_l d (row V j) x Hz).
+                          ltac:(lia) ltac:(lia)) _). cbv beta.
+      rewrite Hsum, (dot_zero_l d (row V j) x Hz).
       rewrite Rplus_0_l. destruct (Nat.eq_dec j j); [ring | congruence]. }
     specialize (IH' Hs' p Hp).
     pose proof (eq_trans (eq_sym (sumn_merge N beta (fun t => sim_ind (S d) (aug_row d V c t) p) j j
@@ -119,11 +124,14 @@ Proof.
   (* case B: two augmented rows agree up to sign: merge them *)
   assert (Hdec : forall j,
     (exists i, (i < S N)%nat /\ (i <> j /\ pm_equal (S d) (aug_row d V c i) (aug_row d V c j)))
-    \/ ~ (exists i, (i < S N)%nat /\ (i <> j /\ pm_equal (S d) (aug_row d V c i) (aug_row d V c j)))).
-  { intros j. destruct (exists_lt_or (fun i => i <> j /\ pm_equal (S d) (aug_row d V c i) (aug_row d V c j)))
+    \/ ~ (exists i, (i < S N)%nat
+           /\ (i <> j /\ pm_equal (S d) (aug_row d V c i) (aug_row d V c j)))).
+  { intros j.
+    destruct (exists_lt_or (fun i => i <> j /\ pm_equal (S d) (aug_row d V c i) (aug_row d V c j)))
       with (N := S N) as [E|E].
     - intros i. destruct (Nat.eq_dec i j); [right; tauto|].
-      destruct (sign_sim_dec (S d) (aug_row d V c i) (aug_row d V c j)); [left; tauto | right; tauto].
+      destruct (sign_sim_dec (S d) (aug_row d V c i) (aug_row d V c j));
+        [left; tauto | right; tauto].
     - left. exact E.
     - right. intros [i [Hi Hi']]. exact (E i Hi Hi'). }
   destruct (exists_lt_or _ Hdec (S N)) as [[j [Hj [i [Hi [Hij Hsim]]]]]|Hnone].
@@ -201,7 +209,8 @@ Proof.
   exists (vlin 1 (vlin 1 (row identity k) (/ 2) wA) (- / 2) wA'),
     (/ 2 * sumn n (fun i => B k i * c i) + b0 k - / 2 * sumn m (fun j => B' k j * c' j) - b0' k).
   intros x. pose proof (H x k Hk) as E. unfold ungated_bias, residual in E.
-  rewrite (sumn_sigma_split sigma d m (B' k) A' c' x), (sumn_sigma_split sigma d n (B k) A c x) in E.
+  rewrite (sumn_sigma_split sigma d m (B' k) A' c' x),
+    (sumn_sigma_split sigma d n (B k) A c x) in E.
   rewrite (sumn_affine d m (B' k) A' c' x), (sumn_affine d n (B k) A c x) in E.
   fold wA wA' in E.
   rewrite !dot_vlin_l. unfold mv in E. lra.
@@ -223,7 +232,8 @@ Proof.
     sumn (m + n) (fun j => bc j * h (row Vc j) (cc j)) =
     sumn m (fun j => B' k j * h (row A' j) (c' j)) - sumn n (fun i => B k i * h (row A i) (c i))).
   { intros h. rewrite sumn_add. unfold Rminus. rewrite <- sumn_opp. f_equal.
-    - apply sumn_ext. intros j Hj. unfold bc, Vc, cc, row. destruct (lt_dec j m); [reflexivity | lia].
+    - apply sumn_ext. intros j Hj. unfold bc, Vc, cc, row.
+      destruct (lt_dec j m); [reflexivity | lia].
     - apply sumn_ext. intros i Hi. unfold bc, Vc, cc, row. destruct (lt_dec (m + i) m); [lia|].
       replace (m + i - m)%nat with i by lia. ring. }
   destruct (bias_even_part_affine d n m A c B b0 A' c' B' b0' H k Hk) as [w [w0 Hw]].
@@ -237,7 +247,8 @@ Proof.
   pose proof (eq_trans (eq_sym (Hsplit (fun v b => sim_ind (S d)
                  (fun l => if Nat.ltb l d then v l else b) (aug_row d A c i0)))) G) as G'.
   clear G. rename G' into G. cbv beta in G.
-  rewrite (sumn_ext n (fun i => B k i * sim_ind (S d) (fun l => if Nat.ltb l d then row A i l else c i)
+  rewrite
+    (sumn_ext n (fun i => B k i * sim_ind (S d) (fun l => if Nat.ltb l d then row A i l else c i)
                                                  (aug_row d A c i0))
              (fun i => if Nat.eq_dec i0 i then B k i else 0)) in G.
   - rewrite sumn_delta in G by exact Hi0.
@@ -301,7 +312,8 @@ Lemma bias_absorb_choice d n m A c B b0 A' c' B' b0' :
   exists (jf : nat -> nat) (sf : nat -> R), bias_matching d n m A c A' c' jf sf.
 Proof.
   intros Hg H.
-  destruct (finite_choice (0%nat, 0) n (fun i js => (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
+  destruct
+    (finite_choice (0%nat, 0) n (fun i js => (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
               (forall l, (l < d)%nat -> A' (fst js) l = snd js * A i l) /\
               c' (fst js) = snd js * c i)) as [f Hf].
   { intros i Hi. exact (bias_absorb_match d n m A c B b0 A' c' B' b0' i Hg H Hi). }
@@ -366,7 +378,8 @@ Lemma bias_matched_odd d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> 
              (residual d identity (ungated_bias sigma d n A c B b0)) ->
   bias_matching d n n A c A' c' jf sf ->
   forall k, (k < d)%nat -> forall x,
-    sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
+    sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * x k
+      + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
   intros Hg H Hm k Hk. pose proof Hm as [Hf Hinj].
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
@@ -386,13 +399,16 @@ Proof.
     2 * x k + sumn n (fun i => B k i * (dot d (row A i) x + c i)) + 2 * b0 k).
   { intros x. pose proof (H x k Hk) as E. unfold ungated_bias, residual in E.
     rewrite (mv_identity d x k Hk) in E.
-    rewrite (sumn_sigma_split sigma d n (B' k) A' c' x), (sumn_sigma_split sigma d n (B k) A c x) in E.
+    rewrite (sumn_sigma_split sigma d n (B' k) A' c' x),
+      (sumn_sigma_split sigma d n (B k) A c x) in E.
     rewrite (Hev x) in E. lra. }
   intros x.
   pose proof (Haff x) as E1. pose proof (Haff (fun _ => 0)) as E0.
-  rewrite (sumn_ext n (fun j => B' k j * (dot d (row A' j) (fun _ => 0) + c' j)) (fun j => B' k j * c' j))
+  rewrite
+    (sumn_ext n (fun j => B' k j * (dot d (row A' j) (fun _ => 0) + c' j)) (fun j => B' k j * c' j))
     in E0 by (intros j _; rewrite dot_zero_r; ring).
-  rewrite (sumn_ext n (fun i => B k i * (dot d (row A i) (fun _ => 0) + c i)) (fun i => B k i * c i))
+  rewrite
+    (sumn_ext n (fun i => B k i * (dot d (row A i) (fun _ => 0) + c i)) (fun i => B k i * c i))
     in E0 by (intros i _; rewrite dot_zero_r; ring).
   rewrite (sumn_ext n (fun j => B' k j * (dot d (row A' j) x + c' j))
              (fun j => B' k j * dot d (row A' j) x + B' k j * c' j)) in E1 by (intros; ring).
@@ -434,7 +450,8 @@ Theorem bias_absorbable_iff_of_1d : forall sigma,
   (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
 Proof.
   intros sigma Hodd H1 d n A c B b0 Hg. split.
-  - exact (even_bias_absorbable_submatrix sigma Hodd (affine_ridge_unique_of_1d _ H1) d n A c B b0 Hg).
+  - exact
+      (even_bias_absorbable_submatrix sigma Hodd (affine_ridge_unique_of_1d _ H1) d n A c B b0 Hg).
   - intros [S HS]. exact (odd_part_absorbable_bias sigma d n S A c B b0 Hodd HS).
 Qed.
 
@@ -443,7 +460,8 @@ Theorem bias_not_absorbable_below_of_1d : forall sigma,
   forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 Proof.
-  intros sigma Hodd H1. exact (even_bias_not_absorbable_below sigma Hodd (affine_ridge_unique_of_1d _ H1)).
+  intros sigma Hodd H1.
+  exact (even_bias_not_absorbable_below sigma Hodd (affine_ridge_unique_of_1d _ H1)).
 Qed.
 
 (** ** From positive dilations to every nonzero one (the even part is even)
@@ -456,7 +474,8 @@ Qed.
 Definition affine_positive_1d (e : R -> R) : Prop :=
   forall N (gamma alpha beta : nat -> R) (p q : R),
     (forall j, (j < N)%nat -> 0 < alpha j) ->
-    (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
+    (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j ->
+      ~ (alpha i = alpha j /\ beta i = beta j)) ->
     (forall t, sumn N (fun j => gamma j * e (alpha j * t + beta j)) = p * t + q) ->
     forall j, (j < N)%nat -> gamma j = 0.
 
@@ -522,7 +541,8 @@ Lemma ex2_generic (B : mat) : (forall j, (j < 2)%nat -> B 0%nat j <> 0) ->
 Proof.
   intros HB. split; [|split].
   - intros i _. exists 0%nat. split; [lia | unfold row, ex2_A; lra].
-  - intros i j Hi Hj Hne [C|C]; specialize (C 1%nat ltac:(lia)); unfold aug_row, ex2_c in C; simpl in C.
+  - intros i j Hi Hj Hne [C|C]; specialize (C 1%nat ltac:(lia)); unfold aug_row, ex2_c in C;
+      simpl in C.
     + apply INR_eq in C. lia.
     + pose proof (pos_INR i). pose proof (pos_INR j).
       apply Hne. apply INR_eq. lra.
@@ -556,7 +576,8 @@ Definition ex2_below_instance (sigma : R -> R) : Prop :=
     others through [BiasR9Instances.ex2_instances_of_1d]). *)
 Lemma ex2_r9_sides (sigma : R -> R) :
   (forall d n A c B b0, generic_bias_signs d n A c B ->
-     (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
+     (absorbable_ungated_bias sigma d n n identity A c B b0 <->
+       exists S, submatrix_cond d n S A B)) ->
   (forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
      ~ absorbable_ungated_bias sigma d n m identity A c B b0) ->
   ex2_absorbable_side sigma /\ ex2_not_absorbable_side sigma /\ ex2_below_instance sigma.
@@ -564,7 +585,8 @@ Proof.
   intros Hiff Hbelow.
   assert (Hy : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_yes).
   { apply ex2_generic. intros j Hj. unfold ex2_B_yes. destruct (Nat.eq_dec j 0); lra. }
-  assert (Hn : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no) by (apply ex2_generic; intros; unfold ex2_B_no; lra).
+  assert (Hn : generic_bias_signs 1 2 ex2_A ex2_c ex2_B_no)
+    by (apply ex2_generic; intros; unfold ex2_B_no; lra).
   assert (HSy : exists S, submatrix_cond 1 2 S ex2_A ex2_B_yes).
   { exists (fun i => if Nat.eq_dec i 0 then true else false).
     intros k l Hk Hl. assert (k = 0%nat) by lia. assert (l = 0%nat) by lia. subst.
@@ -581,7 +603,10 @@ Qed.
 
 Lemma gelu_ex2_sides :
   ex2_absorbable_side gelu /\ ex2_not_absorbable_side gelu /\ ex2_below_instance gelu.
-Proof. exact (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below). Qed.
+Proof.
+  exact
+    (ex2_r9_sides gelu gelu_bias_absorbable_iff_submatrix gelu_bias_generic_not_absorbable_below).
+Qed.
 
 Example gelu_bias_absorbable_side : ex2_absorbable_side gelu.
 Proof. exact (proj1 gelu_ex2_sides). Qed.

@@ -20,7 +20,8 @@ From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import SiluRidge GeluTanhRidge Biases RidgeForm BiasSpec.
 From Absorb Require Import GeluAffineRidge GeluBias ExpPolyAsymptotics.
-From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge TanhFamilyAffine BiasR9Instances.
+From Absorb Require Import MoreActivationDefs MoreActivations GeluFastRidge TanhFamilyAffine
+  BiasR9Instances.
 Open Scope R_scope.
 
 (** ** One variable, positive dilations
@@ -43,30 +44,47 @@ Qed.
 (** ** One variable, any nonzero dilations (by evenness) *)
 
 Theorem gelu_tanh_even_affine_independent : affine_independent_1d (even_part gelu_tanh).
-Proof. exact (affine_independent_of_positive gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_positive). Qed.
+Proof.
+  exact
+    (affine_independent_of_positive gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_positive).
+Qed.
 
 (** ** R9 for GELU_tanh, with biases *)
 
 Theorem gelu_tanh_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_signs d n A c B ->
-  (absorbable_ungated_bias gelu_tanh d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
-Proof. exact (bias_absorbable_iff_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
+  (absorbable_ungated_bias gelu_tanh d n n identity A c B b0 <->
+    exists S, submatrix_cond d n S A B).
+Proof.
+  exact (bias_absorbable_iff_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent).
+Qed.
 
 Theorem gelu_tanh_bias_generic_not_absorbable_below : forall d n m A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias gelu_tanh d n m identity A c B b0.
-Proof. exact (bias_not_absorbable_below_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
+Proof.
+  exact
+    (bias_not_absorbable_below_of_1d gelu_tanh gelu_tanh_odd_part
+      gelu_tanh_even_affine_independent).
+Qed.
 
 (** ** Non-vacuity: the blocks of [GeluBias.v] ([a = 1], biases [0, 1]) *)
 
 Example gelu_tanh_bias_absorbable_side : ex2_absorbable_side gelu_tanh.
-Proof. exact (ex2_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
+Proof.
+  exact (ex2_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent).
+Qed.
 
 Example gelu_tanh_bias_not_absorbable_side : ex2_not_absorbable_side gelu_tanh.
-Proof. exact (ex2_not_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
+Proof.
+  exact
+    (ex2_not_absorbable_side_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent).
+Qed.
 
 Example gelu_tanh_bias_below_instance : ex2_below_instance gelu_tanh.
-Proof. exact (ex2_below_instance_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent). Qed.
+Proof.
+  exact (ex2_below_instance_of_1d gelu_tanh gelu_tanh_odd_part gelu_tanh_even_affine_independent).
+Qed.
 
 (** One variable: the hypotheses of [gelu_tanh_even_affine_independent] hold
     for the pairs [(1, 0)] and [(1, 1)]. *)

@@ -60,7 +60,8 @@ Theorem pm_bias_ridge_form_canonical : forall sigma, odd_part_identity sigma ->
     same_fun d (bias_ridge_form sigma d k U s G L l0) (bias_ridge_form sigma d k' U' s' G' L' l0').
 Proof.
   intros sigma Hodd. apply bias_ridge_form_canonical_by; [intros; split; [|split]; intros; lia|].
-  intros d N U s G HU HG Hng. apply NNPP. intros Hind. apply Hng. split; [exact HU|]. split; [|exact HG].
+  intros d N U s G HU HG Hng. apply NNPP. intros Hind. apply Hng. split; [exact HU|].
+  split; [|exact HG].
   intros i j Hi Hj Hne Hdep. apply Hind.
   destruct (pm_aug_proportional d U s i j Hdep) as [c [Hc1 [Hc Hcs]]].
   exists i, j, c. do 5 (split; [assumption|]). exact (fun z => pm_scale sigma c z Hodd Hc1).
@@ -104,7 +105,8 @@ Example pmex_merge :
                 (merged_const (fun _ => 0) pmex_G pmex_s 1 0 (-1))).
 Proof.
   apply (merge_bias_class gelu 1 1 pmex_U pmex_s pmex_G _ _ 1 0 (-1));
-    [exact (fun z => pm_scale gelu (-1) z gelu_odd_part (or_intror eq_refl)) | lia | lia | lia | | ].
+    [exact (fun z => pm_scale gelu (-1) z gelu_odd_part (or_intror eq_refl)) | lia | lia
+      | lia | | ].
   - intros q Hq. unfold pmex_U. simpl. ring.
   - unfold pmex_s. simpl. ring.
 Qed.

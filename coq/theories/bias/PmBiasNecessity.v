@@ -120,7 +120,8 @@ Proof.
     sumn (w + k) (fun j => bc j * h (row Vc j) (cc j)) =
     sumn w (fun j => beta j * h (row A' j) (c' j)) - sumn k (fun i => gamma i * h (row U i) (s i))).
   { intros h. rewrite sumn_add. unfold Rminus. rewrite <- sumn_opp. f_equal.
-    - apply sumn_ext. intros j Hj. unfold bc, Vc, cc, row. destruct (lt_dec j w); [reflexivity | lia].
+    - apply sumn_ext. intros j Hj. unfold bc, Vc, cc, row.
+      destruct (lt_dec j w); [reflexivity | lia].
     - apply sumn_ext. intros i Hi. unfold bc, Vc, cc, row. destruct (lt_dec (w + i) w); [lia|].
       replace (w + i - w)%nat with i by lia. ring. }
   assert (Hsplit2 : forall h : vec -> R,
@@ -135,10 +136,12 @@ Proof.
   set (wv := vlin 1 (vlin 1 ell (- / 2) (fun l => sumn w (fun j => beta j * A' j l)))
                   (/ 2) (fun l => sumn k (fun i => gamma i * U i l))).
   assert (Hs : forall x, sumn (w + k) (fun j => bc j * even_part sigma (dot d (row Vc j) x + cc j))
-    = dot d wv x + (C - / 2 * sumn w (fun j => beta j * c' j) + / 2 * sumn k (fun i => gamma i * s i))).
+    = dot d wv x
+    + (C - / 2 * sumn w (fun j => beta j * c' j) + / 2 * sumn k (fun i => gamma i * s i))).
   { intros x. rewrite (Hsplit (fun v b => even_part sigma (dot d v x + b))). cbv beta.
     pose proof (H x) as E.
-    rewrite (sumn_sigma_split sigma d w beta A' c' x), (sumn_sigma_split sigma d k gamma U s x) in E.
+    rewrite (sumn_sigma_split sigma d w beta A' c' x),
+      (sumn_sigma_split sigma d k gamma U s x) in E.
     rewrite (sumn_affine d w beta A' c' x), (sumn_affine d k gamma U s x) in E.
     unfold wv. rewrite !dot_vlin_l. lra. }
   pose proof (affine_ridge_grouped (even_part sigma) (even_part_even sigma Hodd) Hu
@@ -339,12 +342,15 @@ Qed.
 (** Absorbable at width 2, not at width 1, for every [sigma] of R8 with
     biases (GELU, GELU_tanh and SiLU here; quick_gelu and gelu_fast in
     [QuickGeluAffineRidge.v], [TanhGeluAffineRidge.v]). *)
-Lemma pmn_decided_widths sigma : odd_part_identity sigma -> affine_ridge_unique_even (even_part sigma) ->
+Lemma pmn_decided_widths sigma : odd_part_identity sigma ->
+    affine_ridge_unique_even (even_part sigma) ->
   absorbable_ungated_bias sigma 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0) /\
   ~ absorbable_ungated_bias sigma 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
 Proof.
   intros Hodd Hu.
-  rewrite !(pm_bias_residual_form_iff sigma Hodd Hu 1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic (pmn_residual sigma)).
+  rewrite
+    !(pm_bias_residual_form_iff sigma Hodd Hu 1 2 _ _ _ _ 1 _ _ _ _ _ pmn_generic
+      (pmn_residual sigma)).
   exact (conj pmn_width2 pmn_not_width1).
 Qed.
 
@@ -358,11 +364,15 @@ Proof. exact (proj2 (pmn_decided_widths gelu gelu_odd_part gelu_even_part_affine
 
 Example gelu_tanh_bias_decided_width2 :
   absorbable_ungated_bias gelu_tanh 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj1 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)). Qed.
+Proof.
+  exact (proj1 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)).
+Qed.
 
 Example gelu_tanh_bias_decided_width1 :
   ~ absorbable_ungated_bias gelu_tanh 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj2 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)). Qed.
+Proof.
+  exact (proj2 (pmn_decided_widths gelu_tanh gelu_tanh_odd_part gelu_tanh_even_part_affine_unique)).
+Qed.
 
 Example silu_bias_decided_width2 :
   absorbable_ungated_bias silu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).

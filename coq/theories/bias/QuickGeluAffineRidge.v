@@ -71,11 +71,14 @@ Lemma even_affine_independent_of_silu (f : R -> R) (c : R) : 0 < c ->
 Proof.
   intros Hc Hf. apply (affine_independent_1d_ext (fun z => / c * even_part silu (c * z))).
   - intros z. symmetry. apply Hf.
-  - apply affine_independent_1d_rescale; [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
+  - apply affine_independent_1d_rescale;
+      [lra | apply Rinv_neq_0_compat; lra | exact silu_even_affine_independent].
 Qed.
 
 Theorem quick_gelu_even_affine_independent : affine_independent_1d (even_part quick_gelu).
-Proof. exact (even_affine_independent_of_silu quick_gelu _ quick_gelu_scale_pos quick_gelu_even_silu). Qed.
+Proof.
+  exact (even_affine_independent_of_silu quick_gelu _ quick_gelu_scale_pos quick_gelu_even_silu).
+Qed.
 
 Lemma quick_gelu_even_part_affine_unique : affine_ridge_unique_even (even_part quick_gelu).
 Proof. exact (affine_ridge_unique_of_1d _ quick_gelu_even_affine_independent). Qed.
@@ -84,13 +87,21 @@ Proof. exact (affine_ridge_unique_of_1d _ quick_gelu_even_affine_independent). Q
 
 Theorem quick_gelu_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_signs d n A c B ->
-  (absorbable_ungated_bias quick_gelu d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
-Proof. exact (bias_absorbable_iff_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+  (absorbable_ungated_bias quick_gelu d n n identity A c B b0 <->
+    exists S, submatrix_cond d n S A B).
+Proof.
+  exact
+    (bias_absorbable_iff_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent).
+Qed.
 
 Theorem quick_gelu_bias_generic_not_absorbable_below : forall d n m A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias quick_gelu d n m identity A c B b0.
-Proof. exact (bias_not_absorbable_below_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+Proof.
+  exact
+    (bias_not_absorbable_below_of_1d quick_gelu quick_gelu_odd_part
+      quick_gelu_even_affine_independent).
+Qed.
 
 Theorem quick_gelu_bias_block_decided : forall d n A c B b0,
   exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
@@ -98,33 +109,52 @@ Theorem quick_gelu_bias_block_decided : forall d n A c B b0,
                (bias_ridge_form quick_gelu d k U s G L l0) /\
     forall m, absorbable_ungated_bias quick_gelu d n m identity A c B b0
               <-> width_condition d k m U G L.
-Proof. exact (pm_bias_block_decided quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique). Qed.
+Proof.
+  exact (pm_bias_block_decided quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique).
+Qed.
 
 (** ** Non-vacuity *)
 
 (** The blocks of [GeluBias.v] ([a = 1], biases [0, 1]). *)
 Example quick_gelu_bias_absorbable_side : ex2_absorbable_side quick_gelu.
-Proof. exact (ex2_absorbable_side_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+Proof.
+  exact
+    (ex2_absorbable_side_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent).
+Qed.
 
 Example quick_gelu_bias_not_absorbable_side : ex2_not_absorbable_side quick_gelu.
-Proof. exact (ex2_not_absorbable_side_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+Proof.
+  exact
+    (ex2_not_absorbable_side_of_1d quick_gelu quick_gelu_odd_part
+      quick_gelu_even_affine_independent).
+Qed.
 
 Example quick_gelu_bias_below_instance : ex2_below_instance quick_gelu.
-Proof. exact (ex2_below_instance_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent). Qed.
+Proof.
+  exact
+    (ex2_below_instance_of_1d quick_gelu quick_gelu_odd_part quick_gelu_even_affine_independent).
+Qed.
 
 (** The non-generic block [x + sigma(x + 1) + sigma(x + 1)] of
     [PmBiasNecessity.v]: absorbable at width 2, not at width 1. *)
 Example quick_gelu_bias_decided_width2 :
   absorbable_ungated_bias quick_gelu 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj1 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)). Qed.
+Proof.
+  exact
+    (proj1 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)).
+Qed.
 
 Example quick_gelu_bias_decided_width1 :
   ~ absorbable_ungated_bias quick_gelu 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj2 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)). Qed.
+Proof.
+  exact
+    (proj2 (pmn_decided_widths quick_gelu quick_gelu_odd_part quick_gelu_even_part_affine_unique)).
+Qed.
 
 (** The rescaling lemma's side conditions hold for quick_gelu's constant. *)
 Example quick_gelu_affine_rescale_constants :
   quick_gelu_scale <> 0 /\ / quick_gelu_scale <> 0 /\ affine_independent_1d (even_part silu).
 Proof.
-  destruct quick_gelu_rescale_constants as [H1 [H2 _]]. exact (conj H1 (conj H2 silu_even_affine_independent)).
+  destruct quick_gelu_rescale_constants as [H1 [H2 _]].
+  exact (conj H1 (conj H2 silu_even_affine_independent)).
 Qed.

@@ -42,7 +42,8 @@ Theorem bias_grouping_form : forall d n k A c B b0 U s G L l0 cls lam,
   same_fun d (residual d identity (ungated_bias relu d n A c B b0))
              (bias_ridge_form relu d k U s G L l0).
 Proof.
-  intros d n k A c B b0 U s G L l0 cls lam Hg. apply (act_bias_grouping_form relu d n k A c B b0 U s G L l0 cls lam Hg).
+  intros d n k A c B b0 U s G L l0 cls lam Hg.
+  apply (act_bias_grouping_form relu d n k A c B b0 U s G L l0 cls lam Hg).
   intros i Hi Hk. exact (relu_scale_law (lam i) (proj1 (proj1 (proj1 Hg) i Hi Hk))).
 Qed.
 
@@ -57,7 +58,8 @@ Proof.
   destruct (bias_width_condition_sufficient relu d k m U s G L l0 relu_odd_part Hw)
     as [A' [c' [B' [b0' H]]]].
   exists A', c', B', b0'. intros x p Hp.
-  rewrite (H x p Hp). symmetry. exact (bias_grouping_form d n k A c B b0 U s G L l0 cls lam Hg x p Hp).
+  rewrite (H x p Hp). symmetry.
+  exact (bias_grouping_form d n k A c B b0 U s G L l0 cls lam Hg x p Hp).
 Qed.
 
 Theorem relu_bias_grouped_width : forall d n k m A c B b0 U s G L l0 cls lam,

@@ -150,7 +150,8 @@ Qed.
 
 Lemma masked_gap_affine d w (A' : mat) (c' : vec) (beta : nat -> R) k (U : mat) (s : vec)
     (gamma : nat -> R) (ell : vec) (C : R) :
-  affine_like (fun x => 2 * (dot d ell x + C) + sumn k (fun t => gamma t * (dot d (row U t) x + s t))
+  affine_like
+    (fun x => 2 * (dot d ell x + C) + sumn k (fun t => gamma t * (dot d (row U t) x + s t))
                         - sumn w (fun j => beta j * (dot d (row A' j) x + c' j))).
 Proof.
   intros x0 w' t.

@@ -44,7 +44,8 @@ Proof. intros H. exact H. Qed.
 
 (** The +- grouping of the GELU family. *)
 Definition pm_bias_grouping (sigma : R -> R) (d n k : nat) (A : mat) (c : vec) (B : mat)
-    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat)
+      (lam : nat -> R) : Prop :=
   sigma_bias_grouping sigma d n k A c B b0 U s G L l0 cls lam /\
   (forall i, (i < n)%nat -> (cls i < k)%nat -> lam i = 1 \/ lam i = -1).
 
@@ -75,16 +76,19 @@ Lemma bias_ridge_form_drop_zero sigma d k K U s (G L : mat) l0 : (k <= K)%nat ->
   same_fun d (bias_ridge_form sigma d K U s G L l0) (bias_ridge_form sigma d k U s G L l0).
 Proof.
   intros Hk HZ x p Hp. unfold bias_ridge_form. rewrite (sumn_split_at k K _ Hk).
-  rewrite (sumn_zero (K - k)); [ring|]. intros i Hi. rewrite (HZ p (k + i)%nat Hp ltac:(lia) ltac:(lia)). ring.
+  rewrite (sumn_zero (K - k)); [ring|]. intros i Hi.
+  rewrite (HZ p (k + i)%nat Hp ltac:(lia) ltac:(lia)). ring.
 Qed.
 
 Definition sigma_bias_grouping_drop (sigma : R -> R) (d n k K : nat) (A : mat) (c : vec) (B : mat)
-    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat)
+      (lam : nat -> R) : Prop :=
   (k <= K)%nat /\ sigma_bias_grouping sigma d n K A c B b0 U s G L l0 cls lam /\
   (forall p t, (p < d)%nat -> (k <= t)%nat -> (t < K)%nat -> G p t = 0).
 
 Definition pm_bias_grouping_drop (sigma : R -> R) (d n k K : nat) (A : mat) (c : vec) (B : mat)
-    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+    (b0 : vec) (U : mat) (s : vec) (G L : mat) (l0 : vec) (cls : nat -> nat)
+      (lam : nat -> R) : Prop :=
   sigma_bias_grouping_drop sigma d n k K A c B b0 U s G L l0 cls lam /\
   (forall i, (i < n)%nat -> (cls i < K)%nat -> lam i = 1 \/ lam i = -1).
 
@@ -95,7 +99,9 @@ Theorem sigma_bias_grouping_drop_form : forall sigma d n k K A c B b0 U s G L l0
              (bias_ridge_form sigma d k U s G L l0).
 Proof.
   intros sigma d n k K A c B b0 U s G L l0 cls lam [Hk [Hg HZ]] Hsc.
-  exact (same_fun_trans_b d _ _ _ (sigma_bias_grouping_form sigma d n K A c B b0 U s G L l0 cls lam Hg Hsc)
+  exact
+    (same_fun_trans_b d _ _ _
+      (sigma_bias_grouping_form sigma d n K A c B b0 U s G L l0 cls lam Hg Hsc)
            (bias_ridge_form_drop_zero sigma d k K U s G L l0 Hk HZ)).
 Qed.
 
@@ -114,7 +120,8 @@ Lemma pm_grouping_drop_form sigma d n k K A c B b0 U s G L l0 cls lam : odd_part
   same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
              (bias_ridge_form sigma d k U s G L l0).
 Proof.
-  intros Hodd [H Hpm]. apply (sigma_bias_grouping_drop_form sigma d n k K A c B b0 U s G L l0 cls lam H).
+  intros Hodd [H Hpm].
+  apply (sigma_bias_grouping_drop_form sigma d n k K A c B b0 U s G L l0 cls lam H).
   intros i Hi Hk. exact (odd_part_scale_law_pm sigma (lam i) Hodd (Hpm i Hi Hk)).
 Qed.
 
@@ -124,7 +131,8 @@ Lemma residual_form_iff sigma d n m A c B b0 k U s G L l0 (W : Prop) :
   same_fun d (residual d identity (ungated_bias sigma d n A c B b0))
              (bias_ridge_form sigma d k U s G L l0) ->
   ((exists A' c' B' b0',
-      same_fun d (ungated_bias sigma d m A' c' B' b0') (bias_ridge_form sigma d k U s G L l0)) <-> W) ->
+      same_fun d (ungated_bias sigma d m A' c' B' b0')
+        (bias_ridge_form sigma d k U s G L l0)) <-> W) ->
   (absorbable_ungated_bias sigma d n m identity A c B b0 <-> W).
 Proof.
   intros Hres Hiff. rewrite <- Hiff. split.
@@ -139,7 +147,8 @@ Lemma form_sufficient sigma d n m A c B b0 k U s G L l0 : odd_part_identity sigm
   width_condition d k m U G L -> absorbable_ungated_bias sigma d n m identity A c B b0.
 Proof.
   intros Hodd Hres Hw.
-  destruct (bias_width_condition_sufficient sigma d k m U s G L l0 Hodd Hw) as [A' [c' [B' [b0' H]]]].
+  destruct (bias_width_condition_sufficient sigma d k m U s G L l0 Hodd Hw)
+    as [A' [c' [B' [b0' H]]]].
   exists A', c', B', b0'. intros x p Hp. rewrite (H x p Hp). symmetry. exact (Hres x p Hp).
 Qed.
 
@@ -226,12 +235,15 @@ Qed.
 Example pm_bias_grouping_absorbable_1 :
   absorbable_ungated_bias gelu 1 3 1 identity sg_A sg_c (fun _ _ => 1) (fun _ => 0).
 Proof.
-  apply (pm_bias_grouping_drop_sufficient gelu gelu_odd_part 1 3 1 1 1 sg_A sg_c (fun _ _ => 1) (fun _ => 0)
+  apply
+    (pm_bias_grouping_drop_sufficient gelu gelu_odd_part 1 3 1 1 1 sg_A sg_c (fun _ _ => 1)
+      (fun _ => 0)
            (fun _ _ => 1) (fun _ => 1) (fun _ _ => 2) (fun _ _ => 0) (sg_l0 gelu) sg_cls sg_lam).
   - split; [split; [lia | split; [exact (proj1 (pm_bias_grouping_instance gelu)) |]] |].
     + intros p t _ H1 H2. lia.
     + exact (proj2 (pm_bias_grouping_instance gelu)).
-  - exists (fun _ => false), (fun _ => false), 0%nat, (fun _ _ => 0), (fun _ _ => 0), (fun _ _ => 0).
+  - exists (fun _ => false), (fun _ => false), 0%nat, (fun _ _ => 0), (fun _ _ => 0),
+      (fun _ _ => 0).
     split; [intros; discriminate|]. split; [simpl; lia|].
     intros i j _ _. unfold masked_outer, low_rank. simpl. ring.
 Qed.
@@ -241,7 +253,8 @@ Example pm_bias_grouping_not_absorbable_0 :
   ~ absorbable_ungated_bias gelu 1 3 0 identity sg_A sg_c (fun _ _ => 1) (fun _ => 0).
 Proof.
   rewrite (pm_bias_grouping_drop_iff gelu gelu_odd_part gelu_even_part_affine_unique 1 3 1 1 0
-             sg_A sg_c (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 1) (fun _ _ => 2) (fun _ _ => 0)
+             sg_A sg_c (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 1) (fun _ _ => 2)
+             (fun _ _ => 0)
              (sg_l0 gelu) sg_cls sg_lam).
   - intros [T [S [r [E [P [Q [_ [Hw _]]]]]]]]. simpl in Hw. lia.
   - split; [split; [lia | split; [exact (proj1 (pm_bias_grouping_instance gelu)) |]] |].

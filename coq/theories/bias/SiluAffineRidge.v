@@ -62,7 +62,8 @@ Lemma half_minus_part_affine N (gamma alpha beta : nat -> R) (e h : R -> R) p q 
   (forall z, e z = z / 2 - z * h z) ->
   (forall t, sumn N (fun j => gamma j * e (alpha j * t + beta j)) = p * t + q) ->
   forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j) * h (alpha j * t + beta j))) =
-    (sumn N (fun j => gamma j * alpha j) / 2 - p) * t + (sumn N (fun j => gamma j * beta j) / 2 - q).
+    (sumn N (fun j => gamma j * alpha j) / 2 - p) * t
+      + (sumn N (fun j => gamma j * beta j) / 2 - q).
 Proof.
   intros He Hs t. pose proof (Hs t) as E.
   rewrite (sumn_ext N _ (fun j => gamma j * (alpha j * t + beta j) / 2
@@ -181,7 +182,8 @@ Proof.
       HK) as F. cbv beta in F. rewrite F. clear F.
     replace (- (0 * t)) with 0 by ring. rewrite exp_0, Rmult_1_r.
     replace (- P' * t + - Q') with (- (P' * t + Q')) by ring. rewrite <- Hs.
-    replace (sumn N (fun j => gamma j * ((alpha j * t + beta j) * / (1 + exp (alpha j * t + beta j)))))
+    replace
+      (sumn N (fun j => gamma j * ((alpha j * t + beta j) * / (1 + exp (alpha j * t + beta j)))))
       with (sumn N (fun j => sumn K (fun k => gamma j * (-1) ^ k * ((alpha j * t + beta j)
                * exp (- (INR (S k) * (alpha j * t + beta j))))) + gamma j * fam_rem j t)).
     + rewrite sumn_plus. ring.
@@ -204,7 +206,8 @@ Qed.
 
 Lemma fam_rem_bound j t a : 1 <= t -> a <= alpha j ->
   Rabs (fam_rem j t) <=
-    (Rabs (alpha j) + Rabs (beta j)) * exp (- (INR (S K) * beta j)) * t * exp (- (INR (S K) * a * t)).
+    (Rabs (alpha j) + Rabs (beta j)) * exp (- (INR (S K) * beta j)) * t
+      * exp (- (INR (S K) * a * t)).
 Proof.
   intros Ht Ha. unfold fam_rem.
   set (z := alpha j * t + beta j).
@@ -218,7 +221,8 @@ Proof.
     pose proof (Rabs_pos (beta j)). pose proof (Rabs_pos (alpha j)). nra. }
   assert (Hinv : / (1 + exp (- z)) <= 1).
   { rewrite <- Rinv_1. apply Rinv_le_contravar; lra. }
-  assert (Hexp : exp (- (INR (S K) * z)) <= exp (- (INR (S K) * beta j)) * exp (- (INR (S K) * a * t))).
+  assert
+    (Hexp : exp (- (INR (S K) * z)) <= exp (- (INR (S K) * beta j)) * exp (- (INR (S K) * a * t))).
   { rewrite <- exp_plus. apply exp_mono. unfold z.
     assert (H1 : 0 <= (alpha j - a) * t) by (apply Rmult_le_pos; lra).
     assert (H2 : 0 <= INR (S K) * ((alpha j - a) * t)) by (apply Rmult_le_pos; lra).
@@ -271,7 +275,8 @@ Qed.
 Lemma fam_lam_at m k : (m < N)%nat -> (k < K)%nat ->
   fam_lam (m * K + k) = INR (S k) * alpha m.
 Proof.
-  intros Hm Hk. unfold fam_lam. destruct (lt_dec _ _) as [_|C]; [|exfalso; apply C, fam_index_lt; assumption].
+  intros Hm Hk. unfold fam_lam.
+  destruct (lt_dec _ _) as [_|C]; [|exfalso; apply C, fam_index_lt; assumption].
   rewrite fam_index_div, fam_index_mod by exact Hk. reflexivity.
 Qed.
 
@@ -282,12 +287,14 @@ Lemma fam_group_c (a : R) (M l m : nat) :
      forall k l', INR (S k) * alpha j <> INR (S (l' * M)) * a) ->
   group_sum (S (N * K)) fam_lam fam_c (m * K + l * M) =
     (-1) ^ (l * M) * a *
-    sumn N (fun j => if Req_EM_T (alpha j) a then gamma j * exp (- (INR (S (l * M)) * beta j)) else 0).
+    sumn N
+      (fun j => if Req_EM_T (alpha j) a then gamma j * exp (- (INR (S (l * M)) * beta j)) else 0).
 Proof.
   intros Ha HlM Hm Ham Havoid.
   assert (HK : (K <> 0)%nat) by lia.
   unfold group_sum, same_rate. rewrite sumn_S. rewrite (fam_lam_at m (l * M) Hm HlM), Ham.
-  assert (Hmu : 0 < INR (S (l * M)) * a) by (apply Rmult_lt_0_compat; [apply lt_0_INR; lia | exact Ha]).
+  assert (Hmu : 0 < INR (S (l * M)) * a)
+    by (apply Rmult_lt_0_compat; [apply lt_0_INR; lia | exact Ha]).
   assert (Hlast : fam_lam (N * K) = 0).
   { unfold fam_lam. destruct (lt_dec (N * K) (N * K)) as [C|_]; [lia | reflexivity]. }
   rewrite Hlast.
@@ -307,7 +314,9 @@ Proof.
   - destruct (Req_EM_T (alpha j) a) as [Ea|Ea].
     + rewrite (sumn_ext K _ (fun k => if Nat.eq_dec (l * M) k then
           gamma j * (-1) ^ k * alpha j * exp (- (INR (S k) * beta j)) else 0)).
-      * rewrite (sumn_delta K (l * M) (fun k => gamma j * (-1) ^ k * alpha j * exp (- (INR (S k) * beta j))) HlM).
+      * rewrite
+          (sumn_delta K (l * M)
+            (fun k => gamma j * (-1) ^ k * alpha j * exp (- (INR (S k) * beta j))) HlM).
         rewrite Ea. ring.
       * intros k Hk. rewrite Ea. destruct (Nat.eq_dec (l * M) k) as [<-|Hne].
         -- destruct (Req_EM_T _ _) as [_|C]; [ring | exfalso; apply C; reflexivity].
@@ -343,9 +352,11 @@ Proof.
   (* the logistic part is affine *)
   assert (Hh : forall t, sumn N (fun j => gamma j * ((alpha j * t + beta j)
                    * / (1 + exp (alpha j * t + beta j)))) = P' * t + Q').
-  { exact (half_minus_part_affine N gamma alpha beta _ (fun z => / (1 + exp z)) p q silu_even_split Hs). }
+  { exact (half_minus_part_affine N gamma alpha beta _ (fun z => / (1 + exp z)) p q
+             silu_even_split Hs). }
   assert (HK : (K <> 0)%nat) by (unfold K; lia).
-  assert (Hsmall : exp_poly_small (S (N * K)) (fam_c N K gamma alpha beta P') (fam_d N K gamma beta Q')
+  assert
+    (Hsmall : exp_poly_small (S (N * K)) (fam_c N K gamma alpha beta P') (fam_d N K gamma beta Q')
                      (fam_lam N K alpha) (INR (S K) * alpha m)).
   { destruct (fam_small N K gamma alpha beta (alpha m) Ha) as [T [C [HT HC]]].
     { intros j Hj Hgj. apply Hmin; assumption. }
@@ -357,7 +368,8 @@ Proof.
                      then gamma j * exp (- (INR (S (l * M)) * beta j)) else 0) = 0).
   { intros l Hl.
     assert (HlM : (l * M < K)%nat) by (unfold K; nia).
-    destruct (exp_poly_groups_zero (S (N * K)) (fam_c N K gamma alpha beta P') (fam_d N K gamma beta Q')
+    destruct
+      (exp_poly_groups_zero (S (N * K)) (fam_c N K gamma alpha beta P') (fam_d N K gamma beta Q')
                 (fam_lam N K alpha) (INR (S K) * alpha m) Hsmall (m * K + l * M)) as [G _].
     - pose proof (fam_index_lt N K m (l * M) Hm HlM). lia.
     - rewrite (fam_lam_at N K alpha m (l * M) Hm HlM).
@@ -368,7 +380,8 @@ Proof.
         exact (pow_nonzero (-1) (l * M) ltac:(lra) G).
       + intros j Hj Hgj Hne. exact (Havoid j Hj (conj Hgj Hne)). }
   set (w := fun j => if Req_EM_T (alpha j) (alpha m) then gamma j * exp (- beta j) else 0).
-  set (x := fun j => if Req_EM_T (alpha j) (alpha m) then exp (- (INR M * beta j)) else - (1 + INR j)).
+  set (x := fun j =>
+         if Req_EM_T (alpha j) (alpha m) then exp (- (INR M * beta j)) else - (1 + INR j)).
   assert (Hw : w m = 0).
   { apply (vandermonde_zero N w x); [| |exact Hm].
     - intros i k Hi Hk Hne E. unfold x in E.

@@ -103,7 +103,10 @@ Proof.
 Qed.
 
 Lemma logistic_split g : / (1 + exp g) = exp (- g) - exp (- g) * exp (- g) / (1 + exp (- g)).
-Proof. rewrite exp_Ropp. pose proof (exp_pos g). field. split; [|lra]. pose proof (Rinv_0_lt_compat _ H). lra. Qed.
+Proof.
+  rewrite exp_Ropp. pose proof (exp_pos g). field. split; [|lra]. pose proof (Rinv_0_lt_compat _ H).
+  lra.
+Qed.
 
 Lemma frac_le_exp G : 0 <= exp (- G) / (1 + exp (- G)) <= exp (- G).
 Proof.
@@ -127,7 +130,8 @@ Definition tg_g1 (a b : R) : R := 2 * kk * a + 6 * kk * cu * (a * b * b).
 Definition tg_g0 (a b : R) : R := 2 * kk * b + 2 * kk * cu * (b * b * b).
 
 Lemma tg_exponent_line a b t :
-  tanh_gelu_exponent kk cu (a * t + b) = tg_g3 a b * (t * t * t) + tg_g2 a b * (t * t) + tg_g1 a b * t + tg_g0 a b.
+  tanh_gelu_exponent kk cu (a * t + b) = tg_g3 a b * (t * t * t) + tg_g2 a b * (t * t)
+    + tg_g1 a b * t + tg_g0 a b.
 Proof. unfold tanh_gelu_exponent, tg_g3, tg_g2, tg_g1, tg_g0. ring. Qed.
 
 (** [c g_j - g_m] eventually exceeds [delta t] when the cubic part is
@@ -138,11 +142,13 @@ Lemma tg_exponent_gap (c : R) aj bj am bm :
    (0 < c * tg_g2 aj bj - tg_g2 am bm \/
     (c * tg_g2 aj bj - tg_g2 am bm = 0 /\ 0 < c * tg_g1 aj bj - tg_g1 am bm))) ->
   exists delta T, 0 < delta /\ 1 <= T /\ forall t, T <= t ->
-    delta * t <= c * tanh_gelu_exponent kk cu (aj * t + bj) - tanh_gelu_exponent kk cu (am * t + bm).
+    delta * t <=
+      c * tanh_gelu_exponent kk cu (aj * t + bj) - tanh_gelu_exponent kk cu (am * t + bm).
 Proof.
   intros H.
   destruct (cubic_growth (c * tg_g3 aj bj - tg_g3 am bm) (c * tg_g2 aj bj - tg_g2 am bm)
-              (c * tg_g1 aj bj - tg_g1 am bm) (c * tg_g0 aj bj - tg_g0 am bm) H) as [delta [T [Hd [HT HG]]]].
+              (c * tg_g1 aj bj - tg_g1 am bm) (c * tg_g0 aj bj - tg_g0 am bm) H)
+              as [delta [T [Hd [HT HG]]]].
   exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht.
   rewrite !tg_exponent_line. pose proof (HG t Ht). nra.
 Qed.
@@ -180,11 +186,15 @@ Proof.
 Qed.
 
 Lemma tg_exponent_pos_growth a b : 0 < a ->
-  exists delta T, 0 < delta /\ 1 <= T /\ forall t, T <= t -> delta * t <= tanh_gelu_exponent kk cu (a * t + b).
+  exists delta T, 0 < delta /\ 1 <= T /\ forall t, T <= t ->
+    delta * t <= tanh_gelu_exponent kk cu (a * t + b).
 Proof.
-  intros Ha. destruct (cubic_growth (tg_g3 a b) (tg_g2 a b) (tg_g1 a b) (tg_g0 a b) (or_introl (tg_g3_pos a b Ha)))
+  intros Ha.
+  destruct
+    (cubic_growth (tg_g3 a b) (tg_g2 a b) (tg_g1 a b) (tg_g0 a b) (or_introl (tg_g3_pos a b Ha)))
     as [delta [T [Hd [HT H]]]].
-  exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht. rewrite tg_exponent_line. exact (H t Ht).
+  exists delta, T. split; [exact Hd|]. split; [exact HT|]. intros t Ht. rewrite tg_exponent_line.
+  exact (H t Ht).
 Qed.
 
 (** ** Step 1: the affine part vanishes *)
@@ -230,8 +240,9 @@ Proof.
     assert (Ht1 : 1 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
     pose proof (HK t HtT) as B. rewrite Hs in B.
     apply le_div_t; [lra|].
-    assert (E : Rabs P' * t = Rabs (P' * t + Q' - Q')) by (replace (P' * t + Q' - Q') with (P' * t) by ring; rewrite Rabs_mult, (Rabs_right t) by lra;
-          reflexivity).
+    assert (E : Rabs P' * t = Rabs (P' * t + Q' - Q'))
+      by (replace (P' * t + Q' - Q') with (P' * t) by ring;
+          rewrite Rabs_mult, (Rabs_right t) by lra; reflexivity).
     rewrite E. unfold Rminus. eapply Rle_trans; [apply Rabs_triang|]. rewrite Rabs_Ropp.
     apply Rplus_le_compat_r. eapply Rle_trans; [exact B|].
     apply Rle_trans with (Rabs K / t); [unfold Rdiv; apply Rmult_le_compat_r;
@@ -240,7 +251,8 @@ Proof.
     replace (Rabs K * / t * t) with (Rabs K) by (field; lra). pose proof (Rabs_pos K). nra. }
   split; [exact HP|].
   apply bounded_by_inv_large. exists T, K. intros t Ht.
-  pose proof (HK t Ht) as B. rewrite Hs, HP in B. replace (0 * t + Q') with Q' in B by ring. exact B.
+  pose proof (HK t Ht) as B. rewrite Hs, HP in B. replace (0 * t + Q') with Q' in B by ring.
+  exact B.
 Qed.
 
 (** ** Step 2: the smallest pair dominates *)
@@ -248,7 +260,8 @@ Qed.
 Lemma tg_tanh_dominant_bound (c am bm : R) : 0 < am ->
   exists T K, forall t, T <= t ->
     Rabs (c * am - c * ((am * t + bm) / t *
-      (1 - exp (- tanh_gelu_exponent kk cu (am * t + bm)) / (1 + exp (- tanh_gelu_exponent kk cu (am * t + bm))))))
+      (1 - exp (- tanh_gelu_exponent kk cu (am * t + bm)) /
+        (1 + exp (- tanh_gelu_exponent kk cu (am * t + bm))))))
     <= K / t.
 Proof.
   intros Ha. destruct (tg_exponent_pos_growth am bm Ha) as [delta [T [Hd [HT HG]]]].
@@ -283,7 +296,8 @@ Proof.
   destruct (tg_exponent_gap 1 aj bj am bm) as [d1 [T1 [Hd1 [HT1 G1]]]].
   { destruct Hlex as [H|[H1 H2]].
     - left. apply tg_g3_gap_lt; lra.
-    - right. destruct (tg_g2_gap_eq aj bj am bm Ha H1 H2) as [E3 P2]. split; [exact E3 | left; exact P2]. }
+    - right. destruct (tg_g2_gap_eq aj bj am bm Ha H1 H2) as [E3 P2].
+      split; [exact E3 | left; exact P2]. }
   destruct (tg_exponent_gap 2 aj bj am bm) as [d2 [T2 [Hd2 [HT2 G2]]]].
   { left. apply tg_g3_double_pos; lra. }
   destruct (term_over_t_bound aj bj d1 Hd1) as [K1 HK1].
@@ -291,7 +305,8 @@ Proof.
   exists (Rmax T1 T2), (Rabs c * (K1 + K2)). intros t Ht.
   assert (Ht1 : T1 <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
   assert (Ht2 : T2 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
-  set (Gm := tanh_gelu_exponent kk cu (am * t + bm)). set (Gj := tanh_gelu_exponent kk cu (aj * t + bj)).
+  set (Gm := tanh_gelu_exponent kk cu (am * t + bm)).
+  set (Gj := tanh_gelu_exponent kk cu (aj * t + bj)).
   set (E1 := exp (Gm + - Gj)).
   set (E2 := exp (Gm + - Gj + - Gj) / (1 + exp (- Gj))).
   assert (HE1 : 0 <= E1 <= exp (- (d1 * t))).
@@ -317,7 +332,8 @@ Qed.
 Theorem tanh_family_even_affine_positive : forall N (gamma alpha beta : nat -> R) (p q : R),
   (forall j, (j < N)%nat -> 0 < alpha j) ->
   (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
-  (forall t, sumn N (fun j => gamma j * even_part (tanh_gelu kk cu) (alpha j * t + beta j)) = p * t + q) ->
+  (forall t, sumn N (fun j => gamma j * even_part (tanh_gelu kk cu) (alpha j * t + beta j)) =
+    p * t + q) ->
   forall j, (j < N)%nat -> gamma j = 0.
 Proof.
   intros N gamma alpha beta p q Hpos Hd Hs j0 Hj0.
@@ -354,22 +370,29 @@ Proof.
   { intros t Ht. pose proof (Hh t) as E. rewrite HP, HQ in E.
     replace (0 * t + 0) with 0 in E by ring.
     rewrite <- (Rmult_0_r (exp (G m t) / t)), <- E, <- sumn_scal_l.
-    apply sumn_ext. intros j _. unfold h, G. rewrite (logistic_split (tanh_gelu_exponent kk cu (alpha j * t + beta j))).
-    rewrite !exp_plus. field. split; [|lra]. pose proof (exp_pos (- tanh_gelu_exponent kk cu (alpha j * t + beta j))). lra. }
+    apply sumn_ext. intros j _. unfold h, G.
+    rewrite (logistic_split (tanh_gelu_exponent kk cu (alpha j * t + beta j))).
+    rewrite !exp_plus. field. split; [|lra].
+    pose proof (exp_pos (- tanh_gelu_exponent kk cu (alpha j * t + beta j))). lra. }
   assert (Hgm0 : gamma m * alpha m = 0).
   { apply bounded_by_inv_large.
-    destruct (tail_sum_bound N (fun j t => if Nat.eq_dec m j then gamma m * alpha m - h m t else - h j t))
+    destruct
+      (tail_sum_bound N (fun j t => if Nat.eq_dec m j then gamma m * alpha m - h m t else - h j t))
       as [T [K HK]].
     { intros j Hj. destruct (Nat.eq_dec m j) as [<-|Hne].
       - destruct (tg_tanh_dominant_bound (gamma m) (alpha m) (beta m) (Hpos m Hm)) as [T [K HK]].
         exists (Rmax T 1), K. intros t Ht.
         assert (HtT : T <= t) by (eapply Rle_trans; [apply Rmax_l | exact Ht]).
         assert (Ht1 : 1 <= t) by (eapply Rle_trans; [apply Rmax_r | exact Ht]).
-        unfold h, G. replace (tanh_gelu_exponent kk cu (alpha m * t + beta m) + - tanh_gelu_exponent kk cu (alpha m * t + beta m))
+        unfold h, G.
+        replace
+          (tanh_gelu_exponent kk cu (alpha m * t + beta m)
+            + - tanh_gelu_exponent kk cu (alpha m * t + beta m))
           with 0 by ring. rewrite exp_0, Rplus_0_l.
         exact (HK t HtT).
       - destruct (Req_dec (gamma j) 0) as [Z|NZ].
-        + exists 0, 0. intros t _. unfold h. rewrite Z, Rmult_0_l, Ropp_0, Rabs_R0. unfold Rdiv. lra.
+        + exists 0, 0. intros t _. unfold h. rewrite Z, Rmult_0_l, Ropp_0, Rabs_R0. unfold Rdiv.
+          lra.
         + destruct (tg_tanh_other_bound (gamma j) (alpha j) (beta j) (alpha m) (beta m) (Hpos m Hm)
                       (Hlex j Hj (not_eq_sym Hne) NZ)) as [T [K HK]].
           exists T, K. intros t Ht. rewrite Rabs_Ropp. exact (HK t Ht). }
@@ -379,7 +402,8 @@ Proof.
     assert (E : gamma m * alpha m =
                 sumn N (fun j => if Nat.eq_dec m j then gamma m * alpha m - h m t else - h j t)).
     { rewrite (sumn_ext N _ (fun j => - h j t + (if Nat.eq_dec m j then gamma m * alpha m else 0))).
-      - rewrite sumn_plus, sumn_opp, (Hh0 t Ht0), (sumn_delta N m (fun _ => gamma m * alpha m) Hm). ring.
+      - rewrite sumn_plus, sumn_opp, (Hh0 t Ht0), (sumn_delta N m (fun _ => gamma m * alpha m) Hm).
+        ring.
       - intros j _. destruct (Nat.eq_dec m j) as [<-|]; ring. }
     rewrite E. exact (HK t HtT). }
   apply Rmult_integral in Hgm0. destruct Hgm0 as [Z|Z]; [exact (Hgm Z)|].

@@ -44,7 +44,8 @@ Theorem tanh_gelu_even_affine_positive : forall k cu, 0 < k -> 0 < cu ->
   forall N (gamma alpha beta : nat -> R) (p q : R),
   (forall j, (j < N)%nat -> 0 < alpha j) ->
   (forall i j, (i < N)%nat -> (j < N)%nat -> i <> j -> ~ (alpha i = alpha j /\ beta i = beta j)) ->
-  (forall t, sumn N (fun j => gamma j * even_part (tanh_gelu k cu) (alpha j * t + beta j)) = p * t + q) ->
+  (forall t, sumn N (fun j => gamma j * even_part (tanh_gelu k cu) (alpha j * t + beta j)) =
+    p * t + q) ->
   forall j, (j < N)%nat -> gamma j = 0.
 Proof. exact tanh_family_even_affine_positive. Qed.
 
@@ -75,7 +76,8 @@ Qed.
 Theorem tanh_gelu_0_even_affine_independent : forall k, 0 < k ->
   affine_independent_1d (even_part (tanh_gelu k 0)).
 Proof.
-  intros k Hk. apply (even_affine_independent_of_silu _ (2 * k)); [lra|]. intros z. exact (tanh_gelu_0_even_silu k z Hk).
+  intros k Hk. apply (even_affine_independent_of_silu _ (2 * k)); [lra|]. intros z.
+  exact (tanh_gelu_0_even_silu k z Hk).
 Qed.
 
 (** The whole family, [k > 0], [cu >= 0] (the hypotheses of [GeluFastRidge.v]). *)
@@ -108,13 +110,20 @@ Proof. exact (affine_ridge_unique_of_1d _ gelu_fast_even_affine_independent). Qe
 
 Theorem gelu_fast_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_signs d n A c B ->
-  (absorbable_ungated_bias gelu_fast d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B).
-Proof. exact (bias_absorbable_iff_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
+  (absorbable_ungated_bias gelu_fast d n n identity A c B b0 <->
+    exists S, submatrix_cond d n S A B).
+Proof.
+  exact (bias_absorbable_iff_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent).
+Qed.
 
 Theorem gelu_fast_bias_generic_not_absorbable_below : forall d n m A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
   ~ absorbable_ungated_bias gelu_fast d n m identity A c B b0.
-Proof. exact (bias_not_absorbable_below_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
+Proof.
+  exact
+    (bias_not_absorbable_below_of_1d gelu_fast gelu_fast_odd_part
+      gelu_fast_even_affine_independent).
+Qed.
 
 Theorem gelu_fast_bias_block_decided : forall d n A c B b0,
   exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_bias_signs d k U s G /\
@@ -122,7 +131,9 @@ Theorem gelu_fast_bias_block_decided : forall d n A c B b0,
                (bias_ridge_form gelu_fast d k U s G L l0) /\
     forall m, absorbable_ungated_bias gelu_fast d n m identity A c B b0
               <-> width_condition d k m U G L.
-Proof. exact (pm_bias_block_decided gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique). Qed.
+Proof.
+  exact (pm_bias_block_decided gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique).
+Qed.
 
 (** ** Non-vacuity *)
 
@@ -132,23 +143,34 @@ Proof. exact (conj gelu_fast_scale_pos gelu_fast_cubic_pos). Qed.
 
 (** The blocks of [GeluBias.v] ([a = 1], biases [0, 1]). *)
 Example gelu_fast_bias_absorbable_side : ex2_absorbable_side gelu_fast.
-Proof. exact (ex2_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
+Proof.
+  exact (ex2_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent).
+Qed.
 
 Example gelu_fast_bias_not_absorbable_side : ex2_not_absorbable_side gelu_fast.
-Proof. exact (ex2_not_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
+Proof.
+  exact
+    (ex2_not_absorbable_side_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent).
+Qed.
 
 Example gelu_fast_bias_below_instance : ex2_below_instance gelu_fast.
-Proof. exact (ex2_below_instance_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent). Qed.
+Proof.
+  exact (ex2_below_instance_of_1d gelu_fast gelu_fast_odd_part gelu_fast_even_affine_independent).
+Qed.
 
 (** The non-generic block [x + gelu_fast(x + 1) + gelu_fast(x + 1)] of
     [PmBiasNecessity.v]: absorbable at width 2, not at width 1. *)
 Example gelu_fast_bias_decided_width2 :
   absorbable_ungated_bias gelu_fast 1 2 2 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj1 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)). Qed.
+Proof.
+  exact (proj1 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)).
+Qed.
 
 Example gelu_fast_bias_decided_width1 :
   ~ absorbable_ungated_bias gelu_fast 1 2 1 identity pmn_A pmn_c pmn_B (fun _ => 0).
-Proof. exact (proj2 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)). Qed.
+Proof.
+  exact (proj2 (pmn_decided_widths gelu_fast gelu_fast_odd_part gelu_fast_even_part_affine_unique)).
+Qed.
 
 (** Members of the family other than GELU_tanh and gelu_fast ([k = 1],
     [cu = 1] and [cu = 0]): the one-variable hypotheses with zero weights,

@@ -38,7 +38,8 @@ Definition strip_row (d : nat) (r : list Z) : list Z := if nz_upto d r then r el
 Fixpoint kept_nz (d K n : nat) (RA : list (list Z)) (cls : list nat) : bool :=
   match n with
   | O => true
-  | S n' => (negb (Nat.ltb (hdd cls K) K) || nz_upto d (hdd RA [])) && kept_nz d K n' (tll RA) (tll cls)
+  | S n' =>
+    (negb (Nat.ltb (hdd cls K) K) || nz_upto d (hdd RA [])) && kept_nz d K n' (tll RA) (tll cls)
   end.
 
 Definition check_bias_grouping (d n k K : nat) (dA : Z) (RA : list (list Z)) (dB : Z)
@@ -47,11 +48,13 @@ Definition check_bias_grouping (d n k K : nat) (dA : Z) (RA : list (list Z)) (dB
   kept_nz d K n RA cls &&
   check_grouping_drop d n k K dA (map (strip_row d) RA) dB CB dU RU dl LN cls dG CG dL RL.
 
-Definition check_bias_lines (d k : nat) (dU : Z) (RU : list (list Z)) (dG : Z) (CG : list (list Z)) : bool :=
+Definition check_bias_lines (d k : nat) (dU : Z) (RU : list (list Z)) (dG : Z)
+    (CG : list (list Z)) : bool :=
   all_upto (fun _ u => nz_upto d u) [] 0 k RU && check_lines_distinct (S d) k dU RU &&
   check_nonzero_cols d k dG CG.
 
-Definition check_bias_signs (d k : nat) (dU : Z) (RU : list (list Z)) (dG : Z) (CG : list (list Z)) : bool :=
+Definition check_bias_signs (d k : nat) (dU : Z) (RU : list (list Z)) (dG : Z)
+    (CG : list (list Z)) : bool :=
   all_upto (fun _ u => nz_upto d u) [] 0 k RU && check_signs_distinct (S d) k dU RU &&
   check_nonzero_cols d k dG CG.
 
@@ -99,7 +102,8 @@ Theorem check_bias_grouping_sound (sigma : R -> R) d n k K dA RA dB CB dU RU dl 
     (fun i => nth i cls K) (fun i => IZR (nth i LN 0%Z) / IZR dl).
 Proof.
   intros H. apply andb_prop in H as [Hk Hg].
-  destruct (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg) as [HkK [[Hkeep [Hdrop [HG HL]]] HZ]].
+  destruct (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)
+    as [HkK [[Hkeep [Hdrop [HG HL]]] HZ]].
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg) as (HA & _ & HU & Hl & _).
   split; [exact HkK|]. split; [|exact HZ].
   split; [split; [|split; [|split; [exact HG | exact HL]]] | split; [|intros; reflexivity]].
@@ -108,7 +112,8 @@ Proof.
   - intros i Hi Hc. destruct (Hdrop i Hi Hc) as [Ha|Hb]; [left | right; exact Hb].
     intros j Hj. rewrite <- (strip_agree d dA RA i j Hj). exact (Ha j Hj).
   - intros i Hi Hc. pose proof (kept_nz_sound d K n RA cls Hk i Hi Hc) as Hn.
-    pose proof (row_ok_at d n k K dA (map (strip_row d) RA) dB CB dU RU dl LN cls dG CG dL RL i Hg Hi) as R.
+    pose proof
+      (row_ok_at d n k K dA (map (strip_row d) RA) dB CB dU RU dl LN cls dG CG dL RL i Hg Hi) as R.
     unfold row_ok in R. simpl in R. rewrite nth_strip in R. unfold strip_row in R. rewrite Hn in R.
     destruct (Z.ltb_spec (Z.of_nat (nth i cls K)) (Z.of_nat K)) as [_|C]; [|lia].
     apply andb_prop in R as [_ Heq]. rewrite Nat2Z.id in Heq.
@@ -116,7 +121,8 @@ Proof.
     unfold zaug, zmat_rows. apply scale_eq_real; assumption.
 Qed.
 
-Theorem check_bias_grouping_pm_sound (sigma : R -> R) d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL
+Theorem check_bias_grouping_pm_sound (sigma : R -> R) d n k K dA RA dB CB dU RU dl LN cls
+    dG CG dL RL
     (b0 : vec) :
   check_bias_grouping d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
   check_pm_scales n K dl LN cls = true ->
@@ -126,7 +132,8 @@ Theorem check_bias_grouping_pm_sound (sigma : R -> R) d n k K dA RA dB CB dU RU 
        (fun i => nth i cls K) (fun i => IZR (nth i LN 0%Z) / IZR dl))
     (fun i => nth i cls K) (fun i => IZR (nth i LN 0%Z) / IZR dl).
 Proof.
-  intros H Hpm. split; [exact (check_bias_grouping_sound sigma _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ b0 H)|].
+  intros H Hpm.
+  split; [exact (check_bias_grouping_sound sigma _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ b0 H)|].
   apply andb_prop in H as [_ Hg].
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg) as (_ & _ & _ & Hl & _).
   exact (check_pm_scales_sound n K dl LN cls Hl Hpm).
@@ -145,7 +152,8 @@ Lemma lin_independent2_ext d (u v u' v' : vec) :
   (forall j, (j < d)%nat -> u' j = u j) -> (forall j, (j < d)%nat -> v' j = v j) ->
   lin_independent2 d u v -> lin_independent2 d u' v'.
 Proof.
-  intros Hu Hv H a b Hab. apply H. intros j Hj. rewrite <- (Hu j Hj), <- (Hv j Hj). exact (Hab j Hj).
+  intros Hu Hv H a b Hab. apply H. intros j Hj. rewrite <- (Hu j Hj), <- (Hv j Hj).
+  exact (Hab j Hj).
 Qed.
 
 Lemma not_pm_equal_ext d (u v u' v' : vec) :
@@ -170,9 +178,11 @@ Proof.
   intros H. unfold check_bias_lines in H. apply andb_prop in H as [H HG].
   apply andb_prop in H as [Hnz Hl].
   pose proof (check_lines_distinct_sound _ _ _ _ Hl) as [_ Hind].
-  unfold check_lines_distinct in Hl. apply andb_prop in Hl as [Hl _]. apply andb_prop in Hl as [HU _].
+  unfold check_lines_distinct in Hl. apply andb_prop in Hl as [Hl _].
+  apply andb_prop in Hl as [HU _].
   apply Z.ltb_lt in HU.
-  split; [exact (nonzero_rows_of_check d k dU RU HU Hnz)|]. split; [|exact (check_nonzero_cols_sound _ _ _ _ HG)].
+  split; [exact (nonzero_rows_of_check d k dU RU HU Hnz)|].
+  split; [|exact (check_nonzero_cols_sound _ _ _ _ HG)].
   intros i j Hi Hj Hne.
   apply (lin_independent2_ext (S d) (row (zmat_rows dU RU) i) (row (zmat_rows dU RU) j));
     [intros q Hq; apply aug_row_zaug; exact Hq .. | exact (Hind i j Hi Hj Hne)].
@@ -185,9 +195,11 @@ Proof.
   intros H. unfold check_bias_signs in H. apply andb_prop in H as [H HG].
   apply andb_prop in H as [Hnz Hs].
   pose proof (check_signs_distinct_sound _ _ _ _ Hs) as [_ Hsd].
-  unfold check_signs_distinct in Hs. apply andb_prop in Hs as [Hs _]. apply andb_prop in Hs as [HU _].
+  unfold check_signs_distinct in Hs. apply andb_prop in Hs as [Hs _].
+  apply andb_prop in Hs as [HU _].
   apply Z.ltb_lt in HU.
-  split; [exact (nonzero_rows_of_check d k dU RU HU Hnz)|]. split; [|exact (check_nonzero_cols_sound _ _ _ _ HG)].
+  split; [exact (nonzero_rows_of_check d k dU RU HU Hnz)|].
+  split; [|exact (check_nonzero_cols_sound _ _ _ _ HG)].
   intros i j Hi Hj Hne.
   apply (not_pm_equal_ext (S d) (row (zmat_rows dU RU) i) (row (zmat_rows dU RU) j));
     [intros q Hq; apply aug_row_zaug; exact Hq .. | exact (Hsd i j Hi Hj Hne)].
@@ -202,15 +214,19 @@ Definition bgx_RA : list (list Z) := [[1; 1]; [2; 2]; [0; -1]]%Z.
 Definition bgx_CB : list (list Z) := [[1]; [1]; [3]]%Z.
 
 Example bgx_grouping_ok :
-  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 2; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1 [[1]]%Z = true /\
+  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 2; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1
+    [[1]]%Z = true /\
   check_bias_lines 1 1 1 [[1; 1]]%Z 1 [[3]]%Z = true.
 Proof. split; vm_compute; reflexivity. Qed.
 
 (** Tampered: a wrong shift, a wrong scale, the constant row claimed in the class. *)
 Example bgx_grouping_tampered :
-  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 2]]%Z 1 [1; 2; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1 [[1]]%Z = false /\
-  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 1; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1 [[1]]%Z = false /\
-  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 2; 1]%Z [0; 0; 0]%nat 1 [[6]]%Z 1 [[1]]%Z = false.
+  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 2]]%Z 1 [1; 2; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1
+    [[1]]%Z = false /\
+  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 1; 0]%Z [0; 0; 1]%nat 1 [[3]]%Z 1
+    [[1]]%Z = false /\
+  check_bias_grouping 1 3 1 1 1 bgx_RA 1 bgx_CB 1 [[1; 1]]%Z 1 [1; 2; 1]%Z [0; 0; 0]%nat 1 [[6]]%Z 1
+    [[1]]%Z = false.
 Proof. repeat split; vm_compute; reflexivity. Qed.
 
 (** Two classes on the same hyperplane are not canonical; parallel [a] with different shifts are. *)

@@ -44,7 +44,8 @@ Lemma check_skip_nonzero_sound d sk k l :
   check_skip_nonzero d sk k l = true -> nonzero_mat d (skip_mat sk).
 Proof.
   destruct sk as [[dP RP]|]; simpl; intros H.
-  - apply andb_prop in H as [HP H]. apply Z.ltb_lt in HP. exact (check_nonzero_sound d dP RP k l H HP).
+  - apply andb_prop in H as [HP H]. apply Z.ltb_lt in HP.
+    exact (check_nonzero_sound d dP RP k l H HP).
   - apply identity_nonzero. apply Nat.ltb_lt. exact H.
 Qed.
 
@@ -150,7 +151,8 @@ Proof.
   intros Hinv Hg Hn Habs. pose proof (check_inverse_sound _ _ _ _ _ _ Hinv) as HPQ.
   destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HA HB].
   apply (proj1 (skip_reduction_ungated sigma d n n _ _ _ _ HPQ)) in Habs.
-  pose proof (generic_skip d n _ _ _ _ HPQ (check_generic_sound d n dA dB RA CB pg U V Hg HA HB)) as Hgen.
+  pose proof
+    (generic_skip d n _ _ _ _ HPQ (check_generic_sound d n dA dB RA CB pg U V Hg HA HB)) as Hgen.
   destruct (r5 d n _ _ Hgen Habs) as [S HS].
   exact (check_nosub_skip d n dA dB dP RA CB RP p F FS _ Hn HPQ S HS).
 Qed.
@@ -220,7 +222,8 @@ Proof.
   { unfold subset_sum. apply sumn_ext. intros i Hi. destruct (S i); [|reflexivity].
     rewrite (HA i l Hi Hl), (HB k i Hk Hi). reflexivity. }
   rewrite E, (Hs _ _ (HR k Hk) (HR l Hl)). f_equal. unfold identity.
-  destruct (Nat.eq_dec (nth k R O) (nth l R O)) as [Q|Q], (Nat.eq_dec k l) as [Q'|Q']; try reflexivity.
+  destruct (Nat.eq_dec (nth k R O) (nth l R O)) as [Q|Q], (Nat.eq_dec k l)
+    as [Q'|Q']; try reflexivity.
   - exfalso. apply Q'. unfold index_ok in Hok. apply andb_prop in Hok as [_ Hnd].
     exact (nodupb_nth R Hnd k l Hk Hl Q).
   - subst. contradiction.
@@ -230,7 +233,8 @@ Section Partial.
 
 Variable sigma : R -> R.
 Variable r5 : generic_submatrix_property sigma.
-Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int) (U V : list int)
+Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int)
+    (U V : list int)
   (p : int) (F : list nat) (FS : list (option nat * functional)).
 
 (** Not absorbable, for every [(W_up, W_down)] agreeing with the block. *)
@@ -244,8 +248,11 @@ Proof.
   intros Hok Hg Hn A B HA HB Habs.
   destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
   pose proof (check_generic_sorted_sound _ n dA dB RA CB pg U V Hg HdA HdB) as Hgen.
-  destruct (r5 d n A B (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB Hgen) Habs) as [S HS].
-  exact (check_nosub_identity _ n dA dB RA CB p F FS Hn S (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
+  destruct (r5 d n A B (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB Hgen) Habs)
+    as [S HS].
+  exact
+    (check_nosub_identity _ n dA dB RA CB p F FS Hn S
+      (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
 Qed.
 
 End Partial.
@@ -274,13 +281,15 @@ Example cert_absorbable_example :
   absorbable_ungated relu 1 1 1 identity (mat_of_rows 1 [[3]]%uint63)
     (mat_of_cols 3 [[9223372036854775807]]%uint63).
 Proof.
-  exact (cert_absorbable relu relu_odd_part 1 1 1 3 [[3]]%uint63 [[9223372036854775807]]%uint63 [true]
+  exact
+    (cert_absorbable relu relu_odd_part 1 1 1 3 [[3]]%uint63 [[9223372036854775807]]%uint63 [true]
            [7; 11]%uint63 eq_refl).
 Qed.
 
 (** [d = n = 1], [a = b = 1]: generic, [b a = 1 <> -1], not absorbable. *)
 Example cert_generic_example :
-  ~ absorbable_ungated relu 1 1 1 identity (mat_of_rows 1 [[1]]%uint63) (mat_of_cols 1 [[1]]%uint63).
+  ~ absorbable_ungated relu 1 1 1 identity (mat_of_rows 1 [[1]]%uint63)
+    (mat_of_cols 1 [[1]]%uint63).
 Proof.
   exact (cert_generic_not_absorbable relu relu_generic_submatrix 1 1 1 1 [[1]]%uint63 [[1]]%uint63
            7%uint63 [1]%uint63 [0]%uint63 7%uint63 [0]%nat [(None, [(0%nat, [1%uint63])])]
@@ -296,7 +305,9 @@ Example cert_partial_example : forall A B : mat,
   agrees_up 1 [1%nat] 1 [[1]]%uint63 A -> agrees_down 1 [1%nat] 1 [[1]]%uint63 B ->
   ~ absorbable_ungated relu 2 1 1 identity A B.
 Proof.
-  exact (cert_generic_not_absorbable_partial relu relu_generic_submatrix 2 1 [1%nat] 1 1 [[1]]%uint63
-           [[1]]%uint63 7%uint63 [1]%uint63 [1]%uint63 7%uint63 [0]%nat [(None, [(0%nat, [1%uint63])])]
+  exact
+    (cert_generic_not_absorbable_partial relu relu_generic_submatrix 2 1 [1%nat] 1 1 [[1]]%uint63
+           [[1]]%uint63 7%uint63 [1]%uint63 [1]%uint63 7%uint63 [0]%nat
+           [(None, [(0%nat, [1%uint63])])]
            eq_refl eq_refl eq_refl).
 Qed.

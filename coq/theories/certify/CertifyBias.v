@@ -37,7 +37,8 @@ Import ListNotations.
 Open Scope bool_scope.
 
 (** The bias read from entry [d] of each augmented row. *)
-Definition aug_bias (d : nat) (dA : Z) (RA : list (list int)) : vec := fun i => mat_of_rows dA RA i d.
+Definition aug_bias (d : nat) (dA : Z) (RA : list (list int)) : vec :=
+  fun i => mat_of_rows dA RA i d.
 
 (** Every row of [A] and every column of [B] has a nonzero entry among the first [d]. *)
 Definition check_bias_nonzero (d n : nat) (RA CB : list (list int)) : bool :=
@@ -63,7 +64,8 @@ Definition bias_below_signs_property (sigma : R -> R) : Prop :=
   forall d n m A c B b0, generic_bias_signs d n A c B -> (m < n)%nat ->
     ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 
-Lemma generic_bias_lines_signs d n A c B : generic_bias_lines d n A c B -> generic_bias_signs d n A c B.
+Lemma generic_bias_lines_signs d n A c B : generic_bias_lines d n A c B ->
+    generic_bias_signs d n A c B.
 Proof.
   intros [H1 [H2 H3]]. split; [exact H1|]. split; [|exact H3].
   intros i j Hi Hj Hij [E|E].
@@ -72,15 +74,20 @@ Proof.
 Qed.
 
 Lemma lines_of_signs_property sigma : bias_signs_property sigma -> bias_lines_property sigma.
-Proof. intros H d n A c B b0 Hg. exact (H d n A c B b0 (generic_bias_lines_signs d n A c B Hg)). Qed.
+Proof.
+  intros H d n A c B b0 Hg. exact (H d n A c B b0 (generic_bias_lines_signs d n A c B Hg)).
+Qed.
 
 Lemma below_of_signs_property sigma : bias_below_signs_property sigma -> bias_below_property sigma.
-Proof. intros H d n m A c B b0 Hg. exact (H d n m A c B b0 (generic_bias_lines_signs d n A c B Hg)). Qed.
+Proof.
+  intros H d n m A c B b0 Hg. exact (H d n m A c B b0 (generic_bias_lines_signs d n A c B Hg)).
+Qed.
 
 (** The (=>) half of an R9 iff on [generic_bias_signs]. *)
 Lemma signs_property_of_iff sigma :
   (forall d n A c B b0, generic_bias_signs d n A c B ->
-     (absorbable_ungated_bias sigma d n n identity A c B b0 <-> exists S, submatrix_cond d n S A B)) ->
+     (absorbable_ungated_bias sigma d n n identity A c B b0 <->
+       exists S, submatrix_cond d n S A B)) ->
   bias_signs_property sigma.
 Proof. intros H d n A c B b0 Hg. exact (proj1 (H d n A c B b0 Hg)). Qed.
 
@@ -104,7 +111,8 @@ Theorem generic_bias_lines_of_checks d n dA dB RA CB pg U V :
   check_bias_nonzero d n RA CB = true -> check_generic (S d) n RA CB pg U V = true ->
   generic_bias_lines d n (mat_of_rows dA RA) (aug_bias d dA RA) (mat_of_cols dB CB).
 Proof.
-  intros HA HB Hnz Hg. unfold check_bias_nonzero in Hnz. rewrite !forall_rows_spec in Hnz. apply andb_prop in Hnz as [HAr HBc].
+  intros HA HB Hnz Hg. unfold check_bias_nonzero in Hnz. rewrite !forall_rows_spec in Hnz.
+  apply andb_prop in Hnz as [HAr HBc].
   rewrite forallb_forall in HAr, HBc.
   destruct (check_generic_sound (S d) n dA dB RA CB pg U V Hg HA HB) as [_ [Hpair _]].
   split; [|split].
@@ -141,7 +149,8 @@ Theorem cert_bias_not_absorbable_below sigma (below : bias_below_property sigma)
       (mat_of_cols dB CB) b0.
 Proof.
   intros HA HB Hnz Hg Hm. apply Z.ltb_lt in HA, HB. apply Nat.ltb_lt in Hm.
-  exact (below d n m _ _ _ b0 (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Hm).
+  exact
+    (below d n m _ _ _ b0 (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Hm).
 Qed.
 
 (** ** Partial certificates: a block of the weights, biases not read
@@ -169,18 +178,22 @@ Lemma bias_not_absorbable_of_generic sigma (r9 : bias_lines_property sigma) d n 
   generic d n A B -> (forall S, ~ submatrix_cond d n S A B) ->
   ~ absorbable_ungated_bias sigma d n n identity A c B b0.
 Proof.
-  intros Hg Hn Habs. destruct (r9 d n A c B b0 (generic_bias_lines_of_generic d n A c B Hg) Habs) as [S HS].
+  intros Hg Hn Habs.
+  destruct (r9 d n A c B b0 (generic_bias_lines_of_generic d n A c B Hg) Habs) as [S HS].
   exact (Hn S HS).
 Qed.
 
 Lemma bias_below_of_generic sigma (below : bias_below_property sigma) d n m A c B b0 :
   generic d n A B -> (m < n)%nat -> ~ absorbable_ungated_bias sigma d n m identity A c B b0.
-Proof. intros Hg Hm. exact (below d n m A c B b0 (generic_bias_lines_of_generic d n A c B Hg) Hm). Qed.
+Proof.
+  intros Hg Hm. exact (below d n m A c B b0 (generic_bias_lines_of_generic d n A c B Hg) Hm).
+Qed.
 
 Section BiasPartial.
 
 Variable sigma : R -> R.
-Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int) (U V : list int).
+Variables (d n : nat) (R : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int)
+    (U V : list int).
 
 (** The block's genericity gives the full weights' genericity. *)
 Lemma generic_of_block (A B : mat) :
@@ -199,25 +212,32 @@ Theorem cert_bias_not_absorbable_partial (r9 : bias_lines_property sigma) (p : i
   index_ok d R = true ->
   check_generic_sorted (length R) n RA CB pg U V = true ->
   check_nosub (length R) n dA dB 1 RA CB (id_rows (length R)) p F FS = true ->
-  forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A -> agrees_down n R dB CB B ->
+  forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A ->
+    agrees_down n R dB CB B ->
   ~ absorbable_ungated_bias sigma d n n identity A c B b0.
 Proof.
   intros Hok Hg Hn A c B b0 HA HB.
   destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
-  apply (bias_not_absorbable_of_generic sigma r9); [exact (generic_of_block A B Hok HdA HdB Hg HA HB)|].
+  apply (bias_not_absorbable_of_generic sigma r9);
+    [exact (generic_of_block A B Hok HdA HdB Hg HA HB)|].
   intros S HS.
-  exact (check_nosub_identity _ n dA dB RA CB p F FS Hn S (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
+  exact
+    (check_nosub_identity _ n dA dB RA CB p F FS Hn S
+      (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
 Qed.
 
 (** Width [m < n]: genericity on the block alone. *)
 Theorem cert_bias_not_absorbable_below_partial (below : bias_below_property sigma) (m : nat) :
   index_ok d R = true -> (0 <? dA)%Z = true -> (0 <? dB)%Z = true ->
   check_generic_sorted (length R) n RA CB pg U V = true -> Nat.ltb m n = true ->
-  forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A -> agrees_down n R dB CB B ->
+  forall (A : mat) (c : vec) (B : mat) (b0 : vec), agrees_up n R dA RA A ->
+    agrees_down n R dB CB B ->
   ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 Proof.
   intros Hok HdA HdB Hg Hm A c B b0 HA HB. apply Z.ltb_lt in HdA, HdB. apply Nat.ltb_lt in Hm.
-  exact (bias_below_of_generic sigma below d n m A c B b0 (generic_of_block A B Hok HdA HdB Hg HA HB) Hm).
+  exact
+    (bias_below_of_generic sigma below d n m A c B b0
+      (generic_of_block A B Hok HdA HdB Hg HA HB) Hm).
 Qed.
 
 End BiasPartial.
@@ -236,9 +256,12 @@ Example bx_checks :
   check_generic 2 2 bx_RA bx_CB 2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63] = true.
 Proof. split; vm_compute; reflexivity. Qed.
 
-Example bx_generic : generic_bias_lines 1 2 (mat_of_rows 1 bx_RA) (aug_bias 1 1 bx_RA) (mat_of_cols 1 bx_CB).
+Example bx_generic : generic_bias_lines 1 2 (mat_of_rows 1 bx_RA) (aug_bias 1 1 bx_RA)
+    (mat_of_cols 1 bx_CB).
 Proof.
-  apply (generic_bias_lines_of_checks 1 2 1 1 bx_RA bx_CB 2147483647 [1%uint63; 0%uint63] [0%uint63; 1%uint63]);
+  apply
+    (generic_bias_lines_of_checks 1 2 1 1 bx_RA bx_CB 2147483647 [1%uint63; 0%uint63]
+      [0%uint63; 1%uint63]);
     [lia | lia | exact (proj1 bx_checks) | exact (proj2 bx_checks)].
 Qed.
 
@@ -283,7 +306,8 @@ Definition bp_FS : list (option nat * functional) :=
 
 Example bp_checks :
   index_ok 3 bp_R = true /\
-  check_generic_sorted 2 2 bp_RA bp_CB 2147483647 [1%uint63; 2%uint63] [1%uint63; 1%uint63] = true /\
+  check_generic_sorted 2 2 bp_RA bp_CB 2147483647 [1%uint63; 2%uint63]
+    [1%uint63; 1%uint63] = true /\
   check_nosub 2 2 1 1 1 bp_RA bp_CB (id_rows 2) 1904553449 [1%nat] bp_FS = true.
 Proof. vm_compute. repeat split. Qed.
 
@@ -291,7 +315,8 @@ Example bp_relu_not_absorbable : forall (A : mat) (c : vec) (B : mat) (b0 : vec)
   agrees_up 2 bp_R 1 bp_RA A -> agrees_down 2 bp_R 1 bp_CB B ->
   ~ absorbable_ungated_bias relu 3 2 2 identity A c B b0.
 Proof.
-  exact (cert_bias_not_absorbable_partial relu 3 2 bp_R 1 1 bp_RA bp_CB 2147483647 [1%uint63; 2%uint63]
+  exact
+    (cert_bias_not_absorbable_partial relu 3 2 bp_R 1 1 bp_RA bp_CB 2147483647 [1%uint63; 2%uint63]
            [1%uint63; 1%uint63] relu_bias_lines_property 1904553449 [1%nat] bp_FS
            (proj1 bp_checks) (proj1 (proj2 bp_checks)) (proj2 (proj2 bp_checks))).
 Qed.
@@ -300,15 +325,19 @@ Example bp_relu_not_absorbable_below : forall (A : mat) (c : vec) (B : mat) (b0 
   agrees_up 2 bp_R 1 bp_RA A -> agrees_down 2 bp_R 1 bp_CB B ->
   ~ absorbable_ungated_bias relu 3 2 1 identity A c B b0.
 Proof.
-  exact (cert_bias_not_absorbable_below_partial relu 3 2 bp_R 1 1 bp_RA bp_CB 2147483647 [1%uint63; 2%uint63]
+  exact
+    (cert_bias_not_absorbable_below_partial relu 3 2 bp_R 1 1 bp_RA bp_CB 2147483647
+      [1%uint63; 2%uint63]
            [1%uint63; 1%uint63] relu_bias_below_property 1 eq_refl eq_refl eq_refl
            (proj1 (proj2 bp_checks)) eq_refl).
 Qed.
 
 (** The premises are satisfiable: a concrete [(A, c, B, b0)] agrees with the block. *)
 Example bp_agrees :
-  agrees_up 2 bp_R 1 bp_RA (mat_of_rows 1 [[1%uint63; 0%uint63; 5%uint63]; [0%uint63; 1%uint63; 7%uint63]]) /\
-  agrees_down 2 bp_R 1 bp_CB (mat_of_cols 1 [[1%uint63; 0%uint63; 3%uint63]; [0%uint63; 1%uint63; 3%uint63]]).
+  agrees_up 2 bp_R 1 bp_RA
+    (mat_of_rows 1 [[1%uint63; 0%uint63; 5%uint63]; [0%uint63; 1%uint63; 7%uint63]]) /\
+  agrees_down 2 bp_R 1 bp_CB
+    (mat_of_cols 1 [[1%uint63; 0%uint63; 3%uint63]; [0%uint63; 1%uint63; 3%uint63]]).
 Proof.
   split; intros i j Hi Hj.
   - destruct i as [|[|i]]; [| |lia]; (destruct j as [|[|j]]; [| |simpl in Hj; lia]); reflexivity.

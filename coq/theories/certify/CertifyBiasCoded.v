@@ -41,16 +41,19 @@ Proof.
   intros Hok HdA HdB Hg HA HB.
   pose proof (check_generic_sorted_p _ _ _ _ _ _ _ Hg) as Hpg.
   exact (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB
-           (check_generic_sorted_sound_congr _ n dA dB _ _ pg U V (dentry E RA) (dentry E CB) Hg HdA HdB
+           (check_generic_sorted_sound_congr _ n dA dB _ _ pg U V (dentry E RA) (dentry E CB)
+             Hg HdA HdB
               (congr_resid pg Hpg E RA) (fun i k => zentry_resid pg Hpg E CB i k))).
 Qed.
 
 (** Width [n]: not absorbable, for every [(W_up, c, W_down, b0)] agreeing with the coded block. *)
-Theorem cert_bias_not_absorbable_partial_coded (r9 : bias_lines_property sigma) (p : int) (F : list nat)
+Theorem cert_bias_not_absorbable_partial_coded (r9 : bias_lines_property sigma) (p : int)
+    (F : list nat)
     (FS : list (option nat * functional)) :
   index_ok d R = true ->
   check_generic_sorted (length R) n (resid pg E RA) (resid pg E CB) pg U V = true ->
-  check_nosub (length R) n dA dB 1 (resid p E RA) (resid p E CB) (id_rows (length R)) p F FS = true ->
+  check_nosub (length R) n dA dB 1 (resid p E RA) (resid p E CB) (id_rows (length R)) p F
+    FS = true ->
   forall (A : mat) (c : vec) (B : mat) (b0 : vec),
   agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B ->
   ~ absorbable_ungated_bias sigma d n n identity A c B b0.
@@ -58,7 +61,8 @@ Proof.
   intros Hok Hg Hn A c B b0 HA HB.
   destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
   pose proof (check_nosub_p _ _ _ _ _ _ _ _ _ _ _ Hn) as Hp.
-  apply (bias_not_absorbable_of_generic sigma r9); [exact (generic_of_block_coded A B Hok HdA HdB Hg HA HB)|].
+  apply (bias_not_absorbable_of_generic sigma r9);
+    [exact (generic_of_block_coded A B Hok HdA HdB Hg HA HB)|].
   intros S HS.
   exact (check_nosub_identity_congr _ n dA dB _ _ p F FS (dentry E RA) (dentry E CB) Hn
            (congr_resid p Hp E RA) (congr_resid p Hp E CB) S
@@ -68,13 +72,16 @@ Qed.
 (** Width [m < n]: genericity on the coded block alone. *)
 Theorem cert_bias_not_absorbable_below_partial_coded (below : bias_below_property sigma) (m : nat) :
   index_ok d R = true -> (0 <? dA)%Z = true -> (0 <? dB)%Z = true ->
-  check_generic_sorted (length R) n (resid pg E RA) (resid pg E CB) pg U V = true -> Nat.ltb m n = true ->
+  check_generic_sorted (length R) n (resid pg E RA) (resid pg E CB) pg U V = true ->
+    Nat.ltb m n = true ->
   forall (A : mat) (c : vec) (B : mat) (b0 : vec),
   agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B ->
   ~ absorbable_ungated_bias sigma d n m identity A c B b0.
 Proof.
   intros Hok HdA HdB Hg Hm A c B b0 HA HB. apply Z.ltb_lt in HdA, HdB. apply Nat.ltb_lt in Hm.
-  exact (bias_below_of_generic sigma below d n m A c B b0 (generic_of_block_coded A B Hok HdA HdB Hg HA HB) Hm).
+  exact
+    (bias_below_of_generic sigma below d n m A c B b0
+      (generic_of_block_coded A B Hok HdA HdB Hg HA HB) Hm).
 Qed.
 
 End BiasPartialCoded.
@@ -101,13 +108,16 @@ Example bpc_relu_not_absorbable_below : forall (A : mat) (c : vec) (B : mat) (b0
   agrees_down_coded 1 [1%nat] 1 256 [[512]]%uint63 B ->
   ~ absorbable_ungated_bias relu 2 1 0 identity A c B b0.
 Proof.
-  exact (cert_bias_not_absorbable_below_partial_coded relu 2 1 [1%nat] (2 ^ 100) 1 256 [[712]]%uint63
-           [[512]]%uint63 7%uint63 [1]%uint63 [1]%uint63 relu_bias_below_property 0 eq_refl eq_refl eq_refl
+  exact
+    (cert_bias_not_absorbable_below_partial_coded relu 2 1 [1%nat] (2 ^ 100) 1 256 [[712]]%uint63
+           [[512]]%uint63 7%uint63 [1]%uint63 [1]%uint63 relu_bias_below_property 0 eq_refl
+           eq_refl eq_refl
            eq_refl eq_refl).
 Qed.
 
 (** A tampered block is rejected: the code [0] makes the [W_down] column zero. *)
 Example bpc_zero_column_rejected :
-  check_generic_sorted 1 1 (resid 7 256 [[712]]%uint63) (resid 7 256 [[0]]%uint63) 7 [1]%uint63 [1]%uint63
+  check_generic_sorted 1 1 (resid 7 256 [[712]]%uint63) (resid 7 256 [[0]]%uint63) 7 [1]%uint63
+    [1]%uint63
   = false.
 Proof. vm_compute. reflexivity. Qed.

@@ -21,11 +21,13 @@ Open Scope bool_scope.
 Local Notation phi := Uint63.to_Z.
 
 (** [A] agrees with the coded data on columns [R]; [B] on rows [R]. *)
-Definition agrees_up_coded (n : nat) (R : list nat) (dA : Z) (E : int) (RA : list (list int)) (A : mat)
+Definition agrees_up_coded (n : nat) (R : list nat) (dA : Z) (E : int)
+    (RA : list (list int)) (A : mat)
   : Prop :=
   forall i j, (i < n)%nat -> (j < length R)%nat -> A i (nth j R O) = mat_of_drows dA E RA i j.
 
-Definition agrees_down_coded (n : nat) (R : list nat) (dB : Z) (E : int) (CB : list (list int)) (B : mat)
+Definition agrees_down_coded (n : nat) (R : list nat) (dB : Z) (E : int)
+    (CB : list (list int)) (B : mat)
   : Prop :=
   forall k i, (k < length R)%nat -> (i < n)%nat -> B (nth k R O) i = mat_of_dcols dB E CB k i.
 
@@ -54,7 +56,8 @@ Variables (d n : nat) (R : list nat) (dA dB : Z) (E : int) (RA CB : list (list i
 Lemma cert_generic_not_absorbable_partial_coded :
   index_ok d R = true ->
   check_generic_sorted (length R) n (resid pg E RA) (resid pg E CB) pg U V = true ->
-  check_nosub (length R) n dA dB 1 (resid p E RA) (resid p E CB) (id_rows (length R)) p F FS = true ->
+  check_nosub (length R) n dA dB 1 (resid p E RA) (resid p E CB) (id_rows (length R)) p F
+    FS = true ->
   forall A B : mat, agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B ->
   ~ absorbable_ungated sigma d n n identity A B.
 Proof.
@@ -62,9 +65,11 @@ Proof.
   destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
   pose proof (check_generic_sorted_p _ _ _ _ _ _ _ Hg) as Hpg.
   pose proof (check_nosub_p _ _ _ _ _ _ _ _ _ _ _ Hn) as Hp.
-  pose proof (check_generic_sorted_sound_congr _ n dA dB _ _ pg U V (dentry E RA) (dentry E CB) Hg HdA HdB
+  pose proof
+    (check_generic_sorted_sound_congr _ n dA dB _ _ pg U V (dentry E RA) (dentry E CB) Hg HdA HdB
                 (congr_resid pg Hpg E RA) (fun i k => zentry_resid pg Hpg E CB i k)) as Hgen.
-  destruct (r5 d n A B (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB Hgen) Habs) as [S HS].
+  destruct (r5 d n A B (generic_restrict d n R A B _ _ (index_ok_lt d R Hok) HA HB Hgen) Habs)
+    as [S HS].
   exact (check_nosub_identity_congr _ n dA dB _ _ p F FS (dentry E RA) (dentry E CB) Hn
            (congr_resid p Hp E RA) (congr_resid p Hp E CB) S
            (submatrix_restrict d n R S A B _ _ Hok HA HB HS)).
@@ -78,7 +83,8 @@ Section AbsorbableCoded.
 
 Variable sigma : R -> R.
 Variable odd : odd_part_identity sigma.
-Variables (d n : nat) (dA dB : Z) (E : int) (RA CB : list (list int)) (Sl : list bool) (ps : list int).
+Variables (d n : nat) (dA dB : Z) (E : int) (RA CB : list (list int)) (Sl : list bool)
+    (ps : list int).
 
 Lemma cert_absorbable_coded :
   check_submatrix_coded d n dA dB 1 E RA CB (id_rows d) Sl ps = true ->
@@ -121,7 +127,9 @@ Example cert_absorbable_coded_example :
   absorbable_ungated relu 1 1 1 identity (mat_of_drows (2 ^ 100) 256 [[712]]%uint63)
     (mat_of_dcols 1 256 [[513]]%uint63).
 Proof.
-  exact (cert_absorbable_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63 [[513]]%uint63 [true]
+  exact
+    (cert_absorbable_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63
+      [[513]]%uint63 [true]
            [2147483647; 2147483629; 2147483587; 2147483579]%uint63 eq_refl).
 Qed.
 
@@ -141,7 +149,9 @@ Example cert_coded_example : forall A B : mat,
   agrees_down_coded 1 [1%nat] 1 256 [[512]]%uint63 B ->
   ~ absorbable_ungated relu 2 1 1 identity A B.
 Proof.
-  exact (cert_generic_not_absorbable_partial_coded relu relu_generic_submatrix 2 1 [1%nat] (2 ^ 100) 1 256
+  exact
+    (cert_generic_not_absorbable_partial_coded relu relu_generic_submatrix 2 1 [1%nat]
+      (2 ^ 100) 1 256
            [[712]]%uint63 [[512]]%uint63 7%uint63 [1]%uint63 [1]%uint63 7%uint63 [0]%nat
            [(None, [(0%nat, [1%uint63])])] eq_refl eq_refl eq_refl).
 Qed.
@@ -153,7 +163,8 @@ Example cert_coded_example_agrees :
   agrees_down_coded 1 [1%nat] 1 256 [[512]]%uint63
     (fun k i => if Nat.eqb k 1 then mat_of_dcols 1 256 [[512]]%uint63 0%nat i else 0%R).
 Proof.
-  split; intros a b Ha Hb; simpl in *; [destruct b as [|[|]] | destruct a as [|[|]]]; try lia; reflexivity.
+  split; intros a b Ha Hb; simpl in *; [destruct b as [|[|]] | destruct a as [|[|]]]; try lia;
+    reflexivity.
 Qed.
 
 (** With biases [c = 2^-100] (code [712] over [2^200]) and [b0 = 0]. *)
@@ -162,7 +173,8 @@ Example cert_absorbable_bias_coded_example :
     (vec_of_coded (2 ^ 200) 256 [712]%uint63) (mat_of_dcols 1 256 [[513]]%uint63)
     (vec_of_coded 1 256 [0]%uint63).
 Proof.
-  exact (cert_absorbable_bias_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63 [[513]]%uint63
+  exact
+    (cert_absorbable_bias_coded relu relu_odd_part 1 1 (2 ^ 100) 1 256 [[712]]%uint63 [[513]]%uint63
            [true] [2147483647; 2147483629; 2147483587; 2147483579]%uint63 (2 ^ 200) 1 [712]%uint63
            [0]%uint63 eq_refl).
 Qed.

@@ -37,13 +37,15 @@ Lemma check_reduced_bias_sound d dQ RQ db Lb dbt Lbt :
   forall p, (p < d)%nat -> mv d (mat_of_rows dQ RQ) (vec_of db Lb) p = vec_of dbt Lbt p.
 Proof.
   intros H p Hp. unfold check_reduced_bias in H.
-  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H Hbt]. apply andb_prop in H as [HQ Hb].
+  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H Hbt].
+  apply andb_prop in H as [HQ Hb].
   apply Z.ltb_lt in HQ, Hb, Hbt.
   rewrite forallb_forall in Hall. specialize (Hall p (proj2 (in_seq d 0 p) ltac:(lia))).
   apply Z.eqb_eq in Hall.
   unfold mv, dot, row, mat_of_rows, vec_of.
   pose proof (IZR_pos_neq0 _ HQ). pose proof (IZR_pos_neq0 _ Hb). pose proof (IZR_pos_neq0 _ Hbt).
-  rewrite (sumn_ext d _ (fun q => IZR (zentry RQ p q * zval (nth q Lb 0%uint63)) / (IZR dQ * IZR db)))%R
+  rewrite
+    (sumn_ext d _ (fun q => IZR (zentry RQ p q * zval (nth q Lb 0%uint63)) / (IZR dQ * IZR db)))%R
     by (intros; rewrite mult_IZR; field; auto).
   unfold Rdiv. rewrite sumn_scal_r, <- IZR_zsum.
   apply (f_equal IZR) in Hall. rewrite !mult_IZR in Hall.
@@ -57,7 +59,8 @@ Qed.
 Lemma absorbable_ungated_bias_ext sigma d n m (P A : mat) (c : vec) (B B' : mat) (b0 b0' : vec) :
   (forall p i, (p < d)%nat -> (i < n)%nat -> B p i = B' p i) ->
   (forall p, (p < d)%nat -> b0 p = b0' p) ->
-  absorbable_ungated_bias sigma d n m P A c B b0 -> absorbable_ungated_bias sigma d n m P A c B' b0'.
+  absorbable_ungated_bias sigma d n m P A c B b0 ->
+    absorbable_ungated_bias sigma d n m P A c B' b0'.
 Proof.
   intros HB Hb [A' [c' [B'' [b0'' H]]]]. exists A', c', B'', b0''. intros x p Hp.
   rewrite (H x p Hp). unfold residual, ungated_bias. rewrite (Hb p Hp). f_equal. f_equal.
@@ -65,15 +68,19 @@ Proof.
 Qed.
 
 (** The glue: [P Q = Q P = I] checked, [Q B = Bt] on [d x n] and [Q b0 = bt] on [d]. *)
-Theorem cert_skip_bias_reduce sigma d n m dP RP dQ RQ ps (A : mat) (c : vec) dB CB db Lb (Bt : mat) (bt : vec) :
+Theorem cert_skip_bias_reduce sigma d n m dP RP dQ RQ ps (A : mat) (c : vec) dB CB db Lb (Bt : mat)
+    (bt : vec) :
   check_inverse d dP RP dQ RQ ps = true ->
-  (forall p i, (p < d)%nat -> (i < n)%nat -> mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB) p i = Bt p i) ->
+  (forall p i, (p < d)%nat -> (i < n)%nat ->
+    mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB) p i = Bt p i) ->
   (forall p, (p < d)%nat -> mv d (mat_of_rows dQ RQ) (vec_of db Lb) p = bt p) ->
-  (absorbable_ungated_bias sigma d n m (mat_of_rows dP RP) A c (mat_of_cols dB CB) (vec_of db Lb) <->
+  (absorbable_ungated_bias sigma d n m (mat_of_rows dP RP) A c (mat_of_cols dB CB)
+    (vec_of db Lb) <->
    absorbable_ungated_bias sigma d n m identity A c Bt bt).
 Proof.
   intros Hinv EB Eb.
-  rewrite (skip_reduction_ungated_bias sigma d n m _ _ A c _ _ (check_inverse_sound _ _ _ _ _ _ Hinv)).
+  rewrite
+    (skip_reduction_ungated_bias sigma d n m _ _ A c _ _ (check_inverse_sound _ _ _ _ _ _ Hinv)).
   split; apply absorbable_ungated_bias_ext; intros; [apply EB | apply Eb | symmetry; apply EB
                                                    | symmetry; apply Eb]; assumption.
 Qed.
@@ -84,17 +91,20 @@ Lemma check_reduced_down_cols d n dQ RQ dB CB dBt CBt :
   forall p i, (p < d)%nat -> (i < n)%nat ->
   mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB) p i = mat_of_cols dBt CBt p i.
 Proof.
-  intros H p i Hp Hi. rewrite <- zmat_cols_zrows. exact (check_reduced_down_sound _ _ _ _ _ _ _ _ H p i Hp Hi).
+  intros H p i Hp Hi. rewrite <- zmat_cols_zrows.
+  exact (check_reduced_down_sound _ _ _ _ _ _ _ _ H p i Hp Hi).
 Qed.
 
 (** ** Partial reduced certificates: [Q B] agrees with [B~] on rows [R] *)
 
 (** [dQ dB B~[k, i] = dBt sum_q Q[R_k, q] B[q, i]] for every [k < |R|], [i < n]. *)
-Definition check_reduced_down_rows (d n : nat) (R : list nat) (dQ : Z) (RQ : list (list int)) (dB : Z)
+Definition check_reduced_down_rows (d n : nat) (R : list nat) (dQ : Z)
+    (RQ : list (list int)) (dB : Z)
     (CB : list (list int)) (dBt : Z) (CBt : list (list int)) : bool :=
   (0 <? dQ)%Z && (0 <? dB)%Z && (0 <? dBt)%Z &&
   forallb (fun i => forallb (fun k =>
-    Z.eqb (dQ * dB * zentry CBt i k) (dBt * zsum d (fun q => zentry RQ (nth k R O) q * zentry CB i q)))%Z
+    Z.eqb (dQ * dB * zentry CBt i k)
+      (dBt * zsum d (fun q => zentry RQ (nth k R O) q * zentry CB i q)))%Z
     (seq 0 (length R))) (seq 0 n).
 
 Lemma check_reduced_down_rows_sound d n R dQ RQ dB CB dBt CBt :
@@ -102,25 +112,30 @@ Lemma check_reduced_down_rows_sound d n R dQ RQ dB CB dBt CBt :
   agrees_down n R dBt CBt (mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB)).
 Proof.
   intros H k i Hk Hi. unfold check_reduced_down_rows in H.
-  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H HBt]. apply andb_prop in H as [HQ HB].
+  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H HBt].
+  apply andb_prop in H as [HQ HB].
   apply Z.ltb_lt in HQ, HB, HBt.
   rewrite forallb_forall in Hall. specialize (Hall i (proj2 (in_seq n 0 i) ltac:(lia))).
   rewrite forallb_forall in Hall. specialize (Hall k (proj2 (in_seq (length R) 0 k) ltac:(lia))).
   apply Z.eqb_eq in Hall.
   unfold mm, mat_of_rows, mat_of_cols.
   pose proof (IZR_pos_neq0 _ HQ). pose proof (IZR_pos_neq0 _ HB). pose proof (IZR_pos_neq0 _ HBt).
-  rewrite (sumn_ext d _ (fun q => IZR (zentry RQ (nth k R O) q * zentry CB i q) / (IZR dQ * IZR dB)))%R
+  rewrite
+    (sumn_ext d _ (fun q => IZR (zentry RQ (nth k R O) q * zentry CB i q) / (IZR dQ * IZR dB)))%R
     by (intros; rewrite mult_IZR; field; auto).
   unfold Rdiv. rewrite sumn_scal_r, <- IZR_zsum.
   apply (f_equal IZR) in Hall. rewrite !mult_IZR in Hall.
   replace (IZR (zentry CBt i k))
-    with (IZR dBt * IZR (zsum d (fun q => (zentry RQ (nth k R O) q * zentry CB i q)%Z)) / (IZR dQ * IZR dB))%R
+    with
+    (IZR dBt * IZR (zsum d (fun q => (zentry RQ (nth k R O) q * zentry CB i q)%Z)) /
+      (IZR dQ * IZR dB))%R
     by (rewrite <- Hall; field; auto).
   field. auto.
 Qed.
 
 (** The user's block absorbable gives a reduced block, agreeing with [B~] on rows [R], that is. *)
-Theorem cert_skip_bias_partial sigma d n m dP RP dQ RQ ps R dBt CBt (A : mat) (c : vec) dB CB (b0 : vec) :
+Theorem cert_skip_bias_partial sigma d n m dP RP dQ RQ ps R dBt CBt (A : mat) (c : vec) dB CB
+    (b0 : vec) :
   check_inverse d dP RP dQ RQ ps = true ->
   check_reduced_down_rows d n R dQ RQ dB CB dBt CBt = true ->
   absorbable_ungated_bias sigma d n m (mat_of_rows dP RP) A c (mat_of_cols dB CB) b0 ->
@@ -130,7 +145,8 @@ Proof.
   intros Hinv Hrows H.
   exists (mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB)), (mv d (mat_of_rows dQ RQ) b0). split.
   - exact (check_reduced_down_rows_sound _ _ _ _ _ _ _ _ _ Hrows).
-  - exact (proj1 (skip_reduction_ungated_bias sigma d n m _ _ A c _ _ (check_inverse_sound _ _ _ _ _ _ Hinv)) H).
+  - exact (proj1 (skip_reduction_ungated_bias sigma d n m _ _ A c _ _
+                     (check_inverse_sound _ _ _ _ _ _ Hinv)) H).
 Qed.
 
 (** ** Example *)
@@ -141,10 +157,13 @@ Example skip_reduced_bias_ok :
   check_reduced_bias 1 2 [[1%uint63]] 1 [3%uint63] 1 [3%uint63] = false.
 Proof. split; vm_compute; reflexivity. Qed.
 
-(** Rows [R = [0]] of [B~ = Q B] for [Q = 1/2], [B = (2, 4)]: [B~ = (1, 2)]; a wrong row is rejected. *)
+(** Rows [R = [0]] of [B~ = Q B] for [Q = 1/2], [B = (2, 4)]: [B~ = (1, 2)]; a wrong row is
+    rejected. *)
 Example skip_reduced_rows_ok :
-  check_reduced_down_rows 1 2 [0%nat] 2 [[1%uint63]] 1 [[2%uint63]; [4%uint63]] 1 [[1%uint63]; [2%uint63]] = true /\
-  check_reduced_down_rows 1 2 [0%nat] 2 [[1%uint63]] 1 [[2%uint63]; [4%uint63]] 1 [[1%uint63]; [3%uint63]] = false.
+  check_reduced_down_rows 1 2 [0%nat] 2 [[1%uint63]] 1 [[2%uint63]; [4%uint63]] 1
+    [[1%uint63]; [2%uint63]] = true /\
+  check_reduced_down_rows 1 2 [0%nat] 2 [[1%uint63]] 1 [[2%uint63]; [4%uint63]] 1
+    [[1%uint63]; [3%uint63]] = false.
 Proof. split; vm_compute; reflexivity. Qed.
 
 (** [cert_skip_bias_reduce]'s checks hold for [2x - 2 relu(x + 1) + 3] (skip [2], inverse [1/2]),
@@ -159,6 +178,7 @@ Example cert_skip_bias_instance :
 Proof.
   exact (cert_skip_bias_reduce relu 1 1 1 1 [[2%uint63]] 2 [[1%uint63]] [2%uint63; 3%uint63]
            _ _ 1 [[minus_two]] 1 [3%uint63] _ _ (eq_refl true)
-           (check_reduced_down_cols 1 1 2 [[1%uint63]] 1 [[minus_two]] 2 [[minus_two]] (eq_refl true))
+           (check_reduced_down_cols 1 1 2 [[1%uint63]] 1 [[minus_two]] 2 [[minus_two]]
+             (eq_refl true))
            (check_reduced_bias_sound 1 2 [[1%uint63]] 1 [3%uint63] 2 [3%uint63] (eq_refl true))).
 Qed.

@@ -16,13 +16,15 @@
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations SkipReduction.
 From Absorb Require Import IntSums Modular SubsetTargets CheckSkip.
-From Absorb.certify Require Import ZMatrices GroupingCheck WidthCheck SignsCheck R8Certify CertifyWidth.
+From Absorb.certify Require Import ZMatrices GroupingCheck WidthCheck SignsCheck R8Certify
+  CertifyWidth.
 Import ListNotations.
 Open Scope bool_scope.
 
 (** [dQ dB B~[p, i] = dBt sum_q Q[p, q] B[q, i]] for every [p < d], [i < n]
     ([B], [B~] given by their columns). *)
-Definition check_reduced_down (d n : nat) (dQ : Z) (RQ : list (list int)) (dB : Z) (CB : list (list int))
+Definition check_reduced_down (d n : nat) (dQ : Z) (RQ : list (list int)) (dB : Z)
+    (CB : list (list int))
     (dBt : Z) (CBt : list (list int)) : bool :=
   (0 <? dQ)%Z && (0 <? dB)%Z && (0 <? dBt)%Z &&
   forallb (fun i => forallb (fun p =>
@@ -35,7 +37,8 @@ Lemma check_reduced_down_sound d n dQ RQ dB CB dBt CBt :
   mm d (mat_of_rows dQ RQ) (mat_of_cols dB CB) p i = zmat_cols dBt (zrows CBt) p i.
 Proof.
   intros H p i Hp Hi. unfold check_reduced_down in H.
-  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H HBt]. apply andb_prop in H as [HQ HB].
+  apply andb_prop in H as [H Hall]. apply andb_prop in H as [H HBt].
+  apply andb_prop in H as [HQ HB].
   apply Z.ltb_lt in HQ, HB, HBt.
   rewrite forallb_forall in Hall. specialize (Hall i (proj2 (in_seq n 0 i) ltac:(lia))).
   rewrite forallb_forall in Hall. specialize (Hall p (proj2 (in_seq d 0 p) ltac:(lia))).
@@ -46,7 +49,8 @@ Proof.
     by (intros; rewrite mult_IZR; field; auto).
   unfold Rdiv. rewrite sumn_scal_r, <- IZR_zsum.
   apply (f_equal IZR) in Hall. rewrite !mult_IZR in Hall.
-  replace (IZR (zentry CBt i p)) with (IZR dBt * IZR (zsum d (fun q => (zentry RQ p q * zentry CB i q)%Z))
+  replace (IZR (zentry CBt i p))
+    with (IZR dBt * IZR (zsum d (fun q => (zentry RQ p q * zentry CB i q)%Z))
                                       / (IZR dQ * IZR dB))%R
     by (rewrite <- Hall; field; auto).
   field. auto.
@@ -57,7 +61,8 @@ Lemma absorbable_ungated_ext_B sigma d n m (P A B B' : mat) :
   absorbable_ungated sigma d n m P A B -> absorbable_ungated sigma d n m P A B'.
 Proof.
   intros HB [A' [B'' H]]. exists A', B''. intros x p Hp. rewrite (H x p Hp).
-  unfold residual, ungated. f_equal. apply sumn_ext. intros i Hi. rewrite (HB p i Hp Hi). reflexivity.
+  unfold residual, ungated. f_equal. apply sumn_ext. intros i Hi. rewrite (HB p i Hp Hi).
+  reflexivity.
 Qed.
 
 Theorem cert_skip_reduce sigma d n m dP RP dQ RQ ps (A : mat) dB CB dBt CBt :
@@ -76,8 +81,10 @@ Qed.
 
 (** [P = 2], [Q = 1/2], [B = (1, 1)] and [B~ = (1/2, 1/2)]; a wrong [B~] is rejected. *)
 Example skip_reduced_down_ok :
-  check_reduced_down 1 2 2 [[1%uint63]] 1 [[1%uint63]; [1%uint63]] 2 [[1%uint63]; [1%uint63]] = true /\
-  check_reduced_down 1 2 2 [[1%uint63]] 1 [[1%uint63]; [1%uint63]] 1 [[1%uint63]; [1%uint63]] = false.
+  check_reduced_down 1 2 2 [[1%uint63]] 1 [[1%uint63]; [1%uint63]] 2
+    [[1%uint63]; [1%uint63]] = true /\
+  check_reduced_down 1 2 2 [[1%uint63]] 1 [[1%uint63]; [1%uint63]] 1
+    [[1%uint63]; [1%uint63]] = false.
 Proof. split; vm_compute; reflexivity. Qed.
 
 (** Both sides of [cert_skip_reduce] on [2 x + relu(x) + relu(2x)] ([P = 2], [Q = 1/2]):
@@ -88,20 +95,28 @@ Definition sk_RA : list (list int) := [[1%uint63]; [2%uint63]].
 Definition sk_CB : list (list int) := [[1%uint63]; [1%uint63]].
 
 Example skip_absorbable_2 :
-  absorbable_ungated relu 1 2 2 (mat_of_rows 1 [[2%uint63]]) (zmat_rows 1 (zrows sk_RA)) (mat_of_cols 1 sk_CB).
+  absorbable_ungated relu 1 2 2 (mat_of_rows 1 [[2%uint63]]) (zmat_rows 1 (zrows sk_RA))
+    (mat_of_cols 1 sk_CB).
 Proof.
-  apply (proj2 (cert_skip_reduce relu 1 2 2 1 [[2%uint63]] 2 [[1%uint63]] [5; 7]%uint63 _ 1 sk_CB 2 sk_CB
+  apply
+    (proj2
+      (cert_skip_reduce relu 1 2 2 1 [[2%uint63]] 2 [[1%uint63]] [5; 7]%uint63 _ 1 sk_CB 2 sk_CB
                   ltac:(vm_compute; reflexivity) ltac:(vm_compute; reflexivity))).
-  apply (R8Certify.cert_r8_absorbable_relu 1 2 1 1 2 1 (zrows sk_RA) 2 (zrows sk_CB) 1 [[1%Z]] 1 [1%Z; 2%Z]
+  apply
+    (R8Certify.cert_r8_absorbable_relu 1 2 1 1 2 1 (zrows sk_RA) 2 (zrows sk_CB) 1 [[1%Z]] 1
+      [1%Z; 2%Z]
            [0%nat; 0%nat] 2 [[3%Z]] 1 [[1%Z]] [true] [false] 0 1 [[1%Z]] 1 [] 1 []);
     vm_compute; reflexivity.
 Qed.
 
 Example skip_not_absorbable_0 :
-  ~ absorbable_ungated relu 1 2 0 (mat_of_rows 1 [[2%uint63]]) (zmat_rows 1 (zrows sk_RA)) (mat_of_cols 1 sk_CB).
+  ~ absorbable_ungated relu 1 2 0 (mat_of_rows 1 [[2%uint63]]) (zmat_rows 1 (zrows sk_RA))
+    (mat_of_cols 1 sk_CB).
 Proof.
   rewrite (cert_skip_reduce relu 1 2 0 1 [[2%uint63]] 2 [[1%uint63]] [5; 7]%uint63 _ 1 sk_CB 2 sk_CB
              ltac:(vm_compute; reflexivity) ltac:(vm_compute; reflexivity)).
-  apply (R8Certify.cert_r8_below_classes_relu 1 2 1 1 0 1 (zrows sk_RA) 2 (zrows sk_CB) 1 [[1%Z]] 1 [1%Z; 2%Z]
+  apply
+    (R8Certify.cert_r8_below_classes_relu 1 2 1 1 0 1 (zrows sk_RA) 2 (zrows sk_CB) 1 [[1%Z]] 1
+      [1%Z; 2%Z]
            [0%nat; 0%nat] 2 [[3%Z]] 1 [[1%Z]]); vm_compute; reflexivity.
 Qed.

@@ -43,13 +43,16 @@ Proof. rewrite zmat_cols_zent, zent_zrows. reflexivity. Qed.
 (** No subset of the ridges cancels [L]: no width condition at [k]. *)
 Theorem nosub_no_width_at_k d k dU dG dL RU CG RL p F FS :
   check_nosub d k dU dG dL RU CG RL p F FS = true ->
-  ~ width_condition d k k (zmat_rows dU (zrows RU)) (zmat_cols dG (zrows CG)) (zmat_rows dL (zrows RL)).
+  ~ width_condition d k k (zmat_rows dU (zrows RU)) (zmat_cols dG (zrows CG))
+    (zmat_rows dL (zrows RL)).
 Proof.
   intros H. apply no_width_condition_at_k. intros S HS.
   apply (check_nosub_sound d k dU dG dL RU CG RL p F FS H S).
   intros i j Hi Hj. specialize (HS i j Hi Hj). unfold masked_outer in HS. unfold subset_sum.
   rewrite zmat_rows_zrows in HS.
-  rewrite (sumn_ext k _ (fun t => if S t then mat_of_cols dG CG i t * mat_of_rows dU RU t j else 0)) in HS.
+  rewrite
+    (sumn_ext k _
+      (fun t => if S t then mat_of_cols dG CG i t * mat_of_rows dU RU t j else 0)) in HS.
   - lra.
   - intros t Ht. rewrite zmat_cols_zrows, zmat_rows_zrows. reflexivity.
 Qed.
@@ -57,19 +60,22 @@ Qed.
 (** ** Certificate lemmas at width [k] *)
 
 Theorem cert_r8_nosub_relu d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL p F FS :
-  check_grouping_drop d n k K dA RA dB CB dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL) = true ->
+  check_grouping_drop d n k K dA RA dB CB dU (zrows RU) dl LN cls dG (zrows CG) dL
+    (zrows RL) = true ->
   check_lines_distinct d k dU (zrows RU) = true ->
   check_nonzero_cols d k dG (zrows CG) = true ->
   check_nosub d k dU dG dL RU CG RL p F FS = true ->
   ~ absorbable_ungated relu d n k identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hg Hl HG Hn. exact (cert_r8_no_width_condition_relu d n k K k _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG
+  intros Hg Hl HG Hn.
+  exact (cert_r8_no_width_condition_relu d n k K k _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG
                                (nosub_no_width_at_k d k dU dG dL RU CG RL p F FS Hn)).
 Qed.
 
 Theorem cert_r8_nosub_pm (sigma : R -> R) d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL p F FS :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
-  check_grouping_drop d n k K dA RA dB CB dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL) = true ->
+  check_grouping_drop d n k K dA RA dB CB dU (zrows RU) dl LN cls dG (zrows CG) dL
+    (zrows RL) = true ->
   check_pm_scales n K dl LN cls = true ->
   check_signs_distinct d k dU (zrows RU) = true ->
   check_nonzero_cols d k dG (zrows CG) = true ->
@@ -77,7 +83,9 @@ Theorem cert_r8_nosub_pm (sigma : R -> R) d n k K dA RA dB CB dU RU dl LN cls dG
   ~ absorbable_ungated sigma d n k identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
   intros Hodd H0 Hun Hg Hpm Hs HG Hn.
-  exact (cert_r8_no_width_condition_pm sigma d n k K k _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg Hpm Hs HG
+  exact
+    (cert_r8_no_width_condition_pm sigma d n k K k _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun
+      Hg Hpm Hs HG
            (nosub_no_width_at_k d k dU dG dL RU CG RL p F FS Hn)).
 Qed.
 
@@ -99,7 +107,8 @@ Proof. vm_compute. reflexivity. Qed.
 Example cw_relu_not_absorbable_1 :
   ~ absorbable_ungated relu 1 2 1 identity (zmat_rows 1 (zrows cw_RA)) (zmat_cols 1 (zrows cw_CB)).
 Proof.
-  apply (cert_r8_nosub_relu 1 2 1 1 1 (zrows cw_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 2%Z] [0%nat; 0%nat]
+  apply
+    (cert_r8_nosub_relu 1 2 1 1 1 (zrows cw_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 2%Z] [0%nat; 0%nat]
            1 cw_CG 1 cw_RL 2005300243%uint63 [] cw_FS); vm_compute; reflexivity.
 Qed.
 
@@ -120,7 +129,8 @@ Definition cw2_FS : list (option nat * functional) := [(Some 0%nat, [(0%nat, [92
 Example cw_gelu_not_absorbable_1 :
   ~ absorbable_ungated gelu 1 2 1 identity (zmat_rows 1 (zrows cw2_RA)) (zmat_cols 1 (zrows cw_CB)).
 Proof.
-  apply (cert_r8_nosub_pm gelu 1 2 1 1 1 (zrows cw2_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 1%Z] [0%nat; 0%nat]
-           1 cw2_CG 1 cw_RL 1856151277%uint63 [] cw2_FS gelu_odd_part gelu_zero gelu_even_part_unique);
+  apply (cert_r8_nosub_pm gelu 1 2 1 1 1 (zrows cw2_RA) 1 (zrows cw_CB) 1 cw_RU 1 [1%Z; 1%Z]
+           [0%nat; 0%nat] 1 cw2_CG 1 cw_RL 1856151277%uint63 [] cw2_FS gelu_odd_part gelu_zero
+           gelu_even_part_unique);
     vm_compute; reflexivity.
 Qed.

@@ -110,8 +110,10 @@ Qed.
 (** Two rows whose projections have a nonzero 2 x 2 determinant are independent. *)
 Lemma independent_of_projections_z d dA eA i j (u v : list int) :
   (0 < IZR dA)%R ->
-  (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) * zsum d (fun l => phi (nth l v 0%uint63) * eA j l) -
-   zsum d (fun l => phi (nth l v 0%uint63) * eA i l) * zsum d (fun l => phi (nth l u 0%uint63) * eA j l)
+  (zsum d (fun l => phi (nth l u 0%uint63) * eA i l)
+     * zsum d (fun l => phi (nth l v 0%uint63) * eA j l) -
+   zsum d (fun l => phi (nth l v 0%uint63) * eA i l)
+     * zsum d (fun l => phi (nth l u 0%uint63) * eA j l)
    <> 0)%Z ->
   lin_independent2 d (row (zmat dA eA) i) (row (zmat dA eA) j).
 Proof.
@@ -129,7 +131,8 @@ Proof.
     assert (E0 : (a * Si + b * Sj = 0)%R).
     { unfold Si, Sj. rewrite <- !sumn_scal_l, <- sumn_plus. apply sumn_zero.
       intros k Hk. unfold row in Hab.
-      transitivity (IZR (phi (nth k w 0%uint63)) * (a * zmat dA eA i k + b * zmat dA eA j k))%R; [ring|].
+      transitivity
+        (IZR (phi (nth k w 0%uint63)) * (a * zmat dA eA i k + b * zmat dA eA j k))%R; [ring|].
       rewrite (Hab k Hk). ring. }
     rewrite Ei, Ej.
     replace (a * (Si * IZR dA) + b * (Sj * IZR dA))%R with ((a * Si + b * Sj) * IZR dA)%R by ring.
@@ -161,7 +164,9 @@ Proof.
   pose proof (allpairs_spec _ _ (0%uint63, 0%uint63) Hpairs i j Hij
                 ltac:(rewrite map_length, seq_length; exact Hj)) as Hd.
   rewrite !nth_map_seq in Hd by lia.
-  exact (independent_of_projections_z d dA (zentry RA) i j u v HA (proj_ok_det p Hp d u v _ _ Hu Hv Hd)).
+  exact
+    (independent_of_projections_z d dA (zentry RA) i j u v HA
+      (proj_ok_det p Hp d u v _ _ Hu Hv Hd)).
 Qed.
 
 Theorem check_generic_sound d n dA dB RA CB p u v :
@@ -241,7 +246,8 @@ Fixpoint strict_inc (l : list int) : bool :=
   | _ => true
   end.
 
-Definition check_generic_sorted (d n : nat) (RA CB : list (list int)) (p : int) (u v : list int) : bool :=
+Definition check_generic_sorted (d n : nat) (RA CB : list (list int)) (p : int)
+    (u v : list int) : bool :=
   p_ok p && Nat.eqb (length u) d && Nat.eqb (length v) d &&
   forall_rows (nonzero_row d) n CB &&
   let uv := map_rows (fun r => (mdot p u r, mdot p v r)) n RA in
@@ -261,7 +267,8 @@ Proof.
   induction l as [|x l IH]; intros H; [constructor|].
   pose proof (strict_inc_head x l H) as Hall. constructor.
   - intros Hin. rewrite Forall_forall in Hall. specialize (Hall x Hin). lia.
-  - apply IH. destruct l as [|y l]; [reflexivity|]. simpl in H. apply andb_prop in H as [_ H]. exact H.
+  - apply IH. destruct l as [|y l]; [reflexivity|]. simpl in H. apply andb_prop in H as [_ H].
+    exact H.
 Qed.
 
 (** Equal ratios from a vanishing determinant (all mod [P], [V]s invertible). *)
@@ -298,12 +305,14 @@ Lemma mdot_congr p (Hp : (1 < phi p < 2 ^ 31)%Z) d RA eA i (u : list int) :
   congr (phi p) (zentry RA) eA -> length u = d ->
   phi (mdot p u (nth i RA [])) = (zsum d (fun l => phi (nth l u 0%uint63) * eA i l) mod phi p)%Z.
 Proof.
-  intros C Hu. rewrite (mdot_zdot p Hp d u _ Hu). unfold zdotrow. apply dot_congr. intros l. apply C.
+  intros C Hu. rewrite (mdot_zdot p Hp d u _ Hu). unfold zdotrow. apply dot_congr. intros l.
+  apply C.
 Qed.
 
 Lemma zsum_nonzero d (f : nat -> Z) : zsum d f <> 0%Z -> exists k, (k < d)%nat /\ f k <> 0%Z.
 Proof.
-  intros H. destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ f k <> 0%Z)) as [Y|N]; [exact Y|].
+  intros H.
+  destruct (Classical_Prop.classic (exists k, (k < d)%nat /\ f k <> 0%Z)) as [Y|N]; [exact Y|].
   exfalso. apply H. rewrite (zsum_ext d _ (fun _ => 0%Z)); [apply zsum_zero|].
   intros l Hl. destruct (Z.eq_dec (f l) 0) as [E|E]; [exact E|].
   exfalso. apply N. exists l. split; assumption.
@@ -325,12 +334,16 @@ Proof.
                  (mdot p u (nth i RA []), mdot p v (nth i RA [])))
     by (intros i Hi; unfold uv; rewrite (nth_map_seq _ n i _ Hi); reflexivity).
   assert (Hinv' : forall i, (i < n)%nat ->
-            ((phi (mdot p v (nth i RA [])) * phi (inv_m p (mdot p v (nth i RA [])))) mod phi p = 1)%Z).
+            ((phi (mdot p v (nth i RA [])) * phi (inv_m p (mdot p v (nth i RA []))))
+               mod phi p = 1)%Z).
   { intros i Hi. apply (invertible_value p Hp).
-    replace (mdot p v (nth i RA [])) with (snd (nth i uv (0%uint63, 0%uint63))) by (rewrite (Huv i Hi); reflexivity).
-    apply (Hinv (nth i uv (0%uint63, 0%uint63))). apply nth_In. unfold uv. rewrite map_length, seq_length. exact Hi. }
+    replace (mdot p v (nth i RA [])) with (snd (nth i uv (0%uint63, 0%uint63)))
+      by (rewrite (Huv i Hi); reflexivity).
+    apply (Hinv (nth i uv (0%uint63, 0%uint63))). apply nth_In. unfold uv.
+    rewrite map_length, seq_length. exact Hi. }
   assert (Hnd : NoDup (map (ratio p) uv)).
-  { apply (Permutation_NoDup (Permutation_sym (IntSort.Permuted_sort _))). apply strict_inc_nodup. exact Hsort. }
+  { apply (Permutation_NoDup (Permutation_sym (IntSort.Permuted_sort _))). apply strict_inc_nodup.
+    exact Hsort. }
   rewrite NoDup_nth in Hnd. rewrite map_length in Hnd.
   assert (Hlen : length uv = n) by (unfold uv; rewrite map_length, seq_length; reflexivity).
   split; [|split].
@@ -345,7 +358,8 @@ Proof.
     apply to_Z_inj. rewrite !(ratio_value p Hp), (Huv i Hi), (Huv j Hj). simpl fst; simpl snd.
     rewrite !(mdot_congr p Hp d RA eA _ u CA Hu).
     rewrite !(Zmult_mod_idemp_l).
-    apply (ratio_congruent (phi p) _ (phi (mdot p v (nth i RA []))) _ (phi (mdot p v (nth j RA []))));
+    apply
+      (ratio_congruent (phi p) _ (phi (mdot p v (nth i RA []))) _ (phi (mdot p v (nth j RA []))));
       [lia | apply Hinv'; exact Hi | apply Hinv'; exact Hj|].
     rewrite !(mdot_congr p Hp d RA eA _ v CA Hv).
     rewrite Zminus_mod, !Zmult_mod_idemp_l, !Zmult_mod_idemp_r, <- Zminus_mod, E. reflexivity.
@@ -358,6 +372,7 @@ Theorem check_generic_sorted_sound d n dA dB RA CB p u v :
   check_generic_sorted d n RA CB p u v = true -> (0 < dA)%Z -> (0 < dB)%Z ->
   generic d n (mat_of_rows dA RA) (mat_of_cols dB CB).
 Proof.
-  intros H HA HB. exact (check_generic_sorted_sound_gen d n dA dB RA CB p u v (zentry RA) (zentry CB)
+  intros H HA HB.
+  exact (check_generic_sorted_sound_gen d n dA dB RA CB p u v (zentry RA) (zentry CB)
                            H HA HB (congr_refl _ _) (fun _ _ Hz => Hz)).
 Qed.

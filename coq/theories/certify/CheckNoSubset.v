@@ -97,21 +97,24 @@ Qed.
 Definition piv_val (piv : option nat) (ys : list int) : int :=
   match piv with Some i => nth i ys 0%uint63 | None => 0%uint63 end.
 
-Definition fails (p : int) (F : list nat) (z : list bool) (r : option nat * list int * int) : bool :=
+Definition fails (p : int) (F : list nat) (z : list bool)
+    (r : option nat * list int * int) : bool :=
   let '(piv, ys, t) := r in
   let v := subm p t (wsum p F z ys 0) in
   negb (v =? 0)%uint63 && negb (v =? piv_val piv ys)%uint63.
 
 Definition yvals (p cT : int) (Y : functional) (RA CB : list (list int)) (n : nat) : list int :=
   if small_fun p Y then
-    let Y' := fun_red p Y in map_rows2 (fun a b => mulm p cT (ysum_raw p Y' (map (red p) a) b)) n RA CB
+    let Y' := fun_red p Y in
+    map_rows2 (fun a b => mulm p cT (ysum_raw p Y' (map (red p) a) b)) n RA CB
   else map_rows2 (fun a b => mulm p cT (ysum p Y a b)) n RA CB.
 
 (** Both branches of [yvals] compute [mulm p cT (ysum p Y a_i b_i)] for [i < n]. *)
 Lemma yvals_eq p cT Y RA CB n :
   yvals p cT Y RA CB n = map (fun i => mulm p cT (ysum p Y (nth i RA []) (nth i CB []))) (seq 0 n).
 Proof.
-  unfold yvals. rewrite <- (map_rows2_spec (fun a b => mulm p cT (ysum p Y a b))). destruct (small_fun p Y) eqn:E; [|reflexivity].
+  unfold yvals. rewrite <- (map_rows2_spec (fun a b => mulm p cT (ysum p Y a b))).
+  destruct (small_fun p Y) eqn:E; [|reflexivity].
   cbv zeta. rewrite !map_rows2_spec. apply map_ext. intros i. rewrite (ysum_raw_eq p Y _ _ E).
   reflexivity.
 Qed.
@@ -127,7 +130,8 @@ Example yvals_branches :
   yvals 1000003 5 ex_Y ex_RA ex_CB 3 =
     map (fun i => mulm 1000003 5 (ysum 1000003 ex_Y (nth i ex_RA []) (nth i ex_CB []))) (seq 0 3) /\
   yvals 2147483647 5 ex_Y ex_RA ex_CB 3 =
-    map (fun i => mulm 2147483647 5 (ysum 2147483647 ex_Y (nth i ex_RA []) (nth i ex_CB []))) (seq 0 3).
+    map (fun i => mulm 2147483647 5 (ysum 2147483647 ex_Y (nth i ex_RA []) (nth i ex_CB [])))
+      (seq 0 3).
 Proof. vm_compute. repeat split; reflexivity. Qed.
 
 Lemma yvals_length p cT Y RA CB n : length (yvals p cT Y RA CB n) = n.
@@ -213,7 +217,8 @@ Lemma tval_value p (Hp : (1 < phi p < 2 ^ 31)%Z) d dAB Y RT :
   phi (tval p (cZ p (- dAB)) Y RT) =
   ((- dAB) * fsumZ Y (fun k yr => zdotrow d yr (nth k RT [])) mod phi p)%Z.
 Proof.
-  intros Hfun. unfold tval. rewrite (mulm_spec p Hp), (cZ_spec p _ Hp), (tsum_spec p Hp d Y RT Hfun).
+  intros Hfun. unfold tval.
+  rewrite (mulm_spec p Hp), (cZ_spec p _ Hp), (tsum_spec p Hp d Y RT Hfun).
   rewrite <- Zmult_mod. reflexivity.
 Qed.
 
@@ -265,7 +270,8 @@ Definition zmat (den : Z) (eA : nat -> nat -> Z) : mat := fun i j => (IZR (eA i 
 Definition zmat_t (den : Z) (eBt : nat -> nat -> Z) : mat := fun k i => (IZR (eBt i k) / IZR den)%R.
 
 (** Two integer matrices congruent modulo [P]. *)
-Definition congr (P : Z) (f g : nat -> nat -> Z) : Prop := forall i j, (f i j mod P = g i j mod P)%Z.
+Definition congr (P : Z) (f g : nat -> nat -> Z) : Prop :=
+  forall i j, (f i j mod P = g i j mod P)%Z.
 
 Lemma congr_refl P f : congr P f f.
 Proof. intros i j. reflexivity. Qed.
@@ -327,7 +333,8 @@ Proof.
   intros Hfun HA HB HT HZ. rewrite (tval_value p Hp d), Zmod_mod by exact Hfun.
   pose proof (functional_identity d n S dT (dA * dB) eA (fun k i => eBt i k) eT Y Hfun HZ) as FI.
   cbv beta in FI.
-  transitivity ((- (dA * dB)) * fsumZ Y (fun k yr => zsum d (fun l => phi (nth l yr 0%uint63) * eT k l))
+  transitivity
+    ((- (dA * dB)) * fsumZ Y (fun k yr => zsum d (fun l => phi (nth l yr 0%uint63) * eT k l))
                 mod phi p)%Z.
   - rewrite <- FI. apply zsum_congr. intros i Hi. destruct (S i); [|reflexivity].
     rewrite (yvals_value p Hp d n dT RA CB Y i Hfun Hi), Zmod_mod.
@@ -361,7 +368,8 @@ Proof.
            (fails_impossible p Hp n F S piv (yvals p (cZ p dT) Y RA CB n) _
               (yvals_length _ _ _ _ _ _)
               (fun i => yvals_bound p Hp d n dT RA CB Y i Hfun) Hzero
-              (subset_values_mod_congr p Hp d n dA dB dT RA CB RT eA eBt eT Y S Hfun CA CB' CT HZ))).
+              (subset_values_mod_congr p Hp d n dA dB dT RA CB RT eA eBt eT Y S Hfun CA
+                CB' CT HZ))).
 Qed.
 
 Corollary check_nosub_identity_congr d n dA dB RA CB p F fs eA eBt :

@@ -18,7 +18,8 @@ Definition check_inverse (d : nat) (dP : Z) (RP : list (list int)) (dQ : Z) (RQ 
 
 Lemma prod_identity d dP RP dQ RQ ps :
   (0 < dP)%Z -> (0 < dQ)%Z ->
-  check_prod d d (rowsX RP) (rowsX RQ) (rowsX (id_rows d)) (fun _ => true) 1 (- (dP * dQ)) ps = true ->
+  check_prod d d (rowsX RP) (rowsX RQ) (rowsX (id_rows d)) (fun _ => true) 1 (- (dP * dQ))
+    ps = true ->
   forall k l, (k < d)%nat -> (l < d)%nat ->
   mm d (mat_of_rows dP RP) (mat_of_rows dQ RQ) k l = identity k l.
 Proof.

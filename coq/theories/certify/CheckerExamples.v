@@ -5,7 +5,8 @@
     instance; an inverse pair; a nonzero skip; an unpacked literal. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric CheckSubmatrix CheckSkip.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric
+  CheckSubmatrix CheckSkip.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -41,9 +42,11 @@ Qed.
 
 (** It rejects parallel rows [(1, 2)] and [(2, 4)] (equal ratios), and a vanishing [v . a_i]. *)
 Example generic_sorted_rejects :
-  check_generic_sorted 2 2 [[1; 2]; [2; 4]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63 [0; 1]%uint63
+  check_generic_sorted 2 2 [[1; 2]; [2; 4]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63
+    [0; 1]%uint63
     = false /\
-  check_generic_sorted 2 2 [[1; 0]; [3; 1]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63 [0; 1]%uint63
+  check_generic_sorted 2 2 [[1; 0]; [3; 1]]%uint63 [[1; 0]; [0; 5]]%uint63 7%uint63 [1; 0]%uint63
+    [0; 1]%uint63
     = false.
 Proof. split; vm_compute; reflexivity. Qed.
 

@@ -14,7 +14,8 @@
     certificates. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63 Znumtheory Permutation.
-From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric RowWalk.
+From Absorb Require Import Sums Blocks IntSums Modular SubsetTargets CheckNoSubset CheckGeneric
+  RowWalk.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -121,7 +122,8 @@ Qed.
 
 (** ** Residue matrices *)
 
-Definition resid (p E : int) (rows : list (list int)) : list (list int) := map (map (dres p E)) rows.
+Definition resid (p E : int) (rows : list (list int)) : list (list int) :=
+  map (map (dres p E)) rows.
 
 (** Entry [(i, j)] of coded data (0 outside). *)
 Definition dentry (E : int) (rows : list (list int)) (i j : nat) : Z :=
@@ -139,14 +141,17 @@ Proof.
   { apply to_Z_inj. rewrite (dres_spec p Hp), dval_0. reflexivity. }
   rewrite (nth_map_default (dres p E) _ 0%uint63 0%uint63 j H0).
   rewrite zval_small; [apply dres_spec; exact Hp|].
-  rewrite (dres_spec p Hp). pose proof (Z.mod_pos_bound (dval E (nth j (nth i rows []) 0%uint63)) (phi p)).
+  rewrite (dres_spec p Hp).
+  pose proof (Z.mod_pos_bound (dval E (nth j (nth i rows []) 0%uint63)) (phi p)).
   lia.
 Qed.
 
 (** ** Coded matrices, congruent to their residues *)
 
-Definition mat_of_drows (den : Z) (E : int) (rows : list (list int)) : mat := zmat den (dentry E rows).
-Definition mat_of_dcols (den : Z) (E : int) (cols : list (list int)) : mat := zmat_t den (dentry E cols).
+Definition mat_of_drows (den : Z) (E : int) (rows : list (list int)) : mat :=
+  zmat den (dentry E rows).
+Definition mat_of_dcols (den : Z) (E : int) (cols : list (list int)) : mat :=
+  zmat_t den (dentry E cols).
 
 Lemma congr_resid p (Hp : (1 < phi p < 2 ^ 31)%Z) E rows :
   congr (phi p) (zentry (resid p E rows)) (dentry E rows).
@@ -159,7 +164,8 @@ Theorem check_generic_sorted_sound_congr d n dA dB RA CB p u v eA eBt :
   congr (phi p) (zentry RA) eA -> (forall i k, zentry CB i k = eBt i k mod phi p)%Z ->
   generic d n (zmat dA eA) (zmat_t dB eBt).
 Proof.
-  intros H HA HB CA CB'. apply (check_generic_sorted_sound_gen d n dA dB RA CB p u v eA eBt H HA HB CA).
+  intros H HA HB CA CB'.
+  apply (check_generic_sorted_sound_gen d n dA dB RA CB p u v eA eBt H HA HB CA).
   intros i k Hz E. apply Hz. rewrite CB', E. reflexivity.
 Qed.
 
@@ -191,14 +197,17 @@ Qed.
 
 Lemma lin_congr P c1 c2 x y t : (x mod P = y mod P)%Z ->
   ((c1 * x + c2 * t) mod P = (c1 * y + c2 * t) mod P)%Z.
-Proof. intros H. rewrite Zplus_mod, (Zplus_mod (c1 * y)), Zmult_mod, (Zmult_mod c1 y), H. reflexivity. Qed.
+Proof.
+  intros H. rewrite Zplus_mod, (Zplus_mod (c1 * y)), Zmult_mod, (Zmult_mod c1 y), H. reflexivity.
+Qed.
 
 Definition check_prod_res (d m : nat) (XY : int -> (nat -> nat -> int) * (nat -> nat -> int))
     (T : nat -> nat -> int) (S : nat -> bool) (c1 c2 bX bY : Z) (ps : list int) : bool :=
   forallb p_ok ps && pairwise_coprime ps && (0 <=? bX)%Z && (0 <=? bY)%Z &&
   (Z.abs c1 * Z.of_nat m * bX * bY + Z.abs c2 * phi (maxabs d d T) <? zprod ps)%Z &&
   forallb (fun p => let xy := XY p in
-             forallb (fun k => forallb (prod_entry_ok p d m (fst xy) (snd xy) T S c1 c2 k) (seq 0 d))
+             forallb
+               (fun k => forallb (prod_entry_ok p d m (fst xy) (snd xy) T S c1 c2 k) (seq 0 d))
                      (seq 0 d)) ps.
 
 Theorem check_prod_res_sound d m XY T S c1 c2 bX bY ps (eX eY : nat -> nat -> Z) :
@@ -244,7 +253,8 @@ Qed.
 Definition check_submatrix_coded (d n : nat) (dA dB dT : Z) (E : int) (RA CB RT : list (list int))
     (Sl : list bool) (ps : list int) : bool :=
   (0 <? dA)%Z && (0 <? dB)%Z && (0 <? dT)%Z &&
-  check_prod_res d n (fun p => (colsX (resid p E CB), rowsX (resid p E RA))) (rowsX RT) (Sfun Sl) dT (dA * dB)
+  check_prod_res d n (fun p => (colsX (resid p E CB), rowsX (resid p E RA))) (rowsX RT) (Sfun Sl)
+    dT (dA * dB)
     (zmaxabs d n (fun k i => dentry E CB i k)) (zmaxabs n d (dentry E RA)) ps.
 
 Theorem check_submatrix_coded_sound d n dA dB dT E RA CB RT Sl ps :
@@ -256,7 +266,8 @@ Proof.
   apply andb_prop in H as [HA HB]. apply Z.ltb_lt in HA, HB, HT.
   assert (Hps : forall p, In p ps -> (1 < phi p < 2 ^ 31)%Z).
   { intros p Hin. unfold check_prod_res in Hc.
-    do 5 (apply andb_prop in Hc as [Hc _]). rewrite forallb_forall in Hc. apply p_ok_spec, Hc, Hin. }
+    do 5 (apply andb_prop in Hc as [Hc _]). rewrite forallb_forall in Hc.
+    apply p_ok_spec, Hc, Hin. }
   pose proof (check_prod_res_sound _ _ _ _ _ _ _ _ _ _ (fun k i => dentry E CB i k) (dentry E RA) Hc
                 (fun p Hin k i => eq_trans (f_equal (fun z => z mod phi p)%Z
                                               (zentry_resid p (Hps p Hin) E CB i k)) (Zmod_mod _ _))

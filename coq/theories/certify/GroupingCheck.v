@@ -121,7 +121,8 @@ Qed.
 
 Lemma Rabs_IZR_div l dl : (0 < dl)%Z -> Rabs (IZR l / IZR dl) = IZR (Z.abs l) / IZR dl.
 Proof.
-  intros H. unfold Rdiv. rewrite Rabs_mult, Rabs_inv, abs_IZR, (Rabs_pos_eq (IZR dl)); [reflexivity|].
+  intros H. unfold Rdiv.
+  rewrite Rabs_mult, Rabs_inv, abs_IZR, (Rabs_pos_eq (IZR dl)); [reflexivity|].
   apply Rlt_le, IZR_pos_gt0, H.
 Qed.
 
@@ -132,7 +133,8 @@ Proof.
     apply IZR_le in Hl. assert (0 <= IZR l / IZR dl)%R; [|lra].
     unfold Rdiv. apply Rmult_le_pos; [exact Hl | apply Rlt_le, Rinv_0_lt_compat, Hd].
   - apply IZR_lt in E. unfold Rdiv.
-    assert (0 < (- IZR l) * / IZR dl)%R by (apply Rmult_lt_0_compat; [lra | apply Rinv_0_lt_compat, Hd]).
+    assert (0 < (- IZR l) * / IZR dl)%R
+      by (apply Rmult_lt_0_compat; [lra | apply Rinv_0_lt_compat, Hd]).
     lra.
 Qed.
 
@@ -141,14 +143,16 @@ Lemma scale_eq_real a u l dA dU dl : (0 < dA)%Z -> (0 < dU)%Z -> (0 < dl)%Z ->
 Proof.
   intros HA HU Hl E. apply (f_equal IZR) in E. rewrite !mult_IZR in E.
   pose proof (IZR_pos_neq0 _ HA). pose proof (IZR_pos_neq0 _ HU). pose proof (IZR_pos_neq0 _ Hl).
-  replace (IZR a / IZR dA) with (IZR dU * IZR dl * IZR a / (IZR dA * IZR dU * IZR dl)) by (field; auto).
+  replace (IZR a / IZR dA) with (IZR dU * IZR dl * IZR a / (IZR dA * IZR dU * IZR dl))
+    by (field; auto).
   rewrite E. field. auto.
 Qed.
 
 Lemma sumn_rows_IZR {A} (l : list A) n x0 (g : A -> Z) c : length l = n ->
   sumn n (fun i => IZR (g (nth i l x0)) / c) = IZR (zlsum (map g l)) / c.
 Proof.
-  intros <-. rewrite (sumn_nth_list l x0 (fun r => IZR (g r) / c)), rlsum_div, rlsum_IZR. reflexivity.
+  intros <-. rewrite (sumn_nth_list l x0 (fun r => IZR (g r) / c)), rlsum_div, rlsum_IZR.
+  reflexivity.
 Qed.
 
 Lemma term_G (c t : nat) l b dl dB : (0 < dl)%Z -> (0 < dB)%Z ->
@@ -158,7 +162,8 @@ Proof.
   intros Hl HB. pose proof (IZR_pos_neq0 _ Hl). pose proof (IZR_pos_neq0 _ HB).
   destruct (Nat.eq_dec c t) as [->|E]; [rewrite Z.eqb_refl|].
   - rewrite Rabs_IZR_div, mult_IZR by exact Hl. field. auto.
-  - destruct (Z.eqb_spec (Z.of_nat c) (Z.of_nat t)) as [E'|_]; [apply Nat2Z.inj in E'; contradiction|].
+  - destruct (Z.eqb_spec (Z.of_nat c) (Z.of_nat t))
+      as [E'|_]; [apply Nat2Z.inj in E'; contradiction|].
     unfold Rdiv. ring.
 Qed.
 
@@ -197,11 +202,13 @@ Let lamf := fun i => IZR (nth i LN 0%Z) / IZR dl.
 Let chk := check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL.
 
 Lemma check_parts : chk = true ->
-  (0 < dA)%Z /\ (0 < dB)%Z /\ (0 < dU)%Z /\ (0 < dl)%Z /\ (0 < dG)%Z /\ (0 < dL)%Z /\ (k <= K)%nat /\
+  (0 < dA)%Z /\ (0 < dB)%Z /\ (0 < dU)%Z /\ (0 < dl)%Z /\ (0 < dG)%Z /\ (0 < dL)%Z
+    /\ (k <= K)%nat /\
   forallb (row_ok (Z.of_nat K) dA dU dl RU) rows = true /\
   all_upto (col_ok k dl dB dG rows) [] 0 K CG = true /\
   zmeqb (zmscale (dl * dB * dU) RL)
-        (zmscale dL (zmadd (zid d (dl * dB * dU)) (zmscale (-1) (neg_sum d (Z.of_nat K) RU rows)))) = true.
+        (zmscale dL
+          (zmadd (zid d (dl * dB * dU)) (zmscale (-1) (neg_sum d (Z.of_nat K) RU rows)))) = true.
 Proof.
   intros Hc. unfold chk, check_grouping_drop in Hc. repeat rewrite Bool.andb_true_iff in Hc.
   destruct Hc as [[[[[[[[[H1 H2] H3] H4] H5] H6] H7] H8] H9] H10].
@@ -211,7 +218,8 @@ Qed.
 
 Lemma row_ok_at i : chk = true -> (i < n)%nat ->
   row_ok (Z.of_nat K) dA dU dl RU
-    {| ra := nth i RA []; cb := nth i CB []; ln := nth i LN 0%Z; cz := Z.of_nat (nth i cls K) |} = true.
+    {| ra := nth i RA []; cb := nth i CB []; ln := nth i LN 0%Z;
+       cz := Z.of_nat (nth i cls K) |} = true.
 Proof.
   intros Hc Hi. destruct (check_parts Hc) as (_ & _ & _ & _ & _ & _ & _ & Hr & _).
   rewrite forallb_forall in Hr. rewrite <- (nth_mk_rows n RA CB LN cls K i Hi).
@@ -228,7 +236,8 @@ Proof.
   apply andb_prop in R as [Hnz Heq]. rewrite Bool.negb_true_iff, Z.eqb_neq in Hnz.
   split; [apply IZR_div_neq0; assumption|]. intros j _.
   unfold lamf, clsf, zmat_rows. apply scale_eq_real; try assumption.
-  rewrite Nat2Z.id in Heq. pose proof (zveqb_sound _ _ Heq j) as E. rewrite !nth_zvscale in E. exact E.
+  rewrite Nat2Z.id in Heq. pose proof (zveqb_sound _ _ Heq j) as E. rewrite !nth_zvscale in E.
+  exact E.
 Qed.
 
 Lemma grouping_dropped : chk = true -> forall i, (i < n)%nat -> (K <= clsf i)%nat ->
@@ -255,7 +264,8 @@ Proof.
   pose proof (col_ok_at t Hc Ht) as C. unfold col_ok in C. apply andb_prop in C as [C _].
   pose proof (zveqb_sound _ _ C p) as E. rewrite !nth_zvscale, class_sum_nth in E.
   set (g := fun r => if Z.eqb (cz r) (Z.of_nat t) then (Z.abs (ln r) * nth p (cb r) 0)%Z else 0%Z).
-  assert (Hs : sumn n (fun i => if Nat.eq_dec (clsf i) t then Rabs (lamf i) * zmat_cols dB CB p i else 0)
+  assert
+    (Hs : sumn n (fun i => if Nat.eq_dec (clsf i) t then Rabs (lamf i) * zmat_cols dB CB p i else 0)
                = IZR (zlsum (map g rows)) / (IZR dl * IZR dB)).
   { rewrite <- (sumn_rows_IZR rows n (row_dflt K) g _ (mk_rows_length _ _ _ _ _ _)).
     apply sumn_ext. intros i Hi. unfold rows, g. rewrite nth_mk_rows by exact Hi. simpl.
@@ -264,7 +274,8 @@ Proof.
   apply (f_equal IZR) in E. rewrite !mult_IZR in E. unfold zmat_cols.
   pose proof (IZR_pos_neq0 _ HB). pose proof (IZR_pos_neq0 _ Hl). pose proof (IZR_pos_neq0 _ HG).
   replace (IZR (nth p (nth t CG []) 0%Z) / IZR dG)
-    with (IZR dl * IZR dB * IZR (nth p (nth t CG []) 0%Z) / (IZR dG * (IZR dl * IZR dB))) by (field; auto).
+    with (IZR dl * IZR dB * IZR (nth p (nth t CG []) 0%Z) / (IZR dG * (IZR dl * IZR dB)))
+    by (field; auto).
   rewrite E. field. auto.
 Qed.
 

@@ -102,12 +102,15 @@ Definition mat_of_cols (den : Z) (cols : list (list int)) : mat :=
   fun i j => (IZR (zentry cols j i) / IZR den)%R.
 
 (** A data vector (biases). *)
-Definition vec_of (den : Z) (l : list int) : vec := fun i => (IZR (zval (nth i l 0%uint63)) / IZR den)%R.
+Definition vec_of (den : Z) (l : list int) : vec :=
+  fun i => (IZR (zval (nth i l 0%uint63)) / IZR den)%R.
 
 (** A subset as a list of booleans; entries of row- and column-major data as functions. *)
 Definition Sfun (Sl : list bool) (i : nat) : bool := nth i Sl false.
-Definition colsX (C : list (list int)) : nat -> nat -> int := fun k i => nth k (nth i C []) 0%uint63.
-Definition rowsX (R : list (list int)) : nat -> nat -> int := fun i l => nth l (nth i R []) 0%uint63.
+Definition colsX (C : list (list int)) : nat -> nat -> int :=
+  fun k i => nth k (nth i C []) 0%uint63.
+Definition rowsX (R : list (list int)) : nat -> nat -> int :=
+  fun i l => nth l (nth i R []) 0%uint63.
 
 Lemma nth_map_seq {X} (f : nat -> X) n i x : (i < n)%nat -> nth i (map f (seq 0 n)) x = f i.
 Proof.
@@ -146,7 +149,8 @@ Fixpoint unpacku_fields (w : int) (k : nat) (x : int) : list int :=
 Definition unpacku (w : int) (k len : nat) (l : list int) : list int :=
   firstn len (flat_map (unpacku_fields w k) l).
 
-Example unpacku_example : unpacku 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] = [9; 6; 8; 7]%uint63.
+Example unpacku_example : unpacku 4 3 4 [(9 + 16 * 6 + 256 * 8)%uint63; 7%uint63] =
+    [9; 6; 8; 7]%uint63.
 Proof. vm_compute. reflexivity. Qed.
 
 (** A matrix of [r] rows of length [L] written as one flat list. *)

@@ -35,7 +35,8 @@ Definition red (p u : int) : int :=
 Lemma modp_small (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x : (0 <= phi (x mod p)%uint63 < phi p)%Z.
 Proof. rewrite mod_spec. apply Z.mod_pos_bound. lia. Qed.
 
-Lemma mulm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (mulm p x y) = ((phi x * phi y) mod phi p)%Z.
+Lemma mulm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (mulm p x y) =
+    ((phi x * phi y) mod phi p)%Z.
 Proof.
   unfold mulm. rewrite mod_spec, mul_spec, wB_eq.
   pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
@@ -43,7 +44,8 @@ Proof.
   rewrite <- Z.mul_mod by lia. reflexivity.
 Qed.
 
-Lemma addm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (addm p x y) = ((phi x + phi y) mod phi p)%Z.
+Lemma addm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (addm p x y) =
+    ((phi x + phi y) mod phi p)%Z.
 Proof.
   unfold addm. rewrite mod_spec, add_spec, wB_eq.
   pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
@@ -51,7 +53,8 @@ Proof.
   rewrite <- Z.add_mod by lia. reflexivity.
 Qed.
 
-Lemma subm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (subm p x y) = ((phi x - phi y) mod phi p)%Z.
+Lemma subm_spec (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x y : phi (subm p x y) =
+    ((phi x - phi y) mod phi p)%Z.
 Proof.
   unfold subm. rewrite mod_spec, add_spec, sub_spec, wB_eq.
   pose proof (modp_small p Hp x). pose proof (modp_small p Hp y).
@@ -81,7 +84,8 @@ Proof.
     reflexivity.
 Qed.
 
-Lemma mod_lt (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x : (phi x < phi p)%Z -> (phi x mod phi p = phi x)%Z.
+Lemma mod_lt (p : int) (Hp : (1 < phi p < 2 ^ 31)%Z) x : (phi x < phi p)%Z ->
+    (phi x mod phi p = phi x)%Z.
 Proof. intros. apply Z.mod_small. pose proof (to_Z_bounded x). lia. Qed.
 
 
@@ -115,7 +119,8 @@ Qed.
 
 Lemma mdot_acc_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v acc, (phi acc < phi p)%Z ->
   phi (mdot_acc p u v acc) =
-  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63))) mod phi p)%Z.
+  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63)))
+    mod phi p)%Z.
 Proof.
   induction u as [|x u IH]; intros v acc Hacc; pose proof (to_Z_bounded acc) as Ba.
   - simpl. rewrite Z.add_0_r, Z.mod_small; lia.
@@ -123,7 +128,8 @@ Proof.
     + simpl mdot_acc. simpl length. rewrite zsum_nth_nil, Z.add_0_r, Z.mod_small; lia.
     + simpl mdot_acc.
       pose proof (modp_small p Hp x) as Bx.
-      pose proof (red_spec p Hp y) as Ry. pose proof (Z.mod_pos_bound (zval y) (phi p) ltac:(lia)) as By.
+      pose proof (red_spec p Hp y) as Ry.
+      pose proof (Z.mod_pos_bound (zval y) (phi p) ltac:(lia)) as By.
       assert (Hacc' : (phi (((x mod p) * red p y + acc) mod p)%uint63 < phi p)%Z)
         by (rewrite mod_spec; apply Z.mod_pos_bound; lia).
       rewrite (IH v _ Hacc'). simpl length. rewrite zsum_shift. simpl nth.
@@ -143,7 +149,8 @@ Lemma mdot_spec p (Hp : (1 < phi p < 2 ^ 31)%Z) u : forall v d, length u = d ->
   phi (mdot p u v) =
   (zsum d (fun l => phi (nth l u 0%uint63) * zval (nth l v 0%uint63)) mod phi p)%Z.
 Proof.
-  intros v d Hd. unfold mdot. rewrite (mdot_acc_spec p Hp u v 0%uint63) by (change (phi 0) with 0%Z; lia).
+  intros v d Hd. unfold mdot.
+  rewrite (mdot_acc_spec p Hp u v 0%uint63) by (change (phi 0) with 0%Z; lia).
   subst d. reflexivity.
 Qed.
 
@@ -204,13 +211,15 @@ Proof. apply (dot_raw_seq_le (length u)). lia. Qed.
 
 Lemma dot_seq_spec u : forall v acc,
   phi (dot_seq u v acc) =
-  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * phi (nth l v 0%uint63))) mod 2 ^ 63)%Z.
+  ((phi acc + zsum (length u) (fun l => phi (nth l u 0%uint63) * phi (nth l v 0%uint63)))
+     mod 2 ^ 63)%Z.
 Proof.
   induction u as [|x u IH]; intros v acc; pose proof (to_Z_bounded acc) as Ba; rewrite wB_eq in Ba.
   - simpl. rewrite Z.add_0_r, Z.mod_small; lia.
   - destruct v as [|y v].
     + simpl dot_seq. simpl length.
-      rewrite (zsum_ext _ _ (fun _ => 0%Z)) by (intros l _; destruct l; simpl; change (phi 0) with 0%Z; ring).
+      rewrite (zsum_ext _ _ (fun _ => 0%Z))
+        by (intros l _; destruct l; simpl; change (phi 0) with 0%Z; ring).
       rewrite zsum_zero, Z.add_0_r, Z.mod_small; lia.
     + simpl dot_seq. rewrite IH, add_spec, mul_spec, wB_eq. simpl length. rewrite zsum_shift.
       simpl nth. rewrite Zplus_mod_idemp_r, Zplus_mod_idemp_l. f_equal. ring.
@@ -234,8 +243,10 @@ Proof.
   - rewrite <- zsum_const. apply zsum_le. intros l Hl. apply H. exact Hl.
 Qed.
 
-Lemma dot_raw_mdot p (yr a : list int) : (1 < phi p < 2 ^ 21)%Z -> (Z.of_nat (length yr) < 2 ^ 21)%Z ->
-  (phi (dot_raw (map (fun y => (y mod p)%uint63) yr) (map (red p) a) 0) mod phi p)%Z = phi (mdot p yr a).
+Lemma dot_raw_mdot p (yr a : list int) : (1 < phi p < 2 ^ 21)%Z ->
+    (Z.of_nat (length yr) < 2 ^ 21)%Z ->
+  (phi (dot_raw (map (fun y => (y mod p)%uint63) yr) (map (red p) a) 0) mod phi p)%Z =
+    phi (mdot p yr a).
 Proof.
   intros Hp Hl. assert (Hp' : (1 < phi p < 2 ^ 31)%Z) by lia.
   rewrite (mdot_spec p Hp' yr a (length yr) eq_refl), dot_raw_seq, dot_seq_spec, map_length.
@@ -245,7 +256,8 @@ Proof.
   assert (Hf : forall l, (l < length yr)%nat -> (0 <= f l <= (phi p - 1) * (phi p - 1))%Z).
   { intros l _. unfold f. rewrite !nth_map0 by (apply mod0_int || apply red0).
     pose proof (modp_small p Hp' (nth l yr 0%uint63)).
-    rewrite (red_spec p Hp'). pose proof (Z.mod_pos_bound (zval (nth l a 0%uint63)) (phi p) ltac:(lia)).
+    rewrite (red_spec p Hp').
+    pose proof (Z.mod_pos_bound (zval (nth l a 0%uint63)) (phi p) ltac:(lia)).
     nia. }
   pose proof (zsum_bounds _ f _ Hf) as [B0 B1].
   rewrite (Z.mod_small (zsum _ f)) by nia.
@@ -411,7 +423,9 @@ Proof.
         with (zsum m (fun _ => phi (maxabs d m X) * phi (maxabs m d Y)))%Z
         by (rewrite zsum_const; ring).
       apply zsum_le. intros i Hi.
-      destruct (S i); [|pose proof (to_Z_bounded (maxabs d m X)); pose proof (to_Z_bounded (maxabs m d Y)); simpl; nia].
+      destruct (S i);
+        [|pose proof (to_Z_bounded (maxabs d m X)); pose proof (to_Z_bounded (maxabs m d Y));
+          simpl; nia].
       rewrite Z.abs_mul. apply Z.mul_le_mono_nonneg; try lia.
       * apply maxabs_spec; assumption.
       * apply (maxabs_spec m d Y i l); assumption.

@@ -45,9 +45,15 @@ Theorem cert_r8_absorbable_relu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL R
   check_width_data d k m dL RL dG CG dU RU T S r dE CE dP CP dQ RQ = true ->
   absorbable_ungated relu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hg Hw. apply (absorbable_of_ridge relu d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
-  - exact (grouping_drop_sound_relu d n k K _ _ _ _ _ _ _ (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)).
-  - exact (width_condition_sufficient relu d k m _ _ _ relu_odd_part (check_width_data_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hw)).
+  intros Hg Hw.
+  apply
+    (absorbable_of_ridge relu d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  - exact
+      (grouping_drop_sound_relu d n k K _ _ _ _ _ _ _
+        (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)).
+  - exact
+      (width_condition_sufficient relu d k m _ _ _ relu_odd_part
+        (check_width_data_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hw)).
 Qed.
 
 Theorem cert_r8_absorbable_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL
@@ -59,10 +65,13 @@ Theorem cert_r8_absorbable_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN
   absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
   intros Hodd H0 Hg Hpm Hw.
-  apply (absorbable_of_ridge sigma d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  apply
+    (absorbable_of_ridge sigma d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
   - exact (grouping_drop_sound_pm sigma d n k K _ _ _ _ _ _ _ Hodd H0
              (check_grouping_drop_pm_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hpm)).
-  - exact (width_condition_sufficient sigma d k m _ _ _ Hodd (check_width_data_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hw)).
+  - exact
+      (width_condition_sufficient sigma d k m _ _ _ Hodd
+        (check_width_data_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hw)).
 Qed.
 
 Corollary cert_r8_absorbable_gelu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL
@@ -95,12 +104,17 @@ Theorem cert_r8_absorbable_wide_relu d n k K m dA RA dB CB dU RU dl LN cls dG CG
   Nat.leb (k + 2 * d) m = true ->
   absorbable_ungated relu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hg Hm. apply (absorbable_of_ridge relu d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
-  - exact (grouping_drop_sound_relu d n k K _ _ _ _ _ _ _ (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)).
+  intros Hg Hm.
+  apply
+    (absorbable_of_ridge relu d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  - exact
+      (grouping_drop_sound_relu d n k K _ _ _ _ _ _ _
+        (check_grouping_drop_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg)).
   - exact (ridge_absorbable_wide relu d k m _ _ _ relu_odd_part (proj1 (Nat.leb_le _ _) Hm)).
 Qed.
 
-Theorem cert_r8_absorbable_wide_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+Theorem cert_r8_absorbable_wide_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG
+    CG dL RL :
   odd_part_identity sigma -> sigma 0 = 0 ->
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
   check_pm_scales n K dl LN cls = true ->
@@ -108,7 +122,8 @@ Theorem cert_r8_absorbable_wide_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU 
   absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
   intros Hodd H0 Hg Hpm Hm.
-  apply (absorbable_of_ridge sigma d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
+  apply
+    (absorbable_of_ridge sigma d n m _ _ (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) k).
   - exact (grouping_drop_sound_pm sigma d n k K _ _ _ _ _ _ _ Hodd H0
              (check_grouping_drop_pm_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hpm)).
   - exact (ridge_absorbable_wide sigma d k m _ _ _ Hodd (proj1 (Nat.leb_le _ _) Hm)).
@@ -147,7 +162,8 @@ Proof.
   exact Hw.
 Qed.
 
-Theorem cert_r8_no_width_condition_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+Theorem cert_r8_no_width_condition_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG
+    CG dL RL :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
   check_pm_scales n K dl LN cls = true ->
@@ -156,7 +172,8 @@ Theorem cert_r8_no_width_condition_pm (sigma : R -> R) d n k K m dA RA dB CB dU 
   ~ width_condition d k m (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) ->
   ~ absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hodd H0 Hun Hg Hpm Hs HG Hw. rewrite (pm_absorbable_iff_width_drop sigma d n k K m _ _ _ _ _ _ _
+  intros Hodd H0 Hun Hg Hpm Hs HG Hw.
+  rewrite (pm_absorbable_iff_width_drop sigma d n k K m _ _ _ _ _ _ _
     Hodd H0 Hun (check_grouping_drop_pm_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hpm)
     (check_signs_distinct_sound _ _ _ _ Hs) (check_nonzero_cols_sound _ _ _ _ HG)).
   exact Hw.
@@ -169,7 +186,10 @@ Corollary cert_r8_no_width_condition_gelu d n k K m dA RA dB CB dU RU dl LN cls 
   check_nonzero_cols d k dG CG = true ->
   ~ width_condition d k m (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL) ->
   ~ absorbable_ungated gelu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
-Proof. apply cert_r8_no_width_condition_pm; [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique]. Qed.
+Proof.
+  apply cert_r8_no_width_condition_pm;
+    [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique].
+Qed.
 
 Corollary cert_r8_no_width_condition_gelu_tanh d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
@@ -207,11 +227,13 @@ Theorem cert_r8_below_classes_relu d n k K m dA RA dB CB dU RU dl LN cls dG CG d
   Nat.ltb m k = true ->
   ~ absorbable_ungated relu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hg Hl HG Hm. apply (cert_r8_no_width_condition_relu d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG).
+  intros Hg Hl HG Hm.
+  apply (cert_r8_no_width_condition_relu d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG).
   apply not_width_below_classes, Nat.ltb_lt, Hm.
 Qed.
 
-Theorem cert_r8_below_classes_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
+Theorem cert_r8_below_classes_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG
+    CG dL RL :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
   check_pm_scales n K dl LN cls = true ->
@@ -221,7 +243,9 @@ Theorem cert_r8_below_classes_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl
   ~ absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
   intros Hodd H0 Hun Hg Hpm Hs HG Hm.
-  apply (cert_r8_no_width_condition_pm sigma d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg Hpm Hs HG).
+  apply
+    (cert_r8_no_width_condition_pm sigma d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg
+      Hpm Hs HG).
   apply not_width_below_classes, Nat.ltb_lt, Hm.
 Qed.
 
@@ -232,7 +256,10 @@ Corollary cert_r8_below_classes_gelu d n k K m dA RA dB CB dU RU dl LN cls dG CG
   check_nonzero_cols d k dG CG = true ->
   Nat.ltb m k = true ->
   ~ absorbable_ungated gelu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
-Proof. apply cert_r8_below_classes_pm; [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique]. Qed.
+Proof.
+  apply cert_r8_below_classes_pm;
+    [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique].
+Qed.
 
 Corollary cert_r8_below_classes_gelu_tanh d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL :
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
@@ -261,7 +288,8 @@ Qed.
 (** ** At [m = k]: the bridge to a no-subset refutation *)
 
 Corollary no_width_condition_at_k d k (U G L : mat) :
-  (forall S : nat -> bool, ~ (forall i j, (i < d)%nat -> (j < d)%nat -> L i j + masked_outer k S G U i j = 0)) ->
+  (forall S : nat -> bool,
+     ~ (forall i j, (i < d)%nat -> (j < d)%nat -> L i j + masked_outer k S G U i j = 0)) ->
   ~ width_condition d k k U G L.
 Proof. intros H Hw. destruct (width_condition_at_k d k U G L Hw) as [S HS]. exact (H S HS). Qed.
 
@@ -298,7 +326,8 @@ Example ex_grouping_wrong_L :
 Proof. vm_compute. reflexivity. Qed.
 
 Example ex_grouping_wrong_drop :
-  check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN [0%nat; 1%nat] 1 [[1%Z]] 1 ex_RL = false.
+  check_grouping_drop 1 2 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN [0%nat; 1%nat] 1 [[1%Z]] 1
+    ex_RL = false.
 Proof. vm_compute. reflexivity. Qed.
 
 Example ex_grouping_wrong_den :
@@ -356,7 +385,8 @@ Qed.
 Example ex_relu_not_absorbable_0 :
   ~ absorbable_ungated relu 1 2 0 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_below_classes_relu 1 2 1 1 0 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
+  apply
+    (cert_r8_below_classes_relu 1 2 1 1 0 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
@@ -373,7 +403,9 @@ Qed.
 Example ex_relu_not_absorbable_1 :
   ~ absorbable_ungated relu 1 2 1 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_no_width_condition_relu 1 2 1 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
+  apply
+    (cert_r8_no_width_condition_relu 1 2 1 1 1 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1
+      ex_CG 1 ex_RL);
     [vm_compute; reflexivity .. |].
   apply no_width_condition_at_k. exact ex_no_subset.
 Qed.
@@ -381,7 +413,8 @@ Qed.
 (** GELU family: [x + s(x) + s(-x) = 2 s(x)] (one class, scales [1, -1],
     kink [2], linear part [0]) is absorbable at width [1]. *)
 Example ex_pm_grouping_ok :
-  check_grouping_drop 1 2 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls 1 [[2%Z]] 1 [[0%Z]] = true /\
+  check_grouping_drop 1 2 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls 1 [[2%Z]] 1
+    [[0%Z]] = true /\
   check_pm_scales 2 1 1 [1%Z; (-1)%Z] ex_cls = true /\
   check_pm_scales 2 1 1 ex_LN ex_cls = false.
 Proof. vm_compute. repeat split. Qed.
@@ -389,21 +422,25 @@ Proof. vm_compute. repeat split. Qed.
 Example ex_gelu_absorbable_1 :
   absorbable_ungated gelu 1 2 1 identity (zmat_rows 1 [[1%Z]; [(-1)%Z]]) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_gelu 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
+  apply
+    (cert_r8_absorbable_gelu 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
            1 [[2%Z]] 1 [[0%Z]] [false] [false] 0 1 [] 1 [] 1 []); vm_compute; reflexivity.
 Qed.
 
 Example ex_gelu_tanh_absorbable_1 :
   absorbable_ungated gelu_tanh 1 2 1 identity (zmat_rows 1 [[1%Z]; [(-1)%Z]]) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_gelu_tanh 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
+  apply
+    (cert_r8_absorbable_gelu_tanh 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1
+      [1%Z; (-1)%Z] ex_cls
            1 [[2%Z]] 1 [[0%Z]] [false] [false] 0 1 [] 1 [] 1 []); vm_compute; reflexivity.
 Qed.
 
 Example ex_silu_absorbable_1 :
   absorbable_ungated silu 1 2 1 identity (zmat_rows 1 [[1%Z]; [(-1)%Z]]) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_silu 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
+  apply
+    (cert_r8_absorbable_silu 1 2 1 1 1 1 [[1%Z]; [(-1)%Z]] 1 ex_CB 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
            1 [[2%Z]] 1 [[0%Z]] [false] [false] 0 1 [] 1 [] 1 []); vm_compute; reflexivity.
 Qed.
 
@@ -414,7 +451,8 @@ Definition ex2_LN : list Z := [1%Z; 1%Z].
 Example ex_gelu_absorbable_2 :
   absorbable_ungated gelu 1 2 2 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_gelu 1 2 1 1 2 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL
+  apply
+    (cert_r8_absorbable_gelu 1 2 1 1 2 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL
            [true] [false] 0 1 [[1%Z]] 1 [] 1 []); vm_compute; reflexivity.
 Qed.
 
@@ -430,7 +468,9 @@ Qed.
 Example ex_gelu_not_absorbable_1 :
   ~ absorbable_ungated gelu 1 2 1 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_no_width_condition_gelu 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_no_width_condition_gelu 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     [vm_compute; reflexivity .. |].
   apply no_width_condition_at_k. exact ex2_no_subset.
 Qed.
@@ -438,7 +478,9 @@ Qed.
 Example ex_gelu_tanh_not_absorbable_1 :
   ~ absorbable_ungated gelu_tanh 1 2 1 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_no_width_condition_gelu_tanh 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_no_width_condition_gelu_tanh 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     [vm_compute; reflexivity .. |].
   apply no_width_condition_at_k. exact ex2_no_subset.
 Qed.
@@ -446,7 +488,9 @@ Qed.
 Example ex_silu_not_absorbable_1 :
   ~ absorbable_ungated silu 1 2 1 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_no_width_condition_silu 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_no_width_condition_silu 1 2 1 1 1 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     [vm_compute; reflexivity .. |].
   apply no_width_condition_at_k. exact ex2_no_subset.
 Qed.
@@ -454,21 +498,27 @@ Qed.
 Example ex_gelu_not_absorbable_0 :
   ~ absorbable_ungated gelu 1 2 0 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_below_classes_gelu 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_below_classes_gelu 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
 Example ex_gelu_tanh_not_absorbable_0 :
   ~ absorbable_ungated gelu_tanh 1 2 0 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_below_classes_gelu_tanh 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_below_classes_gelu_tanh 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
 Example ex_silu_not_absorbable_0 :
   ~ absorbable_ungated silu 1 2 0 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_below_classes_silu 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_below_classes_silu 1 2 1 1 0 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
@@ -485,14 +535,17 @@ Qed.
 Example ex_relu_absorbable_wide :
   absorbable_ungated relu 1 2 3 identity (zmat_rows 1 ex_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_wide_relu 1 2 1 1 3 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
+  apply
+    (cert_r8_absorbable_wide_relu 1 2 1 1 3 1 ex_RA 1 ex_CB 1 ex_RU 1 ex_LN ex_cls 1 ex_CG 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
 Example ex_silu_absorbable_wide :
   absorbable_ungated silu 1 2 3 identity (zmat_rows 1 ex2_RA) (zmat_cols 1 ex_CB).
 Proof.
-  apply (cert_r8_absorbable_wide_silu 1 2 1 1 3 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1 [[2%Z]] 1 ex_RL);
+  apply
+    (cert_r8_absorbable_wide_silu 1 2 1 1 3 1 ex2_RA 1 ex_CB 1 ex_RU 1 ex2_LN ex_cls 1
+      [[2%Z]] 1 ex_RL);
     vm_compute; reflexivity.
 Qed.
 
@@ -500,8 +553,11 @@ Qed.
     [k = 0]; the only class has kink [1 - 1 = 0]; [L = 2]) is absorbable at
     width [2] ([r = 1], [P = 2], [Q = 1]) and not at width [1]. *)
 Example ex_drop_absorbable_2 :
-  absorbable_ungated relu 1 2 2 identity (zmat_rows 1 [[1%Z]; [(-1)%Z]]) (zmat_cols 1 [[1%Z]; [(-1)%Z]]).
+  absorbable_ungated relu 1 2 2 identity (zmat_rows 1 [[1%Z]; [(-1)%Z]])
+    (zmat_cols 1 [[1%Z]; [(-1)%Z]]).
 Proof.
-  apply (cert_r8_absorbable_relu 1 2 0 1 2 1 [[1%Z]; [(-1)%Z]] 1 [[1%Z]; [(-1)%Z]] 1 ex_RU 1 [1%Z; (-1)%Z] ex_cls
+  apply
+    (cert_r8_absorbable_relu 1 2 0 1 2 1 [[1%Z]; [(-1)%Z]] 1 [[1%Z]; [(-1)%Z]] 1 ex_RU 1
+      [1%Z; (-1)%Z] ex_cls
            1 [[0%Z]] 1 [[2%Z]] [] [] 1 1 [] 1 [[2%Z]] 1 [[1%Z]]); vm_compute; reflexivity.
 Qed.

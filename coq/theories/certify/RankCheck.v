@@ -41,7 +41,8 @@ Proof.
   reflexivity.
 Qed.
 
-Lemma forallb_seq_sound (f : nat -> bool) n : forallb f (seq 0 n) = true -> forall i, (i < n)%nat -> f i = true.
+Lemma forallb_seq_sound (f : nat -> bool) n : forallb f (seq 0 n) = true -> forall i, (i < n)%nat ->
+    f i = true.
 Proof. intros H i Hi. rewrite forallb_forall in H. apply H, in_seq. lia. Qed.
 
 (** ** Class sets as lists, and all disjoint pairs *)
@@ -55,7 +56,8 @@ Proof.
   simpl. apply (IH (fun t => f (S t))). lia.
 Qed.
 
-Lemma count_ext k (f g : nat -> bool) : (forall t, (t < k)%nat -> f t = g t) -> count k f = count k g.
+Lemma count_ext k (f g : nat -> bool) : (forall t, (t < k)%nat -> f t = g t) ->
+    count k f = count k g.
 Proof.
   induction k as [|k IH]; intros H; [reflexivity|]. simpl.
   rewrite IH by (intros; apply H; lia). rewrite H by lia. reflexivity.
@@ -102,15 +104,19 @@ Qed.
 
 (** ** The checker *)
 
-Record rank_entry := { rk_c : nat; rk_X : list (list Z); rk_Y : list (list Z); rk_Z : list (list Z); rk_D : Z }.
+Record rank_entry :=
+  { rk_c : nat; rk_X : list (list Z); rk_Y : list (list Z); rk_Z : list (list Z); rk_D : Z }.
 
 (** [dL dG dU (L + sum_{t in S} G_t U_t^T)], entries below [d]. *)
-Definition shifted_int (d k : nat) (Sl : list bool) (dL : Z) (RL : list (list Z)) (dG : Z) (CG : list (list Z))
+Definition shifted_int (d k : nat) (Sl : list bool) (dL : Z) (RL : list (list Z)) (dG : Z)
+    (CG : list (list Z))
     (dU : Z) (RU : list (list Z)) : list (list Z) :=
   tab d d (fun i j => (dG * dU * zent RL i j +
-                       dL * zsum k (fun t => if nth t Sl false then zent CG t i * zent RU t j else 0))%Z).
+                       dL * zsum k
+                         (fun t => if nth t Sl false then zent CG t i * zent RU t j else 0))%Z).
 
-Definition check_rank_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z) (CG : list (list Z))
+Definition check_rank_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
+    (CG : list (list Z))
     (dU : Z) (RU : list (list Z)) (p : list bool * list bool) (en : rank_entry) : bool :=
   let Tl := fst p in
   let c := rk_c en in
@@ -122,14 +128,16 @@ Definition check_rank_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
   negb (Z.eqb (rk_D en) 0) &&
   Nat.ltb m (k + count k (fun t => nth t Tl false) + 2 * c) &&
   forallb (fun t => negb (nth t Tl false) ||
-                    forallb (fun b => Z.eqb (zsum d (fun j => zent RU t j * zent X b j)%Z) 0) (seq 0 c))
+                    forallb (fun b => Z.eqb (zsum d (fun j => zent RU t j * zent X b j)%Z) 0)
+                      (seq 0 c))
           (seq 0 k) &&
   forallb (fun a => forallb (fun b => Z.eqb (zsum c (fun e => zent (rk_Z en) a e * zent K e b)%Z)
                                             (if Nat.eqb a b then rk_D en else 0%Z))
                             (seq 0 c))
           (seq 0 c).
 
-Definition check_rank_refute (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z) (CG : list (list Z))
+Definition check_rank_refute (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
+    (CG : list (list Z))
     (dU : Z) (RU : list (list Z)) (es : list rank_entry) : bool :=
   Z.ltb 0 dL && Z.ltb 0 dG && Z.ltb 0 dU &&
   walk (fun p => Nat.ltb m (k + count k (fun t => nth t (fst p) false)))
@@ -154,7 +162,8 @@ Proof.
   intros HL HG HU Hi Hj. pose proof (IZR_pos_neq0 _ HL). pose proof (IZR_pos_neq0 _ HG).
   pose proof (IZR_pos_neq0 _ HU). unfold shifted_int. rewrite zent_tab by assumption.
   rewrite plus_IZR, !mult_IZR, IZR_zsum. unfold masked_outer.
-  rewrite (sumn_ext k _ (fun t => IZR (if nth t (bl k Sf) false then zent CG t i * zent RU t j else 0)
+  rewrite
+    (sumn_ext k _ (fun t => IZR (if nth t (bl k Sf) false then zent CG t i * zent RU t j else 0)
                                   * / (IZR dG * IZR dU))).
   - rewrite sumn_scal_r. rewrite zmat_rows_zent. field. repeat split; assumption.
   - intros t Ht. rewrite nth_bl by exact Ht. destruct (Sf t).
@@ -179,7 +188,9 @@ Proof.
   apply (rank_refute_width d k m (rk_c en) _ _ _ (fun j b => IZR (zent (rk_X en) b j))
            (fun i a => IZR (zent (rk_Y en) a i)) (fun a e => IZR (zent (rk_Z en) a e)) Tf Sf
            (IZR (rk_D en) / D0)).
-  - unfold Rdiv. apply Rmult_integral_contrapositive_currified; [apply not_0_IZR, HD | apply Rinv_neq_0_compat, HD0].
+  - unfold Rdiv.
+    apply Rmult_integral_contrapositive_currified;
+      [apply not_0_IZR, HD | apply Rinv_neq_0_compat, HD0].
   - exact Hc.
   - intros t b Ht HT Hb. pose proof (forallb_seq_sound _ _ Horth t Ht) as Ht'. simpl in Ht'.
     rewrite nth_bl, HT in Ht' by exact Ht. simpl in Ht'.
@@ -190,11 +201,13 @@ Proof.
       by (intros; ring). rewrite Hz. unfold Rdiv. ring.
   - intros a b Ha Hb.
     assert (Hin : forall i, (i < d)%nat ->
-      sumn d (fun j => (zmat_rows dL RL i j + masked_outer k Sf (zmat_cols dG CG) (zmat_rows dU RU) i j) *
+      sumn d
+      (fun j => (zmat_rows dL RL i j + masked_outer k Sf (zmat_cols dG CG) (zmat_rows dU RU) i j) *
                        IZR (zent (rk_X en) b j)) =
       IZR (zent (tab d (rk_c en) (fun i b => zsum d (fun j => zent (rk_X en) b j *
              zent (shifted_int d k (bl k Sf) dL RL dG CG dU RU) i j))) i b)%Z / D0).
-    { intros i Hi. rewrite zent_tab by assumption. rewrite <- sumn_IZR_div. apply sumn_ext. intros j Hj.
+    { intros i Hi. rewrite zent_tab by assumption. rewrite <- sumn_IZR_div. apply sumn_ext.
+      intros j Hj.
       rewrite (shifted_int_real d k Sf dL RL dG CG dU RU i j) by assumption. unfold D0. ring. }
     rewrite (sumn_ext (rk_c en) _ (fun e => IZR (zent (rk_Z en) a e) *
       (IZR (zent (tab (rk_c en) (rk_c en) (fun a b => zsum d (fun i => zent (rk_Y en) a i *
@@ -230,7 +243,8 @@ Theorem cert_r8_rank_relu d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL es :
   check_rank_refute d k m dL RL dG CG dU RU es = true ->
   ~ absorbable_ungated relu d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
-  intros Hg Hl HG Hr. apply (cert_r8_no_width_condition_relu d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG).
+  intros Hg Hl HG Hr.
+  apply (cert_r8_no_width_condition_relu d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hg Hl HG).
   exact (check_rank_refute_sound _ _ _ _ _ _ _ _ _ _ Hr).
 Qed.
 
@@ -244,7 +258,9 @@ Theorem cert_r8_rank_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls d
   ~ absorbable_ungated sigma d n m identity (zmat_rows dA RA) (zmat_cols dB CB).
 Proof.
   intros Hodd H0 Hun Hg Hpm Hs HG Hr.
-  apply (cert_r8_no_width_condition_pm sigma d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg Hpm Hs HG).
+  apply
+    (cert_r8_no_width_condition_pm sigma d n k K m _ _ _ _ _ _ _ _ _ _ _ _ _ Hodd H0 Hun Hg
+      Hpm Hs HG).
   exact (check_rank_refute_sound _ _ _ _ _ _ _ _ _ _ Hr).
 Qed.
 
@@ -272,14 +288,17 @@ Proof. vm_compute. reflexivity. Qed.
 Example ex_rank_relu_not_absorbable_3 :
   ~ absorbable_ungated relu 2 2 3 identity (zmat_rows 1 ex_I2) (zmat_cols 1 ex_I2).
 Proof.
-  apply (cert_r8_rank_relu 2 2 2 2 3 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1 ex_I2 1 ex_I2
+  apply
+    (cert_r8_rank_relu 2 2 2 2 3 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1 ex_I2 1 ex_I2
            ex_rank_es); vm_compute; reflexivity.
 Qed.
 
 Example ex_rank_gelu_not_absorbable_3 :
   ~ absorbable_ungated gelu 2 2 3 identity (zmat_rows 1 ex_I2) (zmat_cols 1 ex_I2).
 Proof.
-  apply (cert_r8_rank_pm gelu 2 2 2 2 3 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1 ex_I2 1 ex_I2
+  apply
+    (cert_r8_rank_pm gelu 2 2 2 2 3 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1
+      ex_I2 1 ex_I2
            ex_rank_es gelu_odd_part gelu_zero gelu_even_part_unique); vm_compute; reflexivity.
 Qed.
 
@@ -287,7 +306,9 @@ Qed.
 Example ex_rank_relu_absorbable_4 :
   absorbable_ungated relu 2 2 4 identity (zmat_rows 1 ex_I2) (zmat_cols 1 ex_I2).
 Proof.
-  apply (cert_r8_absorbable_relu 2 2 2 2 4 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1 ex_I2 1 ex_I2
+  apply
+    (cert_r8_absorbable_relu 2 2 2 2 4 1 ex_I2 1 ex_I2 1 ex_I2 1 [1%Z; 1%Z] [0%nat; 1%nat] 1
+      ex_I2 1 ex_I2
            [true; true] [false; false] 0 1 ex_I2 1 [] 1 []); vm_compute; reflexivity.
 Qed.
 

@@ -56,7 +56,8 @@ Qed.
 
 Theorem rank_refute d k c r (M U E P Q X Y Z : mat) (T : nat -> bool) (D : R) :
   D <> 0 ->
-  (forall i j, (i < d)%nat -> (j < d)%nat -> M i j = masked_outer k T E U i j + low_rank r P Q i j) ->
+  (forall i j, (i < d)%nat -> (j < d)%nat ->
+    M i j = masked_outer k T E U i j + low_rank r P Q i j) ->
   (forall t b, (t < k)%nat -> T t = true -> (b < c)%nat -> sumn d (fun j => U t j * X j b) = 0) ->
   (forall a b, (a < c)%nat -> (b < c)%nat ->
      sumn c (fun e => Z a e * sumn d (fun i => Y i e * sumn d (fun j => M i j * X j b))) =
@@ -64,13 +65,16 @@ Theorem rank_refute d k c r (M U E P Q X Y Z : mat) (T : nat -> bool) (D : R) :
   (c <= r)%nat.
 Proof.
   intros HD HM Horth HZ. destruct (le_lt_dec c r) as [|Hlt]; [assumption|exfalso].
-  destruct (kernel_vector c r (fun l b => sumn d (fun j => Q l j * X j b)) Hlt) as [v [[a [Ha Hv]] Hker]].
-  assert (HMX : forall i, (i < d)%nat -> sumn d (fun j => M i j * sumn c (fun b => X j b * v b)) = 0).
+  destruct (kernel_vector c r (fun l b => sumn d (fun j => Q l j * X j b)) Hlt)
+    as [v [[a [Ha Hv]] Hker]].
+  assert
+    (HMX : forall i, (i < d)%nat -> sumn d (fun j => M i j * sumn c (fun b => X j b * v b)) = 0).
   { intros i Hi.
     rewrite (sumn_ext d _ (fun j => masked_outer k T E U i j * sumn c (fun b => X j b * v b) +
                                     low_rank r P Q i j * sumn c (fun b => X j b * v b)))
       by (intros j Hj; rewrite (HM i j Hi Hj); ring).
-    rewrite sumn_plus, (masked_outer_kills d k c T E U X v i Horth), (low_rank_kills d r c P Q X v i Hker).
+    rewrite sumn_plus, (masked_outer_kills d k c T E U X v i Horth),
+      (low_rank_kills d r c P Q X v i Hker).
     ring. }
   assert (HDv : D * v a = 0).
   { transitivity (sumn c (fun b => (if Nat.eqb a b then D else 0) * v b)).
@@ -92,7 +96,8 @@ Theorem rank_refute_width d k m c (U G L X Y Z : mat) (T S : nat -> bool) (D : R
   (forall t b, (t < k)%nat -> T t = true -> (b < c)%nat -> sumn d (fun j => U t j * X j b) = 0) ->
   (forall a b, (a < c)%nat -> (b < c)%nat ->
      sumn c (fun e => Z a e * sumn d (fun i => Y i e *
-       sumn d (fun j => (L i j + masked_outer k S G U i j) * X j b))) = if Nat.eqb a b then D else 0) ->
+       sumn d (fun j => (L i j + masked_outer k S G U i j) * X j b))) =
+         if Nat.eqb a b then D else 0) ->
   ~ exists r E P Q, (k + count k T + 2 * r <= m)%nat /\
       forall i j, (i < d)%nat -> (j < d)%nat ->
         L i j + masked_outer k S G U i j = masked_outer k T E U i j + low_rank r P Q i j.
@@ -110,7 +115,8 @@ Example rank_refute_example (E P Q : mat) :
        1 = masked_outer 0 (fun _ => false) E (fun _ _ => 0) i j + low_rank 0 P Q i j).
 Proof.
   intros H. pose proof (rank_refute 1 0 1 0 (fun _ _ => 1) (fun _ _ => 0) E P Q
-                          (fun _ _ => 1) (fun _ _ => 1) (fun _ _ => 1) (fun _ => false) 1 R1_neq_R0 H) as Hc.
+                          (fun _ _ => 1) (fun _ _ => 1) (fun _ _ => 1) (fun _ => false) 1
+                          R1_neq_R0 H) as Hc.
   assert (1 <= 0)%nat; [apply Hc|lia].
   - intros t b Ht. lia.
   - intros a b Ha Hb. replace a with 0%nat by lia. replace b with 0%nat by lia. simpl. ring.
@@ -127,7 +133,8 @@ Example rank_refute_width_example (U G : mat) :
         id2 i j + masked_outer 0 (fun _ => false) G U i j =
         masked_outer 0 (fun _ => false) E U i j + low_rank r P Q i j.
 Proof.
-  apply (rank_refute_width 2 0 3 2 U G id2 id2 id2 id2 (fun _ => false) (fun _ => false) 1 R1_neq_R0).
+  apply
+    (rank_refute_width 2 0 3 2 U G id2 id2 id2 id2 (fun _ => false) (fun _ => false) 1 R1_neq_R0).
   - simpl. lia.
   - intros t b Ht. lia.
   - intros a b Ha Hb. unfold masked_outer, id2. simpl.

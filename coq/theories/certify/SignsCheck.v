@@ -41,7 +41,8 @@ Fixpoint pivot (d : nat) (v : list Z) : option (nat * Z) :=
 Fixpoint minor_nz (d : nat) (ua va : Z) (u v : list Z) : bool :=
   match d with
   | O => false
-  | S d' => if Z.eqb (ua * hdd v 0 - hdd u 0 * va)%Z 0 then minor_nz d' ua va (tll u) (tll v) else true
+  | S d' =>
+    if Z.eqb (ua * hdd v 0 - hdd u 0 * va)%Z 0 then minor_nz d' ua va (tll u) (tll v) else true
   end.
 
 (** Some [j < d] with [u_j <> s v_j]. *)
@@ -75,7 +76,8 @@ Lemma minor_nz_sound d : forall ua va u v, minor_nz d ua va u v = true ->
 Proof.
   induction d as [|d IH]; intros ua va u v H; [discriminate|]. simpl in H.
   destruct (Z.eqb_spec (ua * hdd v 0 - hdd u 0 * va)%Z 0) as [_|N].
-  - destruct (IH _ _ _ _ H) as [b [Hb Hnz]]. exists (S b). split; [lia|]. rewrite !nth_tll. exact Hnz.
+  - destruct (IH _ _ _ _ H) as [b [Hb Hnz]]. exists (S b). split; [lia|]. rewrite !nth_tll.
+    exact Hnz.
   - exists 0%nat. split; [lia|]. rewrite !nth_hdd. exact N.
 Qed.
 
@@ -124,7 +126,9 @@ Qed.
 
 Lemma rows_nonzero d k dU RU : (0 < dU)%Z -> all_upto (fun _ u => nz_upto d u) [] 0 k RU = true ->
   forall t, (t < k)%nat -> nonzero_vec d (row (zmat_rows dU RU) t).
-Proof. intros Hd H t Ht. exact (nz_upto_nonzero_vec d dU _ Hd (all_upto_sound0 _ _ _ _ H t Ht)). Qed.
+Proof.
+  intros Hd H t Ht. exact (nz_upto_nonzero_vec d dU _ Hd (all_upto_sound0 _ _ _ _ H t Ht)).
+Qed.
 
 (** A nonzero [2 x 2] minor makes two vectors independent. *)
 Lemma minor_independent d (u v : vec) a b : (a < d)%nat -> (b < d)%nat ->
@@ -132,10 +136,12 @@ Lemma minor_independent d (u v : vec) a b : (a < d)%nat -> (b < d)%nat ->
 Proof.
   intros Ha Hb Hm al be H. pose proof (H a Ha) as Ea. pose proof (H b Hb) as Eb.
   assert (E1 : al * (u a * v b - u b * v a) = 0%R)
-    by (replace (al * (u a * v b - u b * v a)) with (v b * (al * u a + be * v a) - v a * (al * u b + be * v b))
+    by (replace (al * (u a * v b - u b * v a))
+          with (v b * (al * u a + be * v a) - v a * (al * u b + be * v b))
           by ring; rewrite Ea, Eb; ring).
   assert (E2 : be * (u a * v b - u b * v a) = 0%R)
-    by (replace (be * (u a * v b - u b * v a)) with (u a * (al * u b + be * v b) - u b * (al * u a + be * v a))
+    by (replace (be * (u a * v b - u b * v a))
+          with (u a * (al * u b + be * v b) - u b * (al * u a + be * v a))
           by ring; rewrite Ea, Eb; ring).
   apply Rmult_integral in E1, E2. split; [destruct E1 | destruct E2]; tauto.
 Qed.
@@ -154,7 +160,9 @@ Proof.
   destruct (minor_nz_sound d _ _ u v H) as [b [Hb Hm]].
   apply (minor_independent d _ _ a b Ha Hb). unfold zvec. rewrite Hua.
   pose proof (IZR_pos_neq0 _ Hd).
-  replace (IZR ua / IZR den * (IZR (nth b v 0%Z) / IZR den) - IZR (nth b u 0%Z) / IZR den * (IZR (nth a v 0%Z) / IZR den))
+  replace
+    (IZR ua / IZR den * (IZR (nth b v 0%Z) / IZR den) - IZR (nth b u 0%Z) / IZR den *
+      (IZR (nth a v 0%Z) / IZR den))
     with (IZR (ua * nth b v 0 - nth b u 0 * nth a v 0)%Z / IZR (den * den))
     by (rewrite minus_IZR, !mult_IZR; field; auto).
   apply IZR_div_neq0; [lia | exact Hm].
@@ -171,7 +179,8 @@ Lemma pairs_padl_all (P : list Z -> list Z -> Prop) (f : list Z -> list Z -> boo
 Proof.
   intros Hf Hsym H s t Hs Ht Hst.
   assert (Hlt : forall s t, (s < t)%nat -> (t < k)%nat -> P (nth s RU []) (nth t RU [])).
-  { intros s' t' H1 H2. rewrite <- (nth_padl k RU [] s') by lia. rewrite <- (nth_padl k RU [] t') by lia.
+  { intros s' t' H1 H2. rewrite <- (nth_padl k RU [] s') by lia.
+    rewrite <- (nth_padl k RU [] t') by lia.
     apply Hf, (pairs_ok_sound f [] _ H); [exact H1 | rewrite padl_length; exact H2]. }
   destruct (proj1 (Nat.lt_gt_cases s t) Hst) as [Hl|Hl]; [|apply Hsym]; apply Hlt; lia.
 Qed.
@@ -184,7 +193,8 @@ Proof.
   split; [exact (rows_nonzero d k dU RU Hd Hn)|]. intros s t Hs Ht Hst.
   rewrite !row_zmat_rows.
   exact (pairs_padl_all (fun u v => lin_independent2 d (zvec dU u) (zvec dU v)) (indep_ok d) k RU
-           (fun u v => indep_ok_sound d dU u v Hd) (fun u v => lin_independent2_sym d _ _) Hp s t Hs Ht Hst).
+           (fun u v => indep_ok_sound d dU u v Hd) (fun u v => lin_independent2_sym d _ _) Hp s t
+           Hs Ht Hst).
 Qed.
 
 Lemma pm_equal_sym d u v : pm_equal d u v -> pm_equal d v u.
@@ -212,5 +222,6 @@ Proof.
   split; [exact (rows_nonzero d k dU RU Hd Hn)|]. intros s t Hs Ht Hst.
   rewrite !row_zmat_rows.
   exact (pairs_padl_all (fun u v => ~ pm_equal d (zvec dU u) (zvec dU v)) (signs_ok d) k RU
-           (fun u v => signs_ok_sound d dU u v Hd) (fun u v N E => N (pm_equal_sym d _ _ E)) Hp s t Hs Ht Hst).
+           (fun u v => signs_ok_sound d dU u v Hd) (fun u v N E => N (pm_equal_sym d _ _ E)) Hp s t
+           Hs Ht Hst).
 Qed.

@@ -80,7 +80,8 @@ Proof.
   unfold small_fun. intros H. apply andb_prop in H as [H HY]. apply andb_prop in H as [H1 H2].
   apply ltb_spec in H1, H2. change (phi 1) with 1%Z in H1.
   change (phi 2097152) with (2 ^ 21)%Z in H2. split; [lia|].
-  rewrite forallb_forall in HY. intros ky Hin. specialize (HY ky Hin). apply Z.ltb_lt in HY. exact HY.
+  rewrite forallb_forall in HY. intros ky Hin. specialize (HY ky Hin). apply Z.ltb_lt in HY.
+  exact HY.
 Qed.
 
 Lemma ysum_raw_eq p Y a b : small_fun p Y = true ->
@@ -127,7 +128,8 @@ Proof.
     rewrite (zsum_ext n _ (fun i =>
         (zsum d (fun l => phi (nth l yr 0%uint63) *
                           (if S i then dT * (eB k i * eA i l) else 0)) +
-         (if S i then dT * fsumZ Y (fun k yr => eB k i * zsum d (fun l => phi (nth l yr 0%uint63) * eA i l))
+         (if S i then dT * fsumZ Y
+           (fun k yr => eB k i * zsum d (fun l => phi (nth l yr 0%uint63) * eA i l))
           else 0))%Z)).
     + rewrite zsum_plus, IH, zsum_swap.
       rewrite (zsum_ext d _ (fun l => phi (nth l yr 0%uint63) * (- (cAB * eT k l)))%Z).
@@ -137,7 +139,8 @@ Proof.
       * intros l Hl. rewrite <- (HS k l Hk Hl), <- zsum_scal, <- zsum_scal.
         apply zsum_ext. intros i _. destruct (S i); ring.
     + intros i _. destruct (S i).
-      * rewrite Z.mul_add_distr_l, <- zsum_scal, <- zsum_scal. f_equal. apply zsum_ext. intros; ring.
+      * rewrite Z.mul_add_distr_l, <- zsum_scal, <- zsum_scal. f_equal. apply zsum_ext.
+        intros; ring.
       * rewrite (zsum_ext d _ (fun _ => 0%Z)) by (intros; ring). rewrite zsum_zero. ring.
 Qed.
 

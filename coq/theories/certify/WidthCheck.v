@@ -38,7 +38,9 @@ Fixpoint mk_cls (k : nat) (T S : list bool) (CG CE RU : list (list Z)) : list zc
   end.
 
 Lemma mk_cls_length k T S CG CE RU : length (mk_cls k T S CG CE RU) = k.
-Proof. revert T S CG CE RU. induction k; intros; simpl; [reflexivity | rewrite IHk; reflexivity]. Qed.
+Proof.
+  revert T S CG CE RU. induction k; intros; simpl; [reflexivity | rewrite IHk; reflexivity].
+Qed.
 
 Lemma nth_mk_cls k : forall T S CG CE RU t, (t < k)%nat ->
   nth t (mk_cls k T S CG CE RU) cls_dflt =
@@ -57,7 +59,8 @@ Fixpoint mk_pq (r : nat) (CP RQ : list (list Z)) : list (list Z * list Z) :=
 Lemma mk_pq_length r CP RQ : length (mk_pq r CP RQ) = r.
 Proof. revert CP RQ. induction r; intros; simpl; [reflexivity | rewrite IHr; reflexivity]. Qed.
 
-Lemma nth_mk_pq r : forall CP RQ l, (l < r)%nat -> nth l (mk_pq r CP RQ) ([], []) = (nth l CP [], nth l RQ []).
+Lemma nth_mk_pq r : forall CP RQ l, (l < r)%nat ->
+    nth l (mk_pq r CP RQ) ([], []) = (nth l CP [], nth l RQ []).
 Proof.
   induction r as [|r IH]; intros CP RQ l Hl; [lia|]. destruct l as [|l].
   - simpl. rewrite !nth_hdd. reflexivity.
@@ -75,14 +78,17 @@ Definition masked_sum (d : nat) (sel : zcls -> bool) (col : zcls -> list Z) (cs 
 Definition pq_sum (d : nat) (ps : list (list Z * list Z)) : list (list Z) :=
   outer_sum d (map fst ps) (map snd ps).
 
-Definition check_width_data (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z) (CG : list (list Z))
+Definition check_width_data (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
+    (CG : list (list Z))
     (dU : Z) (RU : list (list Z)) (T S : list bool) (r : nat) (dE : Z) (CE : list (list Z))
     (dP : Z) (CP : list (list Z)) (dQ : Z) (RQ : list (list Z)) : bool :=
   let cs := mk_cls k T S CG CE RU in
   Z.ltb 0 dL && Z.ltb 0 dG && Z.ltb 0 dU && Z.ltb 0 dE && Z.ltb 0 dP && Z.ltb 0 dQ &&
   forallb (fun c => negb (tt c && ss c)) cs &&
   Nat.leb (k + count k (fun t => nth t T false) + 2 * r) m &&
-  zmeqb (zmadd (zmscale (dG * dU * dE * dP * dQ) RL) (zmscale (dL * dE * dP * dQ) (masked_sum d ss gcol cs)))
+  zmeqb
+    (zmadd (zmscale (dG * dU * dE * dP * dQ) RL)
+      (zmscale (dL * dE * dP * dQ) (masked_sum d ss gcol cs)))
         (zmadd (zmscale (dL * dG * dP * dQ) (masked_sum d tt ecol cs))
                (zmscale (dL * dG * dU * dE) (pq_sum d (mk_pq r CP RQ)))).
 
@@ -102,10 +108,12 @@ Proof. intros Hi Hj. unfold pq_sum. apply zent_outer_sum; assumption. Qed.
 Lemma sumn_list_IZR {A} (l : list A) n x0 (g : A -> Z) c : length l = n ->
   sumn n (fun i => IZR (g (nth i l x0)) / c) = IZR (zlsum (map g l)) / c.
 Proof.
-  intros <-. rewrite (sumn_nth_list l x0 (fun r => IZR (g r) / c)), rlsum_div, rlsum_IZR. reflexivity.
+  intros <-. rewrite (sumn_nth_list l x0 (fun r => IZR (g r) / c)), rlsum_div, rlsum_IZR.
+  reflexivity.
 Qed.
 
-Lemma masked_outer_zent d k T S CG CE RU (sel : zcls -> bool) (col : zcls -> list Z) (Sf : nat -> bool)
+Lemma masked_outer_zent d k T S CG CE RU (sel : zcls -> bool) (col : zcls -> list Z)
+    (Sf : nat -> bool)
     (C : list (list Z)) dC dU i j : (i < d)%nat -> (j < d)%nat -> (0 < dC)%Z -> (0 < dU)%Z ->
   (forall t, (t < k)%nat -> Sf t = sel (nth t (mk_cls k T S CG CE RU) cls_dflt) /\
                            col (nth t (mk_cls k T S CG CE RU) cls_dflt) = nth t C []) ->
@@ -113,10 +121,12 @@ Lemma masked_outer_zent d k T S CG CE RU (sel : zcls -> bool) (col : zcls -> lis
   IZR (zent (masked_sum d sel col (mk_cls k T S CG CE RU)) i j) / (IZR dC * IZR dU).
 Proof.
   intros Hi Hj HC HU Hsel. pose proof (IZR_pos_neq0 _ HC). pose proof (IZR_pos_neq0 _ HU).
-  rewrite masked_sum_zent by assumption. rewrite <- (sumn_list_IZR _ k cls_dflt) by apply mk_cls_length.
+  rewrite masked_sum_zent by assumption.
+  rewrite <- (sumn_list_IZR _ k cls_dflt) by apply mk_cls_length.
   unfold masked_outer. apply sumn_ext. intros t Ht. destruct (Hsel t Ht) as [-> Hc].
   rewrite Hc. rewrite nth_mk_cls by exact Ht. simpl.
-  destruct (sel _); [rewrite mult_IZR; unfold zmat_cols, zmat_rows; field; auto | unfold Rdiv; ring].
+  destruct (sel _);
+    [rewrite mult_IZR; unfold zmat_cols, zmat_rows; field; auto | unfold Rdiv; ring].
 Qed.
 
 Lemma low_rank_zent d r CP RQ dP dQ i j : (i < d)%nat -> (j < d)%nat -> (0 < dP)%Z -> (0 < dQ)%Z ->
@@ -131,15 +141,19 @@ Qed.
 
 Lemma common_denominator (x y z w dL dG dU dE dP dQ : Z) :
   (0 < dL)%Z -> (0 < dG)%Z -> (0 < dU)%Z -> (0 < dE)%Z -> (0 < dP)%Z -> (0 < dQ)%Z ->
-  (dG * dU * dE * dP * dQ * x + dL * dE * dP * dQ * y = dL * dG * dP * dQ * z + dL * dG * dU * dE * w)%Z ->
-  IZR x / IZR dL + IZR y / (IZR dG * IZR dU) = IZR z / (IZR dE * IZR dU) + IZR w / (IZR dP * IZR dQ).
+  (dG * dU * dE * dP * dQ * x + dL * dE * dP * dQ * y = dL * dG * dP * dQ * z
+    + dL * dG * dU * dE * w)%Z ->
+  IZR x / IZR dL + IZR y / (IZR dG * IZR dU) = IZR z / (IZR dE * IZR dU)
+    + IZR w / (IZR dP * IZR dQ).
 Proof.
   intros HL HG HU HE HP HQ E. apply (f_equal IZR) in E. rewrite !plus_IZR, !mult_IZR in E.
   pose proof (IZR_pos_neq0 _ HL). pose proof (IZR_pos_neq0 _ HG). pose proof (IZR_pos_neq0 _ HU).
   pose proof (IZR_pos_neq0 _ HE). pose proof (IZR_pos_neq0 _ HP). pose proof (IZR_pos_neq0 _ HQ).
   set (D := IZR dL * IZR dG * IZR dU * IZR dE * IZR dP * IZR dQ).
   assert (HD : D <> 0%R) by (unfold D; repeat apply Rmult_integral_contrapositive_currified; auto).
-  transitivity ((IZR dG * IZR dU * IZR dE * IZR dP * IZR dQ * IZR x + IZR dL * IZR dE * IZR dP * IZR dQ * IZR y) / D).
+  transitivity
+    ((IZR dG * IZR dU * IZR dE * IZR dP * IZR dQ * IZR x
+      + IZR dL * IZR dE * IZR dP * IZR dQ * IZR y) / D).
   - unfold D. field. repeat split; assumption.
   - rewrite E. unfold D. field. repeat split; assumption.
 Qed.
@@ -178,7 +192,8 @@ Proof.
 Qed.
 
 Theorem width_condition_at_k d k (U G L : mat) : width_condition d k k U G L ->
-  exists S : nat -> bool, forall i j, (i < d)%nat -> (j < d)%nat -> L i j + masked_outer k S G U i j = 0%R.
+  exists S : nat -> bool, forall i j, (i < d)%nat -> (j < d)%nat ->
+    L i j + masked_outer k S G U i j = 0%R.
 Proof.
   intros (T & S & r & E & P & Q & _ & Hm & HL). exists S. intros i j Hi Hj.
   rewrite (HL i j Hi Hj). assert (Hr : r = 0%nat) by lia. subst r.

@@ -127,7 +127,8 @@ Definition zvscale (c : Z) (v : list Z) : list Z := map (Z.mul c) v.
 Lemma zzero_sound u : zzero u = true -> forall p, nth p u 0%Z = 0%Z.
 Proof.
   induction u as [|x u IH]; intros H p; [destruct p; reflexivity|]. simpl in H.
-  apply andb_prop in H as [Hx Hu]. destruct p; simpl; [apply Z.eqb_eq; exact Hx | apply IH; exact Hu].
+  apply andb_prop in H as [Hx Hu].
+  destruct p; simpl; [apply Z.eqb_eq; exact Hx | apply IH; exact Hu].
 Qed.
 
 Lemma zveqb_sound u : forall v, zveqb u v = true -> forall p, nth p u 0%Z = nth p v 0%Z.
@@ -283,14 +284,16 @@ Proof. induction l as [|x l IH]; [reflexivity|]. simpl. destruct (h x); simpl; r
 
 (** A sum of vectors, entrywise. *)
 Lemma nth_fold_zvadd {A} (l : list A) (g : A -> list Z) p :
-  nth p (fold_right (fun x acc => zvadd (g x) acc) [] l) 0%Z = zlsum (map (fun x => nth p (g x) 0%Z) l).
+  nth p (fold_right (fun x acc => zvadd (g x) acc) [] l) 0%Z =
+    zlsum (map (fun x => nth p (g x) 0%Z) l).
 Proof.
   induction l as [|x l IH]; [destruct p; reflexivity|]. simpl. rewrite nth_zvadd, IH. reflexivity.
 Qed.
 
 (** A sum of matrices, entrywise. *)
 Lemma zent_fold_zmadd {A} (l : list A) (g : A -> list (list Z)) i j :
-  zent (fold_right (fun x acc => zmadd (g x) acc) [] l) i j = zlsum (map (fun x => zent (g x) i j) l).
+  zent (fold_right (fun x acc => zmadd (g x) acc) [] l) i j =
+    zlsum (map (fun x => zent (g x) i j) l).
 Proof.
   induction l as [|x l IH]; [apply zent_nil|]. simpl. rewrite zent_zmadd, IH. reflexivity.
 Qed.
@@ -354,7 +357,8 @@ Proof.
 Qed.
 
 Lemma zent_outer_sum {A} d (l : list A) (f g : A -> list Z) p q : (p < d)%nat -> (q < d)%nat ->
-  zent (outer_sum d (map f l) (map g l)) p q = zlsum (map (fun x => (nth p (f x) 0 * nth q (g x) 0)%Z) l).
+  zent (outer_sum d (map f l) (map g l)) p q =
+    zlsum (map (fun x => (nth p (f x) 0 * nth q (g x) 0)%Z) l).
 Proof.
   intros Hp Hq. unfold zent, outer_sum.
   rewrite (nth_map_lt _ _ p []) by (rewrite transp_length; exact Hp).

@@ -54,7 +54,8 @@ Proof.
   rewrite (parallel_dot d (row U j) (row U i) c x Hc), Hsc.
   rewrite (sumn_ext N (fun t => merged_G G j i c p t * sigma (dot d (row (skip_rows U j) t) x))
              (fun t => G p (skip j t) * sigma (dot d (row U (skip j t)) x)
-             + (if Nat.eq_dec (skip j t) i then Rabs c * G p j * sigma (dot d (row U i) x) else 0))).
+                + (if Nat.eq_dec (skip j t) i then Rabs c * G p j * sigma (dot d (row U i) x)
+                   else 0))).
   2:{ intros t _. unfold merged_G, skip_rows, row. destruct (Nat.eq_dec (skip j t) i) as [E|E].
       - rewrite E. ring.
       - ring. }
@@ -83,12 +84,14 @@ Theorem ridge_form_canonical_gen sigma (rel : nat -> vec -> vec -> Prop) :
     same_fun d (ridge_form sigma d k U G L) (ridge_form sigma d k' U' G' L').
 Proof.
   intros H0 Hmerge d k. induction k as [|N IH]; intros U G L.
-  - exists 0%nat, U, G, L. split; [lia|]. split; [split; [|split]; [intros t Ht; lia | intros s t Hs; lia | intros t Ht; lia]|].
+  - exists 0%nat, U, G, L. split; [lia|].
+    split; [split; [|split]; [intros t Ht; lia | intros s t Hs; lia | intros t Ht; lia]|].
     intros x p _. reflexivity.
   - destruct (classic (exists j, (j < S N)%nat /\
                  (~ nonzero_vec d (row U j) \/ ~ nonzero_vec d (col G j))))
       as [[j [Hj Hz]]|Hnz].
-    { destruct (IH (skip_rows U j) (fun p t => G p (skip j t)) L) as (k' & U' & G' & L' & Hk & Hc & Hs).
+    { destruct (IH (skip_rows U j) (fun p t => G p (skip j t)) L)
+          as (k' & U' & G' & L' & Hk & Hc & Hs).
       exists k', U', G', L'. split; [lia|]. split; [exact Hc|].
       refine (same_fun_trans d _ _ _ (drop_class sigma d N U G L j H0 ltac:(lia) _) Hs).
       destruct Hz as [Hz|Hz]; [right | left]; intros q Hq; exact (not_nonzero_zero d _ Hz q Hq). }
@@ -107,7 +110,8 @@ Proof.
     split; [|split].
     + intros t Ht. exact (proj1 (Hnz' t Ht)).
     + intros s t Hs Ht Hst C. apply Hno. exists s, t.
-      split; [exact Hs | split; [exact Ht | split; [intros E; apply Hst; symmetry; exact E | exact C]]].
+      split;
+        [exact Hs | split; [exact Ht | split; [intros E; apply Hst; symmetry; exact E | exact C]]].
     + intros t Ht. exact (proj2 (Hnz' t Ht)).
 Qed.
 

@@ -19,7 +19,8 @@ From Coq Require Import Reals Lra Lia Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix SubmatrixIff.
 From Absorb Require Import Geometry FiniteMaps Calculus GeluRidge.
 From Absorb Require Import SubmatrixIff.
-From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient WidthNecessary Canonicalize R8.
+From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient WidthNecessary
+  Canonicalize R8.
 Open Scope R_scope.
 
 (** ** [grouping] cannot drop a cancelling class *)
@@ -76,7 +77,8 @@ Proof.
   - destruct (HG (cls 0%nat) H0) as [p [Hp Hnz]]. replace p with 0%nat in Hnz by lia.
     exact (Hnz (Hc E)).
   - apply (Hsd _ _ H0 H1 E). destruct Hg as [Hkeep _].
-    destruct (Hkeep 0%nat ltac:(lia) H0) as [_ A0e]. destruct (Hkeep 1%nat ltac:(lia) H1) as [_ A1e].
+    destruct (Hkeep 0%nat ltac:(lia) H0) as [_ A0e].
+    destruct (Hkeep 1%nat ltac:(lia) H1) as [_ A1e].
     specialize (A0e 0%nat ltac:(lia)). specialize (A1e 0%nat ltac:(lia)).
     unfold cancel_A in *. simpl in *.
     destruct (Hpm 0%nat ltac:(lia) H0) as [L0|L0], (Hpm 1%nat ltac:(lia) H1) as [L1|L1];
@@ -94,14 +96,16 @@ Lemma ridge_form_drop_zero sigma d k K (U G L : mat) : (k <= K)%nat ->
   same_fun d (ridge_form sigma d K U G L) (ridge_form sigma d k U G L).
 Proof.
   intros Hk HZ x p Hp. unfold ridge_form. rewrite (WidthCore.sumn_split_at k K _ Hk).
-  rewrite (sumn_zero (K - k)); [ring|]. intros i Hi. rewrite (HZ p (k + i)%nat Hp ltac:(lia) ltac:(lia)). ring.
+  rewrite (sumn_zero (K - k)); [ring|]. intros i Hi.
+  rewrite (HZ p (k + i)%nat Hp ltac:(lia) ltac:(lia)). ring.
 Qed.
 
 Theorem grouping_drop_sound_relu d n k K (A B U G L : mat) cls lam :
   grouping_drop d n k K A B U G L cls lam ->
   same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L).
 Proof.
-  intros [Hk [Hg HZ]]. exact (same_fun_trans d _ _ _ (grouping_sound_relu d n K A B U G L cls lam Hg)
+  intros [Hk [Hg HZ]].
+  exact (same_fun_trans d _ _ _ (grouping_sound_relu d n K A B U G L cls lam Hg)
                                 (ridge_form_drop_zero relu d k K U G L Hk HZ)).
 Qed.
 
@@ -110,7 +114,8 @@ Theorem grouping_drop_sound_pm sigma d n k K (A B U G L : mat) cls lam :
   same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L).
 Proof.
   intros Hodd H0 [[Hk [Hg HZ]] Hpm].
-  exact (same_fun_trans d _ _ _ (grouping_sound_pm sigma d n K A B U G L cls lam Hodd H0 (conj Hg Hpm))
+  exact
+    (same_fun_trans d _ _ _ (grouping_sound_pm sigma d n K A B U G L cls lam Hodd H0 (conj Hg Hpm))
            (ridge_form_drop_zero sigma d k K U G L Hk HZ)).
 Qed.
 
@@ -128,8 +133,9 @@ Theorem pm_absorbable_iff_width_drop sigma d n k K m (A B U G L : mat) cls lam :
   grouping_drop_pm d n k K A B U G L cls lam -> signs_distinct d k U -> nonzero_cols d k G ->
   (absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L).
 Proof.
-  intros Hodd H0 Hun Hg Hs HG. exact (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG
-                                       (grouping_drop_sound_pm sigma d n k K A B U G L cls lam Hodd H0 Hg)).
+  intros Hodd H0 Hun Hg Hs HG.
+  exact (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG
+           (grouping_drop_sound_pm sigma d n k K A B U G L cls lam Hodd H0 Hg)).
 Qed.
 
 (** ** Moving classes *)
@@ -151,7 +157,8 @@ Lemma grouping_G_swap n (B : mat) cls lam j K0 p t :
   grouping_G n B (fun i => swap j K0 (cls i)) lam p t = grouping_G n B cls lam p (swap j K0 t).
 Proof.
   unfold grouping_G. apply sumn_ext. intros i _.
-  destruct (Nat.eq_dec (swap j K0 (cls i)) t) as [E|E], (Nat.eq_dec (cls i) (swap j K0 t)) as [E'|E'];
+  destruct (Nat.eq_dec (swap j K0 (cls i)) t) as [E|E], (Nat.eq_dec (cls i) (swap j K0 t))
+    as [E'|E'];
     try reflexivity.
   - exfalso. apply E'. rewrite <- E, swap_invol. reflexivity.
   - exfalso. apply E. rewrite E', swap_invol. reflexivity.
@@ -164,11 +171,13 @@ Definition reassign_lam (cls : nat -> nat) (lam : nat -> R) (j : nat) (c : R) : 
   fun i => if Nat.eq_dec (cls i) j then c * lam i else lam i.
 
 Lemma grouping_G_reassign_other n (B : mat) cls lam j tgt c p t : t <> j -> t <> tgt ->
-  grouping_G n B (reassign_cls cls j tgt) (reassign_lam cls lam j c) p t = grouping_G n B cls lam p t.
+  grouping_G n B (reassign_cls cls j tgt) (reassign_lam cls lam j c) p t =
+    grouping_G n B cls lam p t.
 Proof.
   intros Hj Ht. unfold grouping_G, reassign_cls, reassign_lam. apply sumn_ext. intros i _.
   destruct (Nat.eq_dec (cls i) j) as [E|E].
-  - destruct (Nat.eq_dec tgt t); [congruence|]. destruct (Nat.eq_dec (cls i) t); [congruence | reflexivity].
+  - destruct (Nat.eq_dec tgt t); [congruence|].
+    destruct (Nat.eq_dec (cls i) t); [congruence | reflexivity].
   - reflexivity.
 Qed.
 
@@ -207,7 +216,8 @@ Lemma inv_zero_kink K0 U cls lam j : inv (S K0) U cls lam -> (j < S K0)%nat ->
 Proof.
   intros [HK [Hkeep [Hdrop HZ]]] Hj Hzj. split; [lia|]. split; [|split].
   - intros i Hi Hc. apply (swap_lt j K0 n (cls i) ltac:(lia) ltac:(lia)) in Hc.
-    destruct (Hkeep i Hi Hc) as [Hl Ha]. split; [exact Hl|]. intros q Hq. rewrite swap_invol. exact (Ha q Hq).
+    destruct (Hkeep i Hi Hc) as [Hl Ha]. split; [exact Hl|]. intros q Hq. rewrite swap_invol.
+    exact (Ha q Hq).
   - intros i Hi Hc. apply Hdrop; [exact Hi|].
     destruct (Nat.lt_ge_cases (cls i) n) as [Hlt|]; [|assumption].
     apply (swap_lt j K0 n (cls i) ltac:(lia) ltac:(lia)) in Hlt. lia.
@@ -225,7 +235,8 @@ Proof.
   - intros i Hi Hc. unfold reassign_cls, reassign_lam in *.
     destruct (Nat.eq_dec (cls i) j); [lia|]. exact (Hkeep i Hi Hc).
   - intros i Hi Hc. unfold reassign_cls in Hc. destruct (Nat.eq_dec (cls i) j) as [E|E].
-    + left. intros q Hq. destruct (Hkeep i Hi ltac:(lia)) as [_ Ha]. rewrite (Ha q Hq), E, (Hu q Hq). ring.
+    + left. intros q Hq. destruct (Hkeep i Hi ltac:(lia)) as [_ Ha].
+      rewrite (Ha q Hq), E, (Hu q Hq). ring.
     + exact (Hdrop i Hi Hc).
   - intros p t Hp Ht Htn. rewrite grouping_G_reassign_other by lia. exact (HZ p t Hp Ht Htn).
 Qed.
@@ -281,7 +292,8 @@ Proof.
                                        (fun E => Hne (eq_sym E)))))
       as (k & U' & cls' & lam' & Hk & Hi & Hcan).
     exists k, U', cls', lam'. split; [lia | split; assumption]. }
-  exists (S K0), U, cls, lam. split; [lia|]. split; [exact Hinv|]. split; [exact HU|]. split; [|exact HG].
+  exists (S K0), U, cls, lam. split; [lia|]. split; [exact Hinv|]. split; [exact HU|].
+  split; [|exact HG].
   intros s t Hs Ht Hst C. apply Hno. exists s, t.
   split; [exact Hs | split; [exact Ht | split; [intros E; apply Hst; symmetry; exact E | exact C]]].
 Qed.
@@ -309,7 +321,8 @@ Theorem grouping_drop_exists_gen : okl 1 ->
 Proof.
   intros H1. destruct (inv_canonical n A (fun i => i) (fun _ => 1) (inv_start H1))
     as (k & U & cls & lam & _ & Hi & Hc).
-  exists k, U, cls, lam. split; [exact Hi|]. split; [exact (grouping_drop_of_inv k U cls lam Hi) | exact Hc].
+  exists k, U, cls, lam. split; [exact Hi|].
+  split; [exact (grouping_drop_of_inv k U cls lam Hi) | exact Hc].
 Qed.
 
 End Canonical.
@@ -319,7 +332,8 @@ End Canonical.
 Theorem grouping_drop_exists_relu d n (A B : mat) : exists k K (U G L : mat) cls lam,
   grouping_drop d n k K A B U G L cls lam /\ lines_distinct d k U /\ nonzero_cols d k G.
 Proof.
-  destruct (grouping_drop_exists_gen d n A B (fun l => l <> 0) parallel_to) as (k & U & cls & lam & _ & Hg & [HU [Hd HG]]).
+  destruct (grouping_drop_exists_gen d n A B (fun l => l <> 0) parallel_to)
+    as (k & U & cls & lam & _ & Hg & [HU [Hd HG]]).
   - intros l H. exact H.
   - intros v u [q0 [Hq0 Hv]] [c Hc]. exists c. split; [exact Hc|].
     intros l Hl E. apply Rmult_integral in E. destruct E as [E|E]; [|exact (Hl E)].
@@ -327,7 +341,8 @@ Proof.
   - lra.
   - exists k, n, U, (grouping_G n B cls lam), (grouping_L n n B U cls lam), cls, lam.
     split; [exact Hg|]. split; [|exact HG]. split; [exact HU|].
-    intros s t Hs Ht Hst. apply not_parallel_independent; [exact (HU t Ht) | exact (Hd s t Hs Ht Hst)].
+    intros s t Hs Ht Hst.
+    apply not_parallel_independent; [exact (HU t Ht) | exact (Hd s t Hs Ht Hst)].
 Qed.
 
 Theorem grouping_drop_exists_pm d n (A B : mat) : exists k K (U G L : mat) cls lam,
@@ -376,7 +391,8 @@ Qed.
 Lemma cancel_no_width_1 : ~ width_condition 1 0 1 one_mat cancel_G cancel_L.
 Proof.
   intros (T & S & r & E & P & Q & _ & Hm & HL). simpl in Hm. assert (r = 0%nat) by lia. subst r.
-  specialize (HL 0%nat 0%nat ltac:(lia) ltac:(lia)). unfold masked_outer, low_rank in HL. simpl in HL.
+  specialize (HL 0%nat 0%nat ltac:(lia) ltac:(lia)). unfold masked_outer, low_rank in HL.
+  simpl in HL.
   rewrite cancel_L_00 in HL. lra.
 Qed.
 
@@ -387,14 +403,16 @@ Proof. split; [split; [intros t Ht; lia | intros s t Hs; lia] | intros t Ht; lia
 Example cancel_absorbable_width_2 : absorbable_ungated relu 1 2 2 identity cancel_A cancel_B.
 Proof.
   apply (proj2 (relu_absorbable_iff_width_drop 1 2 0 1 2 cancel_A cancel_B one_mat cancel_G cancel_L
-                  cancel_cls cancel_lam cancel_grouping_drop (proj1 cancel_canonical) (proj2 cancel_canonical))).
+                  cancel_cls cancel_lam cancel_grouping_drop (proj1 cancel_canonical)
+                  (proj2 cancel_canonical))).
   apply ridge_form_wide. lia.
 Qed.
 
 Example cancel_not_absorbable_width_1 : ~ absorbable_ungated relu 1 2 1 identity cancel_A cancel_B.
 Proof.
   rewrite (relu_absorbable_iff_width_drop 1 2 0 1 1 cancel_A cancel_B one_mat cancel_G cancel_L
-             cancel_cls cancel_lam cancel_grouping_drop (proj1 cancel_canonical) (proj2 cancel_canonical)).
+             cancel_cls cancel_lam cancel_grouping_drop (proj1 cancel_canonical)
+             (proj2 cancel_canonical)).
   exact cancel_no_width_1.
 Qed.
 
@@ -411,13 +429,15 @@ Proof. split; [intros t Ht; lia | intros s t Hs; lia]. Qed.
 
 Example cancel_gelu_absorbable_width_2 : absorbable_ungated gelu 1 2 2 identity cancel_A cancel_B.
 Proof.
-  apply (proj2 (pm_absorbable_iff_width_drop gelu 1 2 0 1 2 cancel_A cancel_B one_mat cancel_G cancel_L
+  apply
+    (proj2 (pm_absorbable_iff_width_drop gelu 1 2 0 1 2 cancel_A cancel_B one_mat cancel_G cancel_L
                   cancel_cls cancel_lam gelu_odd_part gelu_zero gelu_even_part_unique
                   cancel_grouping_drop_pm cancel_signs (proj2 cancel_canonical))).
   apply ridge_form_wide. lia.
 Qed.
 
-Example cancel_gelu_not_absorbable_width_1 : ~ absorbable_ungated gelu 1 2 1 identity cancel_A cancel_B.
+Example cancel_gelu_not_absorbable_width_1 : ~ absorbable_ungated gelu 1 2 1 identity
+    cancel_A cancel_B.
 Proof.
   rewrite (pm_absorbable_iff_width_drop gelu 1 2 0 1 1 cancel_A cancel_B one_mat cancel_G cancel_L
              cancel_cls cancel_lam gelu_odd_part gelu_zero gelu_even_part_unique

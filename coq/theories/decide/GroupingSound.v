@@ -230,19 +230,24 @@ Theorem grouping_sound_pm sigma d n k (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L).
 Proof.
-  intros Hodd H0 [Hg Hpm]. apply (grouping_sound sigma d n k A B U G L cls lam); [exact H0 | | exact Hg].
+  intros Hodd H0 [Hg Hpm].
+  apply (grouping_sound sigma d n k A B U G L cls lam); [exact H0 | | exact Hg].
   intros i Hi Hc. apply odd_part_scale_law_pm; [exact Hodd | exact (Hpm i Hi Hc)].
 Qed.
 
 Corollary grouping_sound_gelu d n k (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated gelu d n A B)) (ridge_form gelu d k U G L).
-Proof. exact (grouping_sound_pm gelu d n k A B U G L cls lam gelu_odd_part (proj2 gelu_vanishing)). Qed.
+Proof.
+  exact (grouping_sound_pm gelu d n k A B U G L cls lam gelu_odd_part (proj2 gelu_vanishing)).
+Qed.
 
 Corollary grouping_sound_silu d n k (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam ->
   same_fun d (residual d identity (ungated silu d n A B)) (ridge_form silu d k U G L).
-Proof. exact (grouping_sound_pm silu d n k A B U G L cls lam silu_odd_part (proj2 silu_vanishing)). Qed.
+Proof.
+  exact (grouping_sound_pm silu d n k A B U G L cls lam silu_odd_part (proj2 silu_vanishing)).
+Qed.
 
 (** ** Building groupings *)
 

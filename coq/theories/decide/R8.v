@@ -25,8 +25,8 @@
     with a zero-kink tail, which exist canonically for every block. *)
 
 From Coq Require Import Reals Lra Lia Classical.
-From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix Counterexamples
-  GeluRidge GeluTanhRidge SiluRidge SubmatrixIff.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix
+  Counterexamples GeluRidge GeluTanhRidge SiluRidge SubmatrixIff.
 From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb.decide Require Import RidgeForm GroupingSound WidthSufficient R8Absorbable
   WidthCore WidthNecessary Canonicalize R8Examples.
@@ -81,7 +81,8 @@ Theorem pm_absorbable_iff_width sigma d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> signs_distinct d k U -> nonzero_cols d k G ->
   (absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L).
 Proof.
-  intros Hodd H0 Hun Hg Hs HG. apply (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG).
+  intros Hodd H0 Hun Hg Hs HG.
+  apply (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG).
   exact (grouping_sound_pm sigma d n k A B U G L cls lam Hodd H0 Hg).
 Qed.
 
@@ -91,7 +92,10 @@ Proof. exact (ridge_unique_even_ext _ _ even_part_gelu gelu_ridge_unique). Qed.
 Corollary gelu_absorbable_iff_width d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> signs_distinct d k U -> nonzero_cols d k G ->
   (absorbable_ungated gelu d n m identity A B <-> width_condition d k m U G L).
-Proof. apply pm_absorbable_iff_width; [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique]. Qed.
+Proof.
+  apply pm_absorbable_iff_width;
+    [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique].
+Qed.
 
 Corollary gelu_tanh_absorbable_iff_width d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> signs_distinct d k U -> nonzero_cols d k G ->
@@ -132,7 +136,8 @@ Theorem pm_not_absorbable_below_classes sigma d n k m (A B U G L : mat) :
 Proof.
   intros Hodd H0 Hun Hs HG Hres Hm Habs.
   pose proof (width_condition_classes d k m U G L
-                (proj1 (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG Hres) Habs)).
+                (proj1
+                  (pm_absorbable_iff_form sigma d n k m A B U G L Hodd H0 Hun Hs HG Hres) Habs)).
   lia.
 Qed.
 
@@ -155,7 +160,8 @@ Theorem pm_block_canonical sigma d n (A B : mat) :
   same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L).
 Proof.
   intros Hodd H0.
-  destruct (ridge_form_canonical_pm sigma d n A B identity Hodd H0) as (k & U & G & L & Hk & Hl & HG & Hs).
+  destruct (ridge_form_canonical_pm sigma d n A B identity Hodd H0)
+    as (k & U & G & L & Hk & Hl & HG & Hs).
   exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
   exact (same_fun_trans d _ _ _
            (grouping_sound_pm sigma d n n A B A B identity (fun i => i) (fun _ => 1) Hodd H0
@@ -188,7 +194,10 @@ Qed.
 Corollary gelu_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
   (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
   (absorbable_ungated gelu d n m identity A B <-> width_condition d k m U G L).
-Proof. apply pm_every_block_decided; [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique]. Qed.
+Proof.
+  apply pm_every_block_decided;
+    [exact gelu_odd_part | exact gelu_zero | exact gelu_even_part_unique].
+Qed.
 
 Corollary gelu_tanh_every_block_decided d n m (A B : mat) : exists k (U G L : mat),
   (k <= n)%nat /\ signs_distinct d k U /\ nonzero_cols d k G /\
@@ -230,9 +239,11 @@ Proof. intros Hc t _. exists 0%nat. split; [lia | exact Hc]. Qed.
     [x + gelu(x) + 3 gelu(-x)] ([gamma = 4], [L = -2]). *)
 Example width_necessary_relu_instance :
   lines_distinct 1 1 dim1_U /\ nonzero_cols 1 1 ex_G3 /\
-  exists A' B' : mat, same_fun 1 (ungated relu 1 2 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
+  exists A' B' : mat,
+    same_fun 1 (ungated relu 1 2 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
 Proof.
-  split; [exact dim1_U_lines|]. split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  split; [exact dim1_U_lines|].
+  split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
   destruct A0_B0_absorbable_via_width as [A' [B' H]]. exists A', B'.
   exact (same_fun_trans 1 _ _ _ H A0_B0_ridge_form).
 Qed.
@@ -241,7 +252,8 @@ Example width_necessary_gelu_instance :
   signs_distinct 1 1 dim1_U /\ nonzero_cols 1 1 g_G /\
   exists A' B' : mat, same_fun 1 (ungated gelu 1 2 A' B') (ridge_form gelu 1 1 dim1_U g_G g_L).
 Proof.
-  split; [exact dim1_U_signs|]. split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
+  split; [exact dim1_U_signs|].
+  split; [intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]|].
   destruct gA_gB_absorbable as [A' [B' H]]. exists A', B'.
   exact (same_fun_trans 1 _ _ _ H gA_gB_ridge_form).
 Qed.
@@ -288,7 +300,8 @@ Example relu_iff_width_not_absorbable_side :
 Proof.
   assert (Hg := trivial_grouping 1 1 one_mat one_mat).
   assert (Hl : lines_distinct 1 1 one_mat) by exact dim1_U_lines.
-  assert (HG : nonzero_cols 1 1 one_mat) by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
+  assert (HG : nonzero_cols 1 1 one_mat)
+    by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
   split; [exact Hg|]. split; [exact Hl|]. split; [exact HG|].
   split; [|exact x_plus_sigma_no_width_1].
   rewrite (relu_absorbable_iff_width 1 1 1 1 one_mat one_mat one_mat one_mat identity _ _ Hg Hl HG).
@@ -303,7 +316,8 @@ Example gelu_iff_width_not_absorbable_side :
 Proof.
   assert (Hg := trivial_grouping_pm 1 1 one_mat one_mat).
   assert (Hs : signs_distinct 1 1 one_mat) by exact dim1_U_signs.
-  assert (HG : nonzero_cols 1 1 one_mat) by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
+  assert (HG : nonzero_cols 1 1 one_mat)
+    by (intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]).
   split; [exact Hg|]. split; [exact Hs|]. split; [exact HG|].
   split; [|exact x_plus_sigma_no_width_1].
   rewrite (gelu_absorbable_iff_width 1 1 1 1 one_mat one_mat one_mat one_mat identity _ _ Hg Hs HG).
@@ -314,13 +328,15 @@ Qed.
 Example relu_below_classes_instance : ~ absorbable_ungated relu 1 2 0 identity A0 B0.
 Proof.
   apply (relu_not_absorbable_below_classes 1 2 1 0 A0 B0 dim1_U ex_G3 identity dim1_U_lines
-           ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra]) A0_B0_ridge_form). lia.
+           ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra])
+           A0_B0_ridge_form). lia.
 Qed.
 
 Example gelu_below_classes_instance : ~ absorbable_ungated gelu 1 2 0 identity gA gB.
 Proof.
   apply (pm_not_absorbable_below_classes gelu 1 2 1 0 gA gB dim1_U g_G g_L gelu_odd_part gelu_zero
-           gelu_even_part_unique dim1_U_signs ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra])
+           gelu_even_part_unique dim1_U_signs
+           ltac:(intros t _; exists 0%nat; split; [lia | cbv [col ex_G3 g_G one_mat]; lra])
            gA_gB_ridge_form). lia.
 Qed.
 

@@ -61,7 +61,9 @@ Qed.
 Corollary gelu_absorbable_of_width_condition d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> width_condition d k m U G L ->
   absorbable_ungated gelu d n m identity A B.
-Proof. apply absorbable_of_width_condition_pm; [exact gelu_odd_part | exact (proj2 gelu_vanishing)]. Qed.
+Proof.
+  apply absorbable_of_width_condition_pm; [exact gelu_odd_part | exact (proj2 gelu_vanishing)].
+Qed.
 
 Corollary gelu_tanh_absorbable_of_width_condition d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> width_condition d k m U G L ->
@@ -74,7 +76,9 @@ Qed.
 Corollary silu_absorbable_of_width_condition d n k m (A B U G L : mat) cls lam :
   grouping_pm d n k A B U G L cls lam -> width_condition d k m U G L ->
   absorbable_ungated silu d n m identity A B.
-Proof. apply absorbable_of_width_condition_pm; [exact silu_odd_part | exact (proj2 silu_vanishing)]. Qed.
+Proof.
+  apply absorbable_of_width_condition_pm; [exact silu_odd_part | exact (proj2 silu_vanishing)].
+Qed.
 
 (** ** Wide targets *)
 
@@ -164,7 +168,8 @@ Qed.
 Corollary submatrix_absorbable_via_width d n S (A B : mat) :
   submatrix_cond d n S A B -> absorbable_ungated relu d n n identity A B.
 Proof.
-  intros Hsub. apply (absorbable_of_width_condition d n n n A B A B identity (fun i => i) (fun _ => 1)).
+  intros Hsub.
+  apply (absorbable_of_width_condition d n n n A B A B identity (fun i => i) (fun _ => 1)).
   - apply trivial_grouping.
   - exact (submatrix_width_condition d n S A B Hsub).
 Qed.

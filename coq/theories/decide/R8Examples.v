@@ -42,18 +42,27 @@ Proof.
 Qed.
 
 Example A0_B0_ridge_form :
-  same_fun 1 (residual 1 identity (ungated relu 1 2 A0 B0)) (ridge_form relu 1 1 dim1_U ex_G3 identity).
-Proof. exact (grouping_sound_relu 1 2 1 A0 B0 dim1_U ex_G3 identity ex_cls ex_lam A0_B0_grouping). Qed.
+  same_fun 1 (residual 1 identity (ungated relu 1 2 A0 B0))
+    (ridge_form relu 1 1 dim1_U ex_G3 identity).
+Proof.
+  exact (grouping_sound_relu 1 2 1 A0 B0 dim1_U ex_G3 identity ex_cls ex_lam A0_B0_grouping).
+Qed.
 
 Example A0_B0_width_condition : width_condition 1 1 2 dim1_U ex_G3 identity.
 Proof. apply dim1_width_condition; [reflexivity | lia]. Qed.
 
 Example ridge_3_relu_width_2 :
-  exists A' B' : mat, same_fun 1 (ungated relu 1 2 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
-Proof. exact (width_condition_sufficient relu 1 1 2 dim1_U ex_G3 identity relu_odd_part A0_B0_width_condition). Qed.
+  exists A' B' : mat,
+    same_fun 1 (ungated relu 1 2 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
+Proof.
+  exact
+    (width_condition_sufficient relu 1 1 2 dim1_U ex_G3 identity relu_odd_part
+      A0_B0_width_condition).
+Qed.
 
 Example ridge_3_wide :
-  exists A' B' : mat, same_fun 1 (ungated relu 1 3 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
+  exists A' B' : mat,
+    same_fun 1 (ungated relu 1 3 A' B') (ridge_form relu 1 1 dim1_U ex_G3 identity).
 Proof. apply ridge_absorbable_wide; [exact relu_odd_part | lia]. Qed.
 
 Example A0_B0_absorbable_via_width : absorbable_ungated relu 1 2 2 identity A0 B0.
@@ -185,7 +194,9 @@ Qed.
 
 Example w_absorbable :
   exists A' B' : mat, same_fun 2 (ungated gelu 2 5 A' B') (ridge_form gelu 2 2 w_U w_G w_L).
-Proof. exact (width_condition_sufficient gelu 2 2 5 w_U w_G w_L gelu_odd_part w_width_condition). Qed.
+Proof.
+  exact (width_condition_sufficient gelu 2 2 5 w_U w_G w_L gelu_odd_part w_width_condition).
+Qed.
 
 Example submatrix_example_via_width_gelu : absorbable_ungated gelu 1 2 2 identity ex_A ex_B.
 Proof.

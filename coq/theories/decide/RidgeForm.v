@@ -95,10 +95,12 @@ Definition grouping_pm (d n k : nat) (A B U G L : mat) (cls : nat -> nat) (lam :
 (** Groupings with a zero-kink tail: [K] classes, of which [k .. K-1] have
     zero kink; the ridge form keeps the classes [0 .. k-1] (R8's "drop" of
     classes whose kinks cancel).  Their theory is [decide/GroupingDrop.v]. *)
-Definition grouping_drop (d n k K : nat) (A B U G L : mat) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+Definition grouping_drop (d n k K : nat) (A B U G L : mat) (cls : nat -> nat)
+    (lam : nat -> R) : Prop :=
   (k <= K)%nat /\ grouping d n K A B U G L cls lam /\
   (forall p t, (p < d)%nat -> (k <= t)%nat -> (t < K)%nat -> G p t = 0).
 
-Definition grouping_drop_pm (d n k K : nat) (A B U G L : mat) (cls : nat -> nat) (lam : nat -> R) : Prop :=
+Definition grouping_drop_pm (d n k K : nat) (A B U G L : mat) (cls : nat -> nat)
+    (lam : nat -> R) : Prop :=
   grouping_drop d n k K A B U G L cls lam /\
   (forall i, (i < n)%nat -> (cls i < K)%nat -> lam i = 1 \/ lam i = -1).

@@ -30,7 +30,8 @@ Proof.
   destruct (f n); simpl; ring.
 Qed.
 
-Lemma count_zero_false n (f : nat -> bool) : count n f = 0%nat -> forall i, (i < n)%nat -> f i = false.
+Lemma count_zero_false n (f : nat -> bool) : count n f = 0%nat -> forall i, (i < n)%nat ->
+    f i = false.
 Proof.
   induction n as [|n IH]; intros H i Hi; [lia|]. simpl in H.
   destruct (f n) eqn:E; [lia|]. rewrite Nat.add_0_r in H.
@@ -215,7 +216,8 @@ Lemma bound_total :
 Proof.
   unfold label_bound. rewrite sumn_plus, sumn_scal_l, <- count_INR.
   rewrite (sumn_split_at k M _ HkM).
-  rewrite (sumn_zero (M - k)) by (intros i _; destruct (Nat.ltb_spec (k + i) k); [lia | reflexivity]).
+  rewrite (sumn_zero (M - k))
+    by (intros i _; destruct (Nat.ltb_spec (k + i) k); [lia | reflexivity]).
   rewrite (sumn_ext k _ (fun t => 1 + (if core_T t then 1 else 0)))
     by (intros t Ht; destruct (Nat.ltb_spec t k); [reflexivity | lia]).
   rewrite sumn_plus, sumn_const_one, <- count_INR. ring.
@@ -236,10 +238,12 @@ Proof.
   { intros t _. unfold core_T, core_S, both. intros H.
     apply andb_prop in H as [_ H]. apply negb_true_iff in H. exact H. }
   intros p q Hp Hq. rewrite <- HPQ, linear_part_labels by assumption.
-  unfold masked_outer. rewrite (sumn_split_at k M _ HkM), (sumn_split_at k M (fun t => if core_R t then _ else 0) HkM).
+  unfold masked_outer.
+  rewrite (sumn_split_at k M _ HkM), (sumn_split_at k M (fun t => if core_R t then _ else 0) HkM).
   rewrite (sumn_zero k (fun t => if core_R t then _ else 0)).
   2:{ intros t Ht. unfold core_R. destruct (Nat.leb_spec k t); [lia | reflexivity]. }
-  assert (Hlow : sumn k (fun t => - neg_kink p t * W t q) + sumn k (fun t => if core_S t then G p t * U t q else 0)
+  assert (Hlow : sumn k (fun t => - neg_kink p t * W t q)
+                 + sumn k (fun t => if core_S t then G p t * U t q else 0)
                  = sumn k (fun t => if core_T t then - neg_kink p t * U t q else 0)).
   { rewrite <- sumn_plus. apply sumn_ext. intros t Ht. rewrite HW by assumption.
     unfold core_T, core_S, both.
@@ -250,13 +254,15 @@ Proof.
       + rewrite (neg_kink_none p t E'). ring.
       + ring. }
   assert (Hhigh : sumn (M - k) (fun i => - neg_kink p (k + i) * W (k + i)%nat q)
-                  = sumn (M - k) (fun i => if core_R (k + i) then - neg_kink p (k + i) * W (k + i)%nat q else 0)).
+                  = sumn (M - k) (fun i =>
+                      if core_R (k + i) then - neg_kink p (k + i) * W (k + i)%nat q else 0)).
   { apply sumn_ext. intros i Hi. unfold core_R, both.
     destruct (Nat.leb_spec k (k + i)); [|lia]. simpl.
     destruct (Nat.eqb_spec (count m (neg_rows (k + i))) 0) as [E|E]; simpl.
     - rewrite (neg_kink_none p _ E). ring.
     - destruct (Nat.eqb_spec (count m (pos_rows (k + i))) 0) as [E'|E']; simpl; [|reflexivity].
-      rewrite (neg_kink_all p (k + i)%nat ltac:(lia) Hp E'). destruct (Nat.ltb_spec (k + i) k); [lia|]. ring. }
+      rewrite (neg_kink_all p (k + i)%nat ltac:(lia) Hp E').
+      destruct (Nat.ltb_spec (k + i) k); [lia|]. ring. }
   rewrite Hhigh. rewrite Rplus_0_l. lra.
 Qed.
 

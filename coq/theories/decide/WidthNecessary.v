@@ -164,7 +164,8 @@ Proof.
     + destruct (Req_EM_T (dot d (row V j) x0) 0) as [E|E]; [|ring].
       destruct (Hx j Hj) as [C|Hpar]; [contradiction|].
       assert (Hz : ~ nonzero_vec d (row V j)).
-      { intros Hnz. assert (mb j = true) by (apply Hmb; [exact Hj | split; assumption]). congruence. }
+      { intros Hnz. assert (mb j = true) by (apply Hmb; [exact Hj | split; assumption]).
+        congruence. }
       rewrite (dot_zero_l d _ u (not_nonzero_zero d _ Hz)), Rabs_R0. ring.
 Qed.
 
@@ -221,7 +222,8 @@ Proof.
   - intros d u v [q [Hq Hu]] [c Hc]. assert (Hc0 : c <> 0).
     { intros E. apply Hu. rewrite (Hc q Hq), E. ring. }
     exists (/ c). intros q' Hq'. rewrite (Hc q' Hq'). field. exact Hc0.
-  - intros d u v w [c1 H1] [c2 H2]. exists (c1 * c2). intros q Hq. rewrite (H1 q Hq), (H2 q Hq). ring.
+  - intros d u v w [c1 H1] [c2 H2]. exists (c1 * c2). intros q Hq. rewrite (H1 q Hq), (H2 q Hq).
+    ring.
 Qed.
 
 Lemma class_rel_pm : class_rel pm_equal.
@@ -253,7 +255,8 @@ Let rel_trans := proj2 (proj2 (proj2 Hrel)).
 
 (** Witness rows followed by the form's directions (with opposite weights). *)
 Definition cat_rows : mat := fun j => if lt_dec j m then A' j else U (j - m)%nat.
-Definition cat_coef (p : nat) : nat -> R := fun j => if lt_dec j m then B' p j else - G p (j - m)%nat.
+Definition cat_coef (p : nat) : nat -> R :=
+  fun j => if lt_dec j m then B' p j else - G p (j - m)%nat.
 
 Lemma cat_vanishes p x : (p < d)%nat ->
   sumn (m + k)%nat (fun j => cat_coef p j * even_part sigma (dot d (row cat_rows j) x)) = 0.
@@ -301,7 +304,8 @@ Qed.
 (** A direction [u_t0] of the form: its witness rows carry [gamma_t0]. *)
 Lemma class_kink_form t0 (mb : nat -> bool) (c : nat -> R) p :
   (t0 < k)%nat -> (p < d)%nat ->
-  (forall j, (j < m)%nat -> (mb j = true <-> nonzero_vec d (row A' j) /\ rel d (row A' j) (row U t0))) ->
+  (forall j, (j < m)%nat ->
+    (mb j = true <-> nonzero_vec d (row A' j) /\ rel d (row A' j) (row U t0))) ->
   (forall j q, (j < m)%nat -> (q < d)%nat -> mb j = true -> A' j q = c j * U t0 q) ->
   sumn m (fun j => if mb j then B' p j * Rabs (c j) else 0) = G p t0.
 Proof.
@@ -313,7 +317,8 @@ Proof.
     + intros t _. destruct (Nat.eq_dec t0 t); [rewrite Rabs_R1; ring | reflexivity].
   - intros t Ht. destruct (Nat.eq_dec t0 t) as [<-|Hne].
     + split; [intros _; split; [exact (HU t0 Ht0) | apply rel_refl] | reflexivity].
-    + split; [discriminate|]. intros [_ C]. exfalso. exact (HUd t t0 Ht Ht0 (fun E => Hne (eq_sym E)) C).
+    + split; [discriminate|]. intros [_ C]. exfalso.
+      exact (HUd t t0 Ht Ht0 (fun E => Hne (eq_sym E)) C).
   - intros t q Ht Hq E. destruct (Nat.eq_dec t0 t) as [<-|]; [unfold row; ring | discriminate].
 Qed.
 
@@ -343,7 +348,8 @@ Lemma first_of_class_exists j : (j < m)%nat -> nonzero_vec d (row A' j) -> off_f
   exists j0, (j0 <= j)%nat /\ first_of_class j0 /\ rel d (row A' j) (row A' j0).
 Proof.
   induction j as [j IH] using lt_wf_ind. intros Hj Hnz Hoff.
-  destruct (classic (exists j', (j' < j)%nat /\ nonzero_vec d (row A' j') /\ rel d (row A' j') (row A' j)))
+  destruct
+    (classic (exists j', (j' < j)%nat /\ nonzero_vec d (row A' j') /\ rel d (row A' j') (row A' j)))
     as [[j' [Hj' [Hnz' Hr']]]|Hno].
   - assert (Hoff' : off_form j').
     { intros t Ht C. apply (Hoff t Ht). exact (rel_trans d _ _ _ (rel_sym d _ _ Hnz' Hr') C). }
@@ -372,8 +378,10 @@ Definition in_label (l j : nat) : Prop :=
 Lemma in_label_unique l1 l2 j : in_label l1 j -> in_label l2 j -> l1 = l2.
 Proof.
   intros [Hnz [Ho1 R1]] [_ [Ho2 R2]].
-  assert (R12 : rel d (row labW l1) (row labW l2)) by exact (rel_trans d _ _ _ (rel_sym d _ _ Hnz R1) R2).
-  assert (R21 : rel d (row labW l2) (row labW l1)) by exact (rel_trans d _ _ _ (rel_sym d _ _ Hnz R2) R1).
+  assert (R12 : rel d (row labW l1) (row labW l2))
+    by exact (rel_trans d _ _ _ (rel_sym d _ _ Hnz R1) R2).
+  assert (R21 : rel d (row labW l2) (row labW l1))
+    by exact (rel_trans d _ _ _ (rel_sym d _ _ Hnz R2) R1).
   destruct Ho1 as [L1|[L1 F1]], Ho2 as [L2|[L2 F2]].
   - rewrite (labW_lo l1 L1), (labW_lo l2 L2) in R12.
     destruct (Nat.eq_dec l1 l2) as [|Hne]; [assumption|]. exfalso. exact (HUd l1 l2 L1 L2 Hne R12).
@@ -461,7 +469,8 @@ Proof.
       * apply (class_kink_other (row A' (l - k)) (mem l) (sc l) p (proj1 Hf) Hp).
         -- intros t Ht C. apply (proj1 (proj2 Hf) t Ht). exact (rel_sym d _ _ (HU t Ht) C).
         -- intros j Hj. rewrite (Hmem l j Hl Hj). unfold in_label. rewrite (labW_hi l Hlk).
-           split; [tauto|]. intros [Hnz Hr]. split; [exact Hnz|]. split; [right; split; assumption | exact Hr].
+           split; [tauto|]. intros [Hnz Hr]. split; [exact Hnz|].
+           split; [right; split; assumption | exact Hr].
         -- intros j q Hj Hq E. rewrite (Hsc l j Hl Hj (proj1 (Hmem l j Hl Hj) E) q Hq).
            unfold labW. destruct (lt_dec l k); [lia | reflexivity].
       * apply sumn_zero. intros j Hj. destruct (mem l j) eqn:E; [|reflexivity]. exfalso.

@@ -178,7 +178,9 @@ Qed.
 
 Lemma subset_sum_ext n (S T : nat -> bool) A B k l :
   (forall i, (i < n)%nat -> S i = T i) -> subset_sum n S A B k l = subset_sum n T A B k l.
-Proof. intros H. unfold subset_sum. apply sumn_ext. intros i Hi. rewrite H by exact Hi. reflexivity. Qed.
+Proof.
+  intros H. unfold subset_sum. apply sumn_ext. intros i Hi. rewrite H by exact Hi. reflexivity.
+Qed.
 
 Lemma subset_sum_perturb d n (S : nat -> bool) A B A' B' e k l :
   0 < e <= 1 -> (k < d)%nat -> (l < d)%nat -> close d n e A B A' B' ->
@@ -477,17 +479,20 @@ Proof.
   pose proof (Rmin_l e1 (Rmin e2 e3)). pose proof (Rmin_r e1 (Rmin e2 e3)).
   pose proof (Rmin_l e2 e3). pose proof (Rmin_r e2 e3).
   intros A' B' Hc. split; [|split].
-  - intros i Hi. apply (H1 i Hi A' B'). apply (close_mono d n e1 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+  - intros i Hi. apply (H1 i Hi A' B').
+    apply (close_mono d n e1 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
   - intros i j Hi Hj Hij. apply (H3 i Hi j Hj Hij A' B').
     apply (close_mono d n e3 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
-  - intros i Hi. apply (H2 i Hi A' B'). apply (close_mono d n e2 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
+  - intros i Hi. apply (H2 i Hi A' B').
+    apply (close_mono d n e2 (Rmin e1 (Rmin e2 e3))); [lra | exact Hc].
 Qed.
 
 Theorem generic_open d n : open_set d n (generic d n).
 Proof. exact (rows_pairs_cols_open d n (lin_independent2 d) (indep_rows_stable d n)). Qed.
 
 (** The complement of an open set is closed. *)
-Lemma open_neg_closed d n (G : mat -> mat -> Prop) : open_set d n G -> closed_set d n (fun A B => ~ G A B).
+Lemma open_neg_closed d n (G : mat -> mat -> Prop) : open_set d n G ->
+    closed_set d n (fun A B => ~ G A B).
 Proof.
   intros HG. apply open_compl_closed. intros A B HnN.
   destruct (HG A B (NNPP _ HnN)) as [e [He H]].
@@ -673,7 +678,9 @@ Proof.
 Qed.
 
 Example nongeneric_example : nongeneric 1 1 (fun _ _ => 0) (fun _ _ => 0).
-Proof. intros [Hrows _]. destruct (Hrows 0%nat ltac:(lia)) as [k [_ Hk]]. apply Hk. reflexivity. Qed.
+Proof.
+  intros [Hrows _]. destruct (Hrows 0%nat ltac:(lia)) as [k [_ Hk]]. apply Hk. reflexivity.
+Qed.
 
 Example generic_example : generic 1 1 (fun _ _ => 1) (fun _ _ => 1).
 Proof.

@@ -23,7 +23,7 @@
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations FlipSigns ParamSets NonGeneric
-  NullSet.
+  NullSetCover NullSet.
 From Absorb Require Import ReluSubmatrix GenericDisjointness.
 Import ListNotations.
 Open Scope R_scope.
@@ -46,8 +46,10 @@ Proof.
   - intros m b Hb. apply in_app_or in Hb. destruct Hb as [Hb|Hb]; [apply (Hp1 m) | apply (Hp2 m)];
       exact Hb.
   - intros p [Hx|Hx].
-    + destruct (Hc1 p Hx) as [m [b [Hb Hin]]]. exists m, b. split; [apply in_or_app; left|]; assumption.
-    + destruct (Hc2 p Hx) as [m [b [Hb Hin]]]. exists m, b. split; [apply in_or_app; right|]; assumption.
+    + destruct (Hc1 p Hx) as [m [b [Hb Hin]]]. exists m, b.
+      split; [apply in_or_app; left|]; assumption.
+    + destruct (Hc2 p Hx) as [m [b [Hb Hin]]]. exists m, b.
+      split; [apply in_or_app; right|]; assumption.
   - intros M. rewrite (sumn_ext M _ (fun m => total_volume cs (c1 m) + total_volume cs (c2 m)))
       by (intros; apply total_volume_app).
     rewrite sumn_plus. pose proof (Hs1 M). pose proof (Hs2 M). lra.

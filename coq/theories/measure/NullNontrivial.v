@@ -11,7 +11,7 @@
     [>= b - a] ([finite_cover_length]). *)
 
 From Coq Require Import Reals Lra Lia List Classical.
-From Absorb Require Import Sums Blocks ParamSets NullSet.
+From Absorb Require Import Sums Blocks ParamSets NullSetCover NullSet.
 Import ListNotations.
 Open Scope R_scope.
 
@@ -132,7 +132,8 @@ Proof.
     - apply Rmult_le_pos; left; apply Rinv_0_lt_compat; lra.
     - apply (Rmult_le_reg_r (q + 1)); [lra|]. unfold Rdiv. rewrite Rmult_assoc, Rinv_l; lra. }
   eapply Rle_trans; [apply sumn_le; intros m' _; apply Hext|].
-  rewrite sumn_scal_l, sumn_geometric. assert (0 < / 2 ^ M) by (apply Rinv_0_lt_compat, pow_lt; lra).
+  rewrite sumn_scal_l, sumn_geometric.
+  assert (0 < / 2 ^ M) by (apply Rinv_0_lt_compat, pow_lt; lra).
   lra.
 Qed.
 
@@ -163,6 +164,7 @@ Proof.
   destruct (unit_interval_compact Fin Hmono Hpt) as [M HM].
   pose proof (finite_cover_length (Fin M) 0 1 (HJord M) ltac:(lra) HM) as Hlen.
   unfold Fin in Hlen. rewrite stages_length, sumn_plus in Hlen.
-  pose proof (Hsum M). pose proof (widening_small (fun m => length (cover m)) M). unfold eta in Hlen.
+  pose proof (Hsum M). pose proof (widening_small (fun m => length (cover m)) M).
+  unfold eta in Hlen.
   lra.
 Qed.

@@ -214,7 +214,9 @@ Qed.
 
 Theorem pm_bad_empty_interior d n : (1 <= d)%nat -> empty_interior d n (pm_bad d n).
 Proof.
-  intros Hd. exact (Z_union_empty_interior d n _ Hd (pm_generic_open d n) (pm_nongeneric_empty_interior d n Hd)).
+  intros Hd.
+  exact
+    (Z_union_empty_interior d n _ Hd (pm_generic_open d n) (pm_nongeneric_empty_interior d n Hd)).
 Qed.
 
 (** ** The pm-non-generic set is Lebesgue-null (every [d >= 1]) *)
@@ -266,7 +268,8 @@ Definition PM_piece (d n s : nat) (p : key -> R) : Prop :=
   (forall c, In c (param_coords d n) -> Rabs (p c) <= INR s) /\
   exists g, In g (PM_graphs n) /\ PM_good p g.
 
-Lemma PM_graphs_in n t i j : (t < 4)%nat -> (i < n)%nat -> (j < n)%nat -> In (t, (i, j)) (PM_graphs n).
+Lemma PM_graphs_in n t i j : (t < 4)%nat -> (i < n)%nat -> (j < n)%nat ->
+    In (t, (i, j)) (PM_graphs n).
 Proof. intros Ht Hi Hj. apply in_prod; [|apply in_prod]; apply in_seq; lia. Qed.
 
 Lemma PM_in_pieces d n p :
@@ -386,7 +389,10 @@ Qed.
 Corollary gelu_generically_disjoint_all d n : (1 <= d)%nat ->
   closed_set d n (pm_bad d n) /\ empty_interior d n (pm_bad d n) /\ params_null d n (pm_bad d n) /\
   forall A B, ~ pm_bad d n A B -> ~ absorbable_ungated gelu d n n identity A B.
-Proof. apply pm_generic_disjointness; [exact gelu_odd_part | exact gelu_zero | exact R8.gelu_even_part_unique]. Qed.
+Proof.
+  apply pm_generic_disjointness;
+    [exact gelu_odd_part | exact gelu_zero | exact R8.gelu_even_part_unique].
+Qed.
 
 Corollary gelu_tanh_generically_disjoint_all d n : (1 <= d)%nat ->
   closed_set d n (pm_bad d n) /\ empty_interior d n (pm_bad d n) /\ params_null d n (pm_bad d n) /\
@@ -431,12 +437,16 @@ Proof. split; [apply nongeneric_d1; lia | exact pm_not_bad_example]. Qed.
 
 Example gelu_pm_disjointness_example :
   ~ absorbable_ungated gelu 1 2 2 identity pm_ex_A pm_ex_B.
-Proof. exact (proj2 (proj2 (proj2 (gelu_generically_disjoint_all 1 2 (le_n 1)))) _ _ pm_not_bad_example). Qed.
+Proof.
+  exact (proj2 (proj2 (proj2 (gelu_generically_disjoint_all 1 2 (le_n 1)))) _ _ pm_not_bad_example).
+Qed.
 
 Example gelu_tanh_pm_disjointness_example :
   ~ absorbable_ungated gelu_tanh 1 2 2 identity pm_ex_A pm_ex_B.
 Proof.
-  exact (proj2 (proj2 (proj2 (gelu_tanh_generically_disjoint_all 1 2 (le_n 1)))) _ _ pm_not_bad_example).
+  exact
+    (proj2 (proj2 (proj2 (gelu_tanh_generically_disjoint_all 1 2 (le_n 1)))) _ _
+      pm_not_bad_example).
 Qed.
 
 Example silu_pm_disjointness_example :

@@ -89,4 +89,6 @@ Qed.
 (** Non-vacuity, with nonzero biases: the example of [FlipSigns.v]. *)
 Example relu_bias_example :
   absorbable_ungated_bias relu 1 2 2 identity ex_A (fun _ => 3) ex_B (fun _ => -2).
-Proof. exact (odd_part_absorbable_bias relu 1 2 ex_S ex_A _ ex_B _ relu_odd_part submatrix_example). Qed.
+Proof.
+  exact (odd_part_absorbable_bias relu 1 2 ex_S ex_A _ ex_B _ relu_odd_part submatrix_example).
+Qed.

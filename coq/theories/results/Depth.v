@@ -420,7 +420,8 @@ Lemma homogeneous0_bounded sigma z :
   pos_homogeneous 0 sigma -> Rabs (sigma z) <= Rabs (sigma 1) + Rabs (sigma (-1)) + Rabs (sigma 0).
 Proof.
   intros Hs.
-  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))). pose proof (Rabs_pos (sigma 0)).
+  pose proof (Rabs_pos (sigma 1)). pose proof (Rabs_pos (sigma (-1))).
+  pose proof (Rabs_pos (sigma 0)).
   destruct (Rtotal_order z 0) as [Hz|[Hz|Hz]].
   - rewrite (homogeneous_neg 0 sigma z Hs Hz). simpl. rewrite Rmult_1_l. lra.
   - subst. lra.

@@ -111,8 +111,10 @@ Example skip_reduction_both_fail :
 Proof.
   split.
   - apply relu2_not_absorbable. exact two_id_nonzero_1.
-  - intros H. apply (relu2_not_absorbable 1 1 1 two_id (const_mat 1) (const_mat 1) two_id_nonzero_1).
-    exact (proj2 (skip_reduction_ungated (relu_pow 2) 1 1 1 two_id half_id _ _ two_id_invertible) H).
+  - intros H.
+    apply (relu2_not_absorbable 1 1 1 two_id (const_mat 1) (const_mat 1) two_id_nonzero_1).
+    exact
+      (proj2 (skip_reduction_ungated (relu_pow 2) 1 1 1 two_id half_id _ _ two_id_invertible) H).
 Qed.
 
 Example one_block_list_nonempty : [one_block] <> nil.
@@ -124,7 +126,8 @@ Example relu_pow_depth_instance :
                (compose (map (ublock (relu_pow 2) 1) [one_block; one_block; one_block])).
 Proof. apply relu_pow_depth; [lia | right; lia | discriminate]. Qed.
 
-(** The same for the constant activation [relu_pow 0 = 1] ([k = 0]; the step is [heaviside], activations/HomogeneousReal.v). *)
+(** The same for the constant activation [relu_pow 0 = 1] ([k = 0]; the step is [heaviside],
+    activations/HomogeneousReal.v). *)
 Example relu_pow0_depth_instance :
   ~ same_fun 1 (compose (map (res_ublock (relu_pow 0) 1) [one_block]))
                (compose (map (ublock (relu_pow 0) 1) [one_block])).
@@ -158,13 +161,16 @@ Proof. apply (homogeneous_scalar_littleo0 2); [lia | apply relu_pow_homogeneous]
 
 Example relu2_littleo_instance :
   ~ absorbable_ungated (relu_pow 2) 1 1 1 identity (const_mat 1) (const_mat 1).
-Proof. apply littleo_not_absorbable_ungated; [exact relu2_scalar_littleo0 | exact identity_nonzero_1]. Qed.
+Proof.
+  apply littleo_not_absorbable_ungated; [exact relu2_scalar_littleo0 | exact identity_nonzero_1].
+Qed.
 
 (** Bilinear gate [gamma z = z]: differentiable at 0 with value 0. *)
 Example bilinear_gate_instance :
   ~ absorbable_gated (fun z => z) 1 1 1 identity (const_mat 1) (const_mat 1) (const_mat 1).
 Proof.
-  apply gated_not_absorbable_derivable; [apply derivable_pt_id | reflexivity | exact identity_nonzero_1].
+  apply gated_not_absorbable_derivable;
+    [apply derivable_pt_id | reflexivity | exact identity_nonzero_1].
 Qed.
 
 Example relu2_depth_littleo_instance :
@@ -182,7 +188,8 @@ Example relu2_gate_depth_instance :
   ~ same_fun 1 (compose (map (res_gblock (relu_pow 2) 1) [one_gblock]))
                (compose (map (gblock (relu_pow 2) 1) [one_gblock])).
 Proof.
-  apply (depth_gated_homogeneous_not_representable 2); [lia | lia | apply relu_pow_homogeneous | discriminate].
+  apply (depth_gated_homogeneous_not_representable 2);
+    [lia | lia | apply relu_pow_homogeneous | discriminate].
 Qed.
 
 (** ** GeGLU (GELU gate) and its tanh approximation *)
@@ -191,7 +198,9 @@ Theorem geglu_not_absorbable : gated_not_absorbable_claim gelu.
 Proof. intros d n m P C A B. exact (gated_not_absorbable gelu d n m P C A B gelu_vanishing). Qed.
 
 Theorem geglu_tanh_not_absorbable : gated_not_absorbable_claim gelu_tanh.
-Proof. intros d n m P C A B. exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing). Qed.
+Proof.
+  intros d n m P C A B. exact (gated_not_absorbable gelu_tanh d n m P C A B gelu_tanh_vanishing).
+Qed.
 
 Theorem geglu_depth : gated_depth_claim gelu.
 Proof. exact (vanishing_gate_depth gelu gelu_vanishing). Qed.

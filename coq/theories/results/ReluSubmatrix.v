@@ -540,5 +540,6 @@ Proof.
   exists jf, cf. split; [|split; [exact Hinj|]].
   - intros i Hi. destruct (Hf i Hi) as [Hr [Hc E]].
     split; [exact Hr|]. split; [exact (pm1_nonzero _ Hc) | exact E].
-  - intros Emn. subst m. exact (even_matched_coef sigma d n A B A' B' jf cf Hodd H0 Hu Hg H Hf Hinj).
+  - intros Emn. subst m.
+    exact (even_matched_coef sigma d n A B A' B' jf cf Hodd H0 Hu Hg H Hf Hinj).
 Qed.

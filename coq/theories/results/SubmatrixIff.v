@@ -124,6 +124,7 @@ Proof.
     as Hiff.
   destruct (iff_absorbable_side_1_1 tent_act Hiff) as [Hg1 [_ Ha]].
   destruct (iff_not_absorbable_side_1_1 tent_act Hiff) as [Hg2 [_ Hn]].
-  split; [split; [exact tent_act_odd_part | split; [exact tent_act_0 | exact tent_act_ridge_unique]]|].
+  split;
+    [split; [exact tent_act_odd_part | split; [exact tent_act_0 | exact tent_act_ridge_unique]]|].
   split; split; assumption.
 Qed.

@@ -31,7 +31,8 @@ Lemma is_derive_Phi_dilate c t :
   is_derive (fun s => Phi (c * s) - / 2) t (c * gauss_density (c * t)).
 Proof.
   replace (c * gauss_density (c * t)) with (c * gauss_density (c * t) - 0) by ring.
-  apply (is_derive_minus (K := R_AbsRing) (V := R_NormedModule) (fun s => Phi (c * s)) (fun _ => / 2)).
+  apply
+    (is_derive_minus (K := R_AbsRing) (V := R_NormedModule) (fun s => Phi (c * s)) (fun _ => / 2)).
   - apply (is_derive_comp (K := R_AbsRing) (V := R_NormedModule) Phi (fun s => c * s)).
     + apply Phi_derive.
     + pose proof (is_derive_scal (fun s => s) t c 1 (is_derive_id (K := R_AbsRing) t)) as H.

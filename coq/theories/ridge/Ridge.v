@@ -280,7 +280,8 @@ Qed.
 Lemma sim_ind_zero d v u : (forall k, (k < d)%nat -> v k = 0) -> nonzero_vec d u ->
   sim_ind d v u = 0.
 Proof.
-  intros Hv [k [Hk Hu]]. unfold sim_ind. destruct (sign_sim_dec d v u) as [[C|C]|]; [| |reflexivity];
+  intros Hv [k [Hk Hu]]. unfold sim_ind.
+  destruct (sign_sim_dec d v u) as [[C|C]|]; [| |reflexivity];
     exfalso; apply Hu; specialize (C k Hk); rewrite (Hv k Hk) in C; lra.
 Qed.
 
@@ -392,8 +393,9 @@ Proof.
     - rewrite sim_ind_zero by assumption. destruct (Nat.eq_dec j j); [ring | congruence].
     - intros Hs'. exact (IH _ _ Hs' u Hnz). }
   (* case B: two directions agree up to sign: merge them *)
-  assert (Hdec : forall j, (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))
-                   \/ ~ (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))).
+  assert (Hdec : forall j,
+            (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))
+            \/ ~ (exists i, (i < S N)%nat /\ (i <> j /\ same_up_to_sign d (row V i) (row V j)))).
   { intros j. destruct (exists_lt_or (fun i => i <> j /\ same_up_to_sign d (row V i) (row V j)))
       with (N := S N) as [E|E].
     - intros i. destruct (Nat.eq_dec i j); [right; tauto|].
@@ -562,7 +564,8 @@ Lemma tent_small_step N (al be : nat -> R) :
     + (if Req_EM_T (al j + 1) 0 then 2 * (t * Rabs (be j)) else 0).
 Proof.
   pose (T := sumn N (fun j => qratio (al j - 1) (be j) + qratio (al j + 1) (be j))).
-  assert (HT : forall j, (j < N)%nat -> qratio (al j - 1) (be j) <= T /\ qratio (al j + 1) (be j) <= T).
+  assert
+    (HT : forall j, (j < N)%nat -> qratio (al j - 1) (be j) <= T /\ qratio (al j + 1) (be j) <= T).
   { intros j Hj.
     pose proof (sumn_term_le N (fun j => qratio (al j - 1) (be j) + qratio (al j + 1) (be j)) j
                   ltac:(intros i _; pose proof (qratio_nonneg (al i - 1) (be i));
@@ -571,7 +574,8 @@ Proof.
     fold T in Hle. cbv beta in Hle. split; lra. }
   assert (HT0 : 0 <= T).
   { unfold T. apply sumn_nonneg. intros i _.
-    pose proof (qratio_nonneg (al i - 1) (be i)). pose proof (qratio_nonneg (al i + 1) (be i)). lra. }
+    pose proof (qratio_nonneg (al i - 1) (be i)).
+    pose proof (qratio_nonneg (al i + 1) (be i)). lra. }
   exists (/ (1 + T)). split; [apply Rinv_0_lt_compat; lra|].
   intros j Hj. destruct (HT j Hj) as [H1 H2].
   apply tent_second_diff; [apply Rinv_0_lt_compat; lra | intros G; exact (step_le _ _ T G H1)

@@ -32,7 +32,9 @@ Open Scope R_scope.
 (** ** Elementary bounds *)
 
 Lemma logistic_div_nonneg (x y : R) : 0 <= x -> 0 < y -> 0 <= x / y.
-Proof. intros Hx Hy. unfold Rdiv. apply Rmult_le_pos; [exact Hx | left; apply Rinv_0_lt_compat, Hy]. Qed.
+Proof.
+  intros Hx Hy. unfold Rdiv. apply Rmult_le_pos; [exact Hx | left; apply Rinv_0_lt_compat, Hy].
+Qed.
 
 (** A number bounded by [M / t] for every [t > 0] is [0]. *)
 Lemma bounded_by_inv_t_zero (K M : R) : (forall t, 0 < t -> Rabs K <= M / t) -> K = 0.

@@ -25,7 +25,8 @@ Lemma is_derive_zero_fun (f : R -> R) t l : (forall s, f s = 0) -> is_derive f t
 Proof.
   intros Hf Hd.
   assert (H0 : is_derive f t 0).
-  { apply (is_derive_ext (K := R_AbsRing) (V := R_NormedModule) (fun _ => 0)); [intros; rewrite Hf; reflexivity|].
+  { apply (is_derive_ext (K := R_AbsRing) (V := R_NormedModule) (fun _ => 0));
+        [intros; rewrite Hf; reflexivity|].
     apply (is_derive_const (K := R_AbsRing) (V := R_NormedModule)). }
   apply is_derive_unique in Hd. apply is_derive_unique in H0. congruence.
 Qed.
