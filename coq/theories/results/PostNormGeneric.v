@@ -262,8 +262,9 @@ Proof.
   exact ex2_bare_not_absorbable.
 Qed.
 
-(** A post-LN block that is not absorbable: [x |-> x] ([B = 0] at [d = 2],
-    [A] as above; no [S] has [C (I + 0) = 0]). *)
+(** A generic post-LN block that is not absorbable at width 1:
+    [x + e_1 relu(x_1 - x_2)] ([A] as above, [b = e_1]): the second column
+    of [C (I + B[:,S] A[S,:])] is [C (-1, 1)] or [C (0, 1)], never 0. *)
 Theorem postln_not_absorbable_instance :
   generic 2 1 ex2_A (fun k _ => if Nat.eqb k 0 then 1 else 0) /\
   ~ absorbable_postnorm_ungated ex2_LN relu 2 1 1 identity ex2_A
