@@ -225,7 +225,8 @@ def test_prove_json_matches_library(statuses: list) -> None:
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     ids = [r["id"] for r in doc["results"]]
-    assert ids == ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R8'", "R9", "R10"]
+    assert ids == ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R8'", "R9", "R10",
+                   "R11", "R11'"]
     for got, want in zip(doc["results"], statuses):
         assert got["status"] == want.status
         assert [t["name"] for t in got["theorems"]] == list(want.entry.theorems)

@@ -24,6 +24,7 @@ From Absorb Require PmBiasNecessity.
 From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
+From Absorb Require PreNorm PostNorm PostNormGeneric.
 Open Scope R_scope.
 
 (** ** R1 *)
@@ -72,7 +73,8 @@ Proof. exact depth_gated_homogeneous_not_representable. Qed.
 
 Theorem r4_skips : Paper.R4_skips.
 Proof.
-  split; [exact depth_gated_not_representable_skips | exact depth_homogeneous_not_representable_skips].
+  split; [exact depth_gated_not_representable_skips
+         | exact depth_homogeneous_not_representable_skips].
 Qed.
 
 (** ** R5 *)
@@ -142,7 +144,9 @@ Theorem r6_disjoint_gelu : Paper.R6_disjoint_gelu.
 Proof. exact (disjoint_of_R5 gelu gelu_R5). Qed.
 
 Theorem r6_disjoint_beyond : Paper.R6_disjoint_beyond.
-Proof. split; [exact (disjoint_of_R5 gelu_tanh gelu_tanh_R5) | exact (disjoint_of_R5 silu silu_R5)]. Qed.
+Proof.
+  split; [exact (disjoint_of_R5 gelu_tanh gelu_tanh_R5) | exact (disjoint_of_R5 silu silu_R5)].
+Qed.
 
 (** Every [d >= 1] for the GELU family: the bad set is [Z ∪ pm-non-generic]
     ([PmDisjointness.pm_generic_disjointness]). *)
@@ -174,7 +178,8 @@ Qed.
 
 Theorem r8_relu_grouping : Paper.R8_relu_grouping.
 Proof.
-  split; [exact GroupingDrop.grouping_drop_exists_relu | exact GroupingDrop.relu_absorbable_iff_width_drop].
+  split; [exact GroupingDrop.grouping_drop_exists_relu
+         | exact GroupingDrop.relu_absorbable_iff_width_drop].
 Qed.
 
 Theorem r8_wide : Paper.R8_wide.
@@ -215,16 +220,21 @@ Qed.
 Lemma grouping_decides_up_to_sign_of sigma :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   Paper.grouping_decides_up_to_sign sigma.
-Proof. intros Hodd H0 Hun. repeat intro. eapply GroupingDrop.pm_absorbable_iff_width_drop; eassumption. Qed.
+Proof.
+  intros Hodd H0 Hun. repeat intro. eapply GroupingDrop.pm_absorbable_iff_width_drop; eassumption.
+Qed.
 
 Lemma never_below_classes_up_to_sign_of sigma :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   Paper.never_below_classes_up_to_sign sigma.
-Proof. intros Hodd H0 Hun. repeat intro. eapply R8.pm_not_absorbable_below_classes; eassumption. Qed.
+Proof.
+  intros Hodd H0 Hun. repeat intro. eapply R8.pm_not_absorbable_below_classes; eassumption.
+Qed.
 
 (** The three hypotheses for GELU, GELU_tanh and SiLU, in one place. *)
 Lemma gelu_family_hyps (P : (R -> R) -> Prop) :
-  (forall sigma, odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) -> P sigma) ->
+  (forall sigma, odd_part_identity sigma -> sigma 0 = 0 ->
+     ridge_unique_even (even_part sigma) -> P sigma) ->
   P gelu /\ P gelu_tanh /\ P silu.
 Proof.
   intros H. split; [exact (H gelu gelu_odd_part gelu_zero R8.gelu_even_part_unique)|].
@@ -308,3 +318,64 @@ Proof.
   split; [exact HomogeneousReal.homogeneous_real_not_absorbable_gated
          | exact HomogeneousReal.relu_real_pow_not_absorbable].
 Qed.
+
+(** ** R11 *)
+
+Theorem r11_norm_bounded : Paper.R11_norm_bounded.
+Proof.
+  intros d eps gamma beta x i He Hi.
+  split; [exact (PreNorm.layer_norm_coord_bound d eps gamma beta x i He Hi)
+         | exact (PreNorm.rms_norm_coord_bound d eps gamma beta x i He Hi)].
+Qed.
+
+Theorem r11_prenorm : Paper.R11_prenorm.
+Proof. exact PreNorm.prenorm_not_residual_free. Qed.
+
+Theorem r11_prenorm_mlp : Paper.R11_prenorm_mlp.
+Proof. exact PreNorm.prenorm_mlp_not_residual_free. Qed.
+
+Theorem r11_prenorm_depth : Paper.R11_prenorm_depth.
+Proof. exact PreNorm.prenorm_depth_not_residual_free. Qed.
+
+Theorem r11_parallel : Paper.R11_parallel.
+Proof. exact PreNorm.parallel_not_residual_free. Qed.
+
+(** ** R11' *)
+
+Theorem r11p_norm_injective : Paper.R11p_norm_injective.
+Proof.
+  intros d eps gamma beta u v He Hg.
+  split; [exact (PostNorm.layer_norm_eq_iff d eps gamma beta u v He Hg)
+         | exact (PostNorm.rms_norm_eq_iff d eps gamma beta u v He Hg)].
+Qed.
+
+Theorem r11p_zero_gamma : Paper.R11p_zero_gamma.
+Proof.
+  split; [intros; split; [exact (PostNorm.layer_norm_eq_coords d eps gamma beta u v)
+                         | exact (PostNorm.rms_norm_eq_coords d eps gamma beta u v)]|].
+  split; [exact PostNorm.postrms_ungated_sufficient|].
+  split; [exact PostNorm.postln_ungated_sufficient | exact PostNorm.postln_ungated_bias_sufficient].
+Qed.
+
+Theorem r11p_rmsnorm : Paper.R11p_rmsnorm.
+Proof.
+  split; [exact PostNorm.postrms_ungated_iff|].
+  split; [exact PostNorm.postrms_ungated_bias_iff | exact PostNorm.postrms_gated_bias_iff].
+Qed.
+
+Theorem r11p_layernorm : Paper.R11p_layernorm.
+Proof.
+  split; [exact PostNorm.postln_ungated_iff|].
+  split; [exact PostNorm.postln_ungated_bias_iff | exact PostNorm.postln_gated_bias_iff].
+Qed.
+
+Theorem r11p_relu_any_skip : Paper.R11p_relu_any_skip.
+Proof. exact PostNormGeneric.relu_skip_absorbable_iff. Qed.
+
+Theorem r11p_generic : Paper.R11p_generic.
+Proof.
+  split; [exact PostNormGeneric.postln_relu_generic | exact PostNormGeneric.postrms_relu_generic].
+Qed.
+
+Theorem r11p_instance : Paper.R11p_instance.
+Proof. exact PostNormGeneric.postln_only_instance. Qed.

@@ -32,7 +32,7 @@
 
 From Coq Require Import Reals List.
 From Absorb Require Import SumDefs BlockDefs ActivationDefs BiasBlocks Compositions ParamSets.
-From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs.
+From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs Norms.
 Open Scope R_scope.
 
 (** ** R1 Skip reduction *)
@@ -114,7 +114,8 @@ Definition R4_gated_homogeneous : Prop :=
 
 (** (beyond) each residual block may have its own invertible skip [P_l]. *)
 Definition R4_skips : Prop :=
-  (forall gamma d (res : list (mat * (nat * mat * mat * mat))) (free : list (nat * mat * mat * mat)),
+  (forall gamma d (res : list (mat * (nat * mat * mat * mat)))
+          (free : list (nat * mat * mat * mat)),
      (1 <= d)%nat -> vanishing_at_0 gamma ->
      Forall (fun r => exists Q, inverse_of d (fst r) Q) res -> free <> nil ->
      ~ same_fun d (compose (map (fun r => residual d (fst r) (gblock gamma d (snd r))) res))
@@ -434,3 +435,158 @@ Definition R10_real_degrees : Prop :=
      ~ absorbable_gated gamma d n m P C A B) /\
   (forall (k : R) d n m P A B, k <> 1 -> nonzero_mat d P ->
      ~ absorbable_ungated (relu_real_pow k) d n m P A B).
+
+(** ** R11 Pre-norm and parallel residual blocks (beyond the paper)
+
+    Vocabulary ([spec/Norms.v]): [layer_norm d eps gamma beta] and
+    [rms_norm d eps gamma beta] as PyTorch computes them; [is_norm d N]:
+    [N] is one of them with [eps > 0]; [prenorm d P N f] is
+    [x |-> P x + f(N x)], [postnorm d N P f] is [x |-> N(P x + f x)],
+    [parallel_residual N1 N2 attn mlp] is [x |-> x + attn(N1 x) + mlp(N2 x)];
+    [bounded_on_bounded d f]: [f] maps bounded sets to bounded sets (every
+    continuous map); [mlp_block sigma d f]: [f] is an ungated or gated
+    block with biases, of some width; [centering d] is [C = I - 1 1^T / d]. *)
+
+(** "(N1) both are bounded, [|N(x)|_inf <= sqrt d max|gamma_i| + |beta|_inf]"
+    (coordinate by coordinate). *)
+Definition R11_norm_bounded : Prop :=
+  forall d eps gamma beta x i, 0 < eps -> (i < d)%nat ->
+    Rabs (layer_norm d eps gamma beta x i) <= sqrt (INR d) * Rabs (gamma i) + Rabs (beta i) /\
+    Rabs (rms_norm d eps gamma beta x i) <= sqrt (INR d) * Rabs (gamma i) + Rabs (beta i).
+
+(** "A pre-norm residual block [h(x) = P x + f(N(x))], [P <> 0], [f] any
+    continuous map ..., is never a pre-norm residual-free block [g(N(x))]
+    with [g] continuous."  (beyond) [f], [g] any maps bounded on bounded
+    sets; the two normalizations may differ. *)
+Definition R11_prenorm : Prop :=
+  forall d P N N' f g, is_norm d N -> is_norm d N' -> nonzero_mat d P ->
+    bounded_on_bounded d f -> bounded_on_bounded d g ->
+    ~ same_fun d (prenorm d P N f) (fun x => g (N' x)).
+
+(** "(an MLP of any width, ungated or gated, any continuous activation,
+    with or without biases) ... (in particular any MLP of any width)". *)
+Definition R11_prenorm_mlp : Prop :=
+  forall sigma tau d P N N' f g, continuity sigma -> continuity tau ->
+    is_norm d N -> is_norm d N' -> nonzero_mat d P -> mlp_block sigma d f -> mlp_block tau d g ->
+    ~ same_fun d (prenorm d P N f) (fun x => g (N' x)).
+
+(** "Depth: a stack of [L] such blocks with identity skips stays within a
+    bounded distance of [x], so it is never a composition ending in a
+    pre-norm residual-free block" ([H]: all the layers before the last). *)
+Definition R11_prenorm_depth : Prop :=
+  forall d (bs : list ((vec -> vec) * (vec -> vec))) N g H, (1 <= d)%nat ->
+    Forall (fun b => is_norm d (fst b) /\ bounded_on_bounded d (snd b)) bs ->
+    is_norm d N -> bounded_on_bounded d g ->
+    ~ same_fun d (compose (map (fun b => prenorm d identity (fst b) (snd b)) bs))
+                 (fun x => g (N (H x))).
+
+(** "Parallel residual blocks ([x + attn(N1 x) + mlp(N2 x)]) are covered by
+    the same argument whenever the attention output is bounded in [N1 x]":
+    never a residual-free parallel block [attn'(N1' x) + mlp'(N2' x)]. *)
+Definition R11_parallel : Prop :=
+  forall d N1 N2 N1' N2' attn mlp attn' mlp', (1 <= d)%nat ->
+    is_norm d N1 -> is_norm d N2 -> is_norm d N1' -> is_norm d N2' ->
+    bounded_on_bounded d attn -> bounded_on_bounded d mlp ->
+    bounded_on_bounded d attn' -> bounded_on_bounded d mlp' ->
+    ~ same_fun d (parallel_residual N1 N2 attn mlp)
+                 (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
+
+(** ** R11' Post-norm blocks (beyond the paper) *)
+
+(** "(N2) ... when every [gamma_i <> 0]: [LayerNorm(u) = LayerNorm(v) <->
+    C u = C v], [RMSNorm(u) = RMSNorm(v) <-> u = v]." *)
+Definition R11p_norm_injective : Prop :=
+  forall d eps gamma beta u v, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+    (vec_eq d (layer_norm d eps gamma beta u) (layer_norm d eps gamma beta v) <->
+     vec_eq d (mv d (centering d) u) (mv d (centering d) v)) /\
+    (vec_eq d (rms_norm d eps gamma beta u) (rms_norm d eps gamma beta v) <-> vec_eq d u v).
+
+(** "A zero [gamma_i] drops coordinates from the comparison; state what
+    holds then": for every [gamma], the norms agree iff the normalized
+    vectors agree at the coordinates with [gamma_i <> 0]; and the bare
+    (resp. centered bare) block's absorbability still suffices. *)
+Definition R11p_zero_gamma : Prop :=
+  (forall d eps gamma beta u v,
+     (vec_eq d (layer_norm d eps gamma beta u) (layer_norm d eps gamma beta v) <->
+      forall i, (i < d)%nat -> gamma i <> 0 ->
+        center d u i / sqrt (mean_sq d (center d u) + eps) =
+        center d v i / sqrt (mean_sq d (center d v) + eps)) /\
+     (vec_eq d (rms_norm d eps gamma beta u) (rms_norm d eps gamma beta v) <->
+      forall i, (i < d)%nat -> gamma i <> 0 ->
+        u i / sqrt (mean_sq d u + eps) = v i / sqrt (mean_sq d v + eps))) /\
+  (forall sigma d n m eps gamma beta P A B,
+     absorbable_ungated sigma d n m P A B ->
+     absorbable_postnorm_ungated (rms_norm d eps gamma beta) sigma d n m P A B) /\
+  (forall sigma d n m eps gamma beta P A B,
+     absorbable_ungated sigma d n m (mm d (centering d) P) A (mm d (centering d) B) ->
+     absorbable_postnorm_ungated (layer_norm d eps gamma beta) sigma d n m P A B) /\
+  (forall sigma d n m eps gamma beta P A c B b0,
+     absorbable_ungated_bias sigma d n m (mm d (centering d) P) A c (mm d (centering d) B)
+       (mv d (centering d) b0) ->
+     absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) sigma d n m P A c B b0).
+
+(** "RMSNorm: absorbable iff the bare block is (R1-R10 apply unchanged)":
+    ungated, ungated with biases, gated with biases, any widths. *)
+Definition R11p_rmsnorm : Prop :=
+  (forall sigma d n m eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_ungated (rms_norm d eps gamma beta) sigma d n m P A B <->
+      absorbable_ungated sigma d n m P A B)) /\
+  (forall sigma d n m eps gamma beta P A c B b0, 0 < eps ->
+     (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) sigma d n m P A c B b0 <->
+      absorbable_ungated_bias sigma d n m P A c B b0)) /\
+  (forall sigma d n m eps gamma beta P C cg A cu B b0, 0 < eps ->
+     (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_gated_bias (rms_norm d eps gamma beta) sigma d n m P C cg A cu B b0 <->
+      absorbable_gated_bias sigma d n m P C cg A cu B b0)).
+
+(** "LayerNorm: ... the post-LN block is absorbable at width [m] iff the
+    bare block with the singular skip [C P], down-projection [C B] and
+    output bias [C b0] is." *)
+Definition R11p_layernorm : Prop :=
+  (forall sigma d n m eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_ungated (layer_norm d eps gamma beta) sigma d n m P A B <->
+      absorbable_ungated sigma d n m (mm d (centering d) P) A (mm d (centering d) B))) /\
+  (forall sigma d n m eps gamma beta P A c B b0, 0 < eps ->
+     (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) sigma d n m P A c B b0 <->
+      absorbable_ungated_bias sigma d n m (mm d (centering d) P) A c (mm d (centering d) B)
+        (mv d (centering d) b0))) /\
+  (forall sigma d n m eps gamma beta P C cg A cu B b0, 0 < eps ->
+     (forall i, (i < d)%nat -> gamma i <> 0) ->
+     (absorbable_postnorm_gated_bias (layer_norm d eps gamma beta) sigma d n m P C cg A cu B b0 <->
+      absorbable_gated_bias sigma d n m (mm d (centering d) P) C cg A cu (mm d (centering d) B)
+        (mv d (centering d) b0))).
+
+(** R5 for ReLU with any linear part [P] (singular allowed): generic
+    [(A, B)] give an absorbable [P x + B relu(A x)] at width [n] iff some
+    [S] has [B[:,S] A[S,:] = -P]. *)
+Definition R11p_relu_any_skip : Prop :=
+  forall d n P A B, generic d n A B ->
+    (absorbable_ungated relu d n n P A B <->
+     exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l).
+
+(** "Generic weights at [m = n]: absorbable iff [exists S: C(P + B[:,S] A[S,:]) = 0]"
+    (ReLU; generic: [(A, C B)] generic, i.e. no [b_i] a multiple of [1]);
+    post-RMSNorm: iff [B[:,S] A[S,:] = -P]. *)
+Definition R11p_generic : Prop :=
+  (forall d n eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic d n A (mm d (centering d) B) ->
+     (absorbable_postnorm_ungated (layer_norm d eps gamma beta) relu d n n P A B <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat ->
+        mm d (centering d) (fun k' l' => P k' l' + subset_sum n S A B k' l') k l = 0)) /\
+  (forall d n eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic d n A B ->
+     (absorbable_postnorm_ungated (rms_norm d eps gamma beta) relu d n n P A B <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+(** "a post-LN block can be absorbable when its bare block is not": at
+    [d = 2], [x + e_2 relu(x_1 - x_2)] ([B[:,S] A[S,:] = -I + 1 w^T],
+    [w = e_1]) is absorbable at width 1 after a LayerNorm, not bare, and
+    not after an RMSNorm. *)
+Definition R11p_instance : Prop :=
+  let A : mat := fun _ k => if Nat.eqb k 0 then 1 else -1 in
+  let B : mat := fun k _ => if Nat.eqb k 0 then 0 else 1 in
+  absorbable_postnorm_ungated (layer_norm 2 1 (fun _ => 1) (fun _ => 0)) relu 2 1 1 identity A B /\
+  ~ absorbable_ungated relu 2 1 1 identity A B /\
+  ~ absorbable_postnorm_ungated (rms_norm 2 1 (fun _ => 1) (fun _ => 0)) relu 2 1 1 identity A B.
