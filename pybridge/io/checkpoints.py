@@ -446,9 +446,16 @@ def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: 
             ckpt.notes.append(f"{root}{stack.label}: layer count from tensor names (config.json has none)")
     others = {i for r, g in groups.items() if r != root for i in g}
     indices = sorted(set(range(count)) | set(present) | others)
-    budget[0] -= len(indices)
-    if budget[0] < 0:
-        raise InputError(f"{root}{stack.label}: more than {MAX_BLOCKS} blocks in one checkpoint")
+    per_layer = 1
+    if stack.experts and declared:
+        ecfg = _count(config, stack.expert_count_keys, MAX_EXPERTS, "experts")
+        per_layer = ecfg[1] if ecfg else 1
+    if len(indices) * per_layer > budget[0]:
+        raise InputError(f"{root}{stack.label}: {len(indices)} layers"
+                         + (f" of {per_layer} experts" if per_layer > 1 else "")
+                         + f": more than {MAX_BLOCKS} blocks in one checkpoint")
+    if not stack.experts:
+        budget[0] -= len(indices)
     layers: dict[int, Layer] = {}
     out: list[Layer] = []
     for i in indices:

@@ -47,9 +47,12 @@ def strict_loads(text: str, *, limits: Limits = DEFAULT_LIMITS, exact: bool = Tr
     reads them, still digit-limited, and ``NaN``/``Infinity`` as floats (transformers
     writes them in some configs)."""
     counter = _Counter(4 * limits.max_entries + 3 * 65536)
+    short = min(18, limits.max_digits)  # an integer this short is within every limit
 
     def parse_number(s: str) -> object:
         counter.tick()
+        if len(s) <= short and "." not in s and "e" not in s and "E" not in s:
+            return int(s)  # the parser only passes JSON integers: -?(0|[1-9][0-9]*)
         if exact or not any(c in s for c in ".eE"):
             value = fraction_from_text(s, "JSON number", max_digits=limits.max_digits,
                                        max_exponent=limits.max_exponent)
