@@ -21,7 +21,11 @@ LLaMA, Mistral, Mixtral, Qwen2, Gemma, Phi-2, Phi-3, GPT-2, GPT-NeoX, OPT, BERT,
 RoBERTa, MPNet, DistilBERT, Falcon, T5, CLIP, Nemotron); without it the family is inferred
 from tensor names. Every layer the config declares is listed; a layer with a missing
 or unexpected tensor gets the status ``missing_tensor`` / ``extra_tensor`` and is never
-analysed as another kind of block. ``--map`` names the tensors of anything else.
+analysed as another kind of block; a layer whose tensors are present under two roots
+(``model.decoder.layers.0`` and ``decoder.layers.0``) gets ``duplicate_block``, naming
+both. Layer and expert numbers are bounded by the config's counts, or without one by
+:data:`MAX_LAYERS` / :data:`MAX_EXPERTS`; a count over them is an error. ``--map``
+names the tensors of anything else.
 
 The activation (:func:`config_activation`) is read where transformers reads it
 (``hidden_act``, Gemma's ``hidden_activation``, GPT-2's ``activation_function``,
@@ -84,8 +88,8 @@ class TensorRef:
 class Layer:
     """One MLP block: where its tensors are, how they are stored, and whether it is whole.
 
-    ``status`` is ``ok``, ``missing_tensor`` or ``extra_tensor`` (``problem`` says which
-    tensor); only ``ok`` layers are analysed.
+    ``status`` is ``ok``, ``missing_tensor``, ``extra_tensor`` or ``duplicate_block``
+    (``problem`` says which tensor or which other copy); only ``ok`` layers are analysed.
     """
 
     name: str

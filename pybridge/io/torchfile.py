@@ -195,64 +195,73 @@ class TorchFile:
         return roots
 
     def _locate(self, stubs: dict[str, TensorStub]) -> dict[str, StorageSpan]:
+        """Every storage a tensor uses, located and checked (nothing read but headers)."""
         roots = self._roots(stubs)
-        spans: dict[str, StorageSpan] = {}
         if self._zip is None:
-            offset = self._legacy_data
-            declared = self._legacy_roots
-            with open(self.path, "rb") as fh:
-                for key in self._legacy_keys:
-                    fh.seek(offset)
-                    raw = fh.read(8)
-                    if len(raw) < 8:
-                        raise InputError(f"{self.where}: storage {key!r:.20} is beyond the end of the file "
-                                         "(truncated?)")
-                    (numel,) = struct.unpack("<q", raw)
-                    ref = declared.get(key)
-                    if ref is None:
-                        raise InputError(f"{self.where}: storage key {key!r:.20} is not declared by the pickle")
-                    dtype = STORAGES[ref.type.name][0]
-                    if numel != ref.numel:
-                        raise InputError(f"{self.where}: storage {key!r:.20} holds {numel} elements, "
-                                         f"the pickle declares {ref.numel}")
-                    end = offset + 8 + numel * dtype.itemsize
-                    if end > self.size:
-                        raise InputError(f"{self.where}: storage {key!r:.20} ({numel * dtype.itemsize} bytes) "
-                                         "reaches beyond the end of the file (truncated?)")
-                    spans[key] = StorageSpan(numel, dtype, offset=offset + 8)
-                    offset = end
+            spans = self._legacy_spans()
             absent = sorted(set(roots) - set(spans))
             if absent:
                 raise InputError(f"{self.where}: storage {absent[0]!r:.20} has no data in the file")
             return spans
-        for key, ref in roots.items():
-            dtype = STORAGES[ref.type.name][0]
-            info = self._member(f"{self.root}data/{key}")
-            if info is None:
-                raise InputError(f"{self.where}: storage {key!r:.20} is missing from the archive")
-            nbytes = ref.numel * dtype.itemsize
-            if info.file_size != nbytes:
-                raise InputError(f"{self.where}: storage {key!r:.20} has the wrong size "
-                                 f"({info.file_size} bytes, the pickle declares {nbytes})")
-            if info.compress_type != zipfile.ZIP_STORED:
-                if nbytes > MAX_INFLATED_BYTES:
-                    raise InputError(f"{self.where}: storage {key!r:.20} is compressed and would inflate to "
-                                     f"{nbytes} bytes, over the limit of {MAX_INFLATED_BYTES} "
-                                     f"(torch.save writes storages uncompressed: {RESAVE})")
-                spans[key] = StorageSpan(ref.numel, dtype, member=info)
-                continue
-            with open(self.path, "rb") as fh:
-                fh.seek(info.header_offset)
-                local = fh.read(30)
-            if len(local) < 30 or local[:4] != b"PK\x03\x04":
-                raise InputError(f"{self.where}: storage {key!r:.20}: malformed zip entry")
-            name_len, extra_len = struct.unpack("<HH", local[26:30])
-            start = info.header_offset + 30 + name_len + extra_len
-            if start + nbytes > self.size:
-                raise InputError(f"{self.where}: storage {key!r:.20} ({nbytes} bytes) reaches beyond the end "
-                                 "of the file (truncated?)")
-            spans[key] = StorageSpan(ref.numel, dtype, offset=start)
+        spans = {}
+        with open(self.path, "rb") as fh:
+            for key, ref in roots.items():
+                spans[key] = self._zip_span(fh, key, ref)
         return spans
+
+    def _legacy_spans(self) -> dict[str, StorageSpan]:
+        """The storages after the pickles, in the order of the key list: each an 8-byte
+        little-endian element count (checked against the pickle) and its bytes."""
+        spans: dict[str, StorageSpan] = {}
+        offset = self._legacy_data
+        with open(self.path, "rb") as fh:
+            for key in self._legacy_keys:
+                fh.seek(offset)
+                raw = fh.read(8)
+                if len(raw) < 8:
+                    raise InputError(f"{self.where}: storage {key!r:.20} is beyond the end of the file (truncated?)")
+                (numel,) = struct.unpack("<q", raw)
+                ref = self._legacy_roots.get(key)
+                if ref is None:
+                    raise InputError(f"{self.where}: storage key {key!r:.20} is not declared by the pickle")
+                dtype = STORAGES[ref.type.name][0]
+                if numel != ref.numel:
+                    raise InputError(f"{self.where}: storage {key!r:.20} holds {numel} elements, "
+                                     f"the pickle declares {ref.numel}")
+                end = offset + 8 + numel * dtype.itemsize
+                if end > self.size:
+                    raise InputError(f"{self.where}: storage {key!r:.20} ({numel * dtype.itemsize} bytes) "
+                                     "reaches beyond the end of the file (truncated?)")
+                spans[key] = StorageSpan(numel, dtype, offset=offset + 8)
+                offset = end
+        return spans
+
+    def _zip_span(self, fh: Any, key: str, ref: StorageRef) -> StorageSpan:
+        """Where the zip member of storage ``key`` is, checked against the pickle and the file."""
+        dtype = STORAGES[ref.type.name][0]
+        info = self._member(f"{self.root}data/{key}")
+        if info is None:
+            raise InputError(f"{self.where}: storage {key!r:.20} is missing from the archive")
+        nbytes = ref.numel * dtype.itemsize
+        if info.file_size != nbytes:
+            raise InputError(f"{self.where}: storage {key!r:.20} has the wrong size "
+                             f"({info.file_size} bytes, the pickle declares {nbytes})")
+        if info.compress_type != zipfile.ZIP_STORED:
+            if nbytes > MAX_INFLATED_BYTES:
+                raise InputError(f"{self.where}: storage {key!r:.20} is compressed and would inflate to "
+                                 f"{nbytes} bytes, over the limit of {MAX_INFLATED_BYTES} "
+                                 f"(torch.save writes storages uncompressed: {RESAVE})")
+            return StorageSpan(ref.numel, dtype, member=info)
+        fh.seek(info.header_offset)
+        local = fh.read(30)
+        if len(local) < 30 or local[:4] != b"PK\x03\x04":
+            raise InputError(f"{self.where}: storage {key!r:.20}: malformed zip entry")
+        name_len, extra_len = struct.unpack("<HH", local[26:30])
+        start = info.header_offset + 30 + name_len + extra_len
+        if start + nbytes > self.size:
+            raise InputError(f"{self.where}: storage {key!r:.20} ({nbytes} bytes) reaches beyond the end "
+                             "of the file (truncated?)")
+        return StorageSpan(ref.numel, dtype, offset=start)
 
     def names(self) -> list[str]:
         return list(self.tensors)
