@@ -20,11 +20,13 @@ def _reject_constant(name: str) -> None:
 
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise InputError(f"duplicate key {key!r:.40} in a JSON object")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InputError(f"duplicate key {key!r:.40} in a JSON object")
+            seen.add(key)
     return out
 
 
