@@ -14,8 +14,9 @@ is called. Nothing from torch is imported or executed.
 
 Bounds (every expansion is bounded before it happens):
 
-- a pickle is at most :data:`MAX_PICKLE_BYTES`; each opcode byte builds at most one
-  Python object of a few dozen bytes, so unpickling stays within a few hundred MB;
+- a pickle is at most :data:`MAX_PICKLE_BYTES` (4 MiB); each opcode byte builds at most
+  one Python object (an empty dict and its list slot: ~90 bytes), so unpickling stays
+  under ~400 MB whatever the pickle;
 - :func:`flatten_tensors` walks each dictionary once (a pickle may reference one
   dictionary from many places: the tree it spells can be exponentially larger than the
   pickle, and is refused), names are at most :data:`MAX_NAME_CHARS` characters and
@@ -51,8 +52,11 @@ STORAGES: dict[str, tuple[np.dtype, str]] = {
     "ByteStorage": (np.dtype("u1"), "U8"),
     "BoolStorage": (np.dtype("?"), "BOOL"),
 }
-#: A state dict's pickle: ~100-200 bytes per tensor, so 8 MiB holds ~50,000 tensors.
-MAX_PICKLE_BYTES = 8 * 1024 * 1024
+#: A state dict's pickle takes ~100-200 bytes per tensor, so 4 MiB holds 20,000-40,000
+#: tensors (one file of Llama-3-405B holds a few hundred). A crafted pickle of one-byte
+#: container opcodes builds ~90 bytes of Python objects per byte: measured 725 MB peak
+#: for 8 MiB, so this limit keeps unpickling under ~400 MB.
+MAX_PICKLE_BYTES = 4 * 1024 * 1024
 MAX_DIMS = 8
 MAX_DEPTH = 8
 MAX_COUNT = 2**62
