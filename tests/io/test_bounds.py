@@ -201,9 +201,13 @@ def test_layer_and_expert_numbers_bounded(tmp_path: Path, name: str, config: dic
     bounded(lambda: ck.find_layers(ck.open_checkpoint(directory)), match)
 
 
-def test_layer_numbers_bounded_from_the_cli(tmp_path: Path) -> None:
-    cli_scan(one_tensor(tmp_path, "model.layers.2000000.mlp.up_proj.weight", {"model_type": "llama"}),
-             "up to layer 2000000")
+@pytest.mark.parametrize("name,config,match", [
+    ("model.layers.2000000.mlp.up_proj.weight", {"model_type": "llama"}, "up to layer 2000000"),
+    ("model.layers.0.block_sparse_moe.experts.3000000.w1.weight", {"model_type": "mixtral", "num_hidden_layers": 1},
+     "up to expert 3000000"),
+])
+def test_layer_numbers_bounded_from_the_cli(tmp_path: Path, name: str, config: dict, match: str) -> None:
+    cli_scan(one_tensor(tmp_path, name, config), match)
 
 
 def test_config_over_the_layer_limit_from_the_cli(tmp_path: Path) -> None:
