@@ -53,6 +53,10 @@ def _check_arguments(instance: object, timeout: object, keep_dir: object, backen
         raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
     if keep_dir is not None and not isinstance(keep_dir, (str, Path)):
         raise InputError(f"keep_dir must be a path, not {type(keep_dir).__name__}")
+    if keep_dir is not None:
+        existing = next((p for p in (Path(keep_dir), *Path(keep_dir).parents) if p.exists()), None)
+        if existing is not None and not existing.is_dir():
+            raise InputError(f"keep_dir {str(keep_dir)[:200]}: {str(existing)[:200]} is not a directory")
     if backend is not None and not isinstance(backend, ProverBackend):
         raise InputError(f"backend must be a ProverBackend, not {type(backend).__name__}")
     if decision is not None and not isinstance(decision, Decision):

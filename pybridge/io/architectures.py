@@ -110,6 +110,12 @@ ARCHITECTURES: tuple[Architecture, ...] = (
                  (Stack("encoder.layer.{i}", {"up": "intermediate.dense", "down": "output.dense"},
                         ("num_hidden_layers",), roots=("bert.", "roberta.", "electra.", "")),),
                  gated=False, activation_keys=("hidden_act",), default_activation="gelu"),
+    Architecture("mpnet", ("mpnet",), ("MPNetFor", "MPNetModel"),
+                 (Stack("encoder.layer.{i}", {"up": "intermediate.dense", "down": "output.dense"},
+                        ("num_hidden_layers",), roots=("mpnet.", "")),),
+                 gated=False, activation_keys=("hidden_act",), default_activation="gelu",
+                 note="MPNet (e.g. sentence-transformers' all-mpnet-base-v2): BERT's MLP names, "
+                      "attention under attention.attn"),
     Architecture("distilbert", ("distilbert",), ("DistilBertFor", "DistilBertModel"),
                  (Stack("transformer.layer.{i}", {"up": "ffn.lin1", "down": "ffn.lin2"}, ("n_layers",),
                         default_count=6, roots=("distilbert.", ""), namespace="ffn."),),

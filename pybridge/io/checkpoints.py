@@ -18,10 +18,14 @@ Where the tensors are (:func:`open_checkpoint`):
 Which blocks (:func:`find_layers`): the family is keyed on ``config.json``'s
 ``model_type`` (else ``architectures``; see :mod:`pybridge.io.architectures` for
 LLaMA, Mistral, Mixtral, Qwen2, Gemma, Phi-2, Phi-3, GPT-2, GPT-NeoX, OPT, BERT,
-RoBERTa, DistilBERT, Falcon, T5, CLIP, Nemotron); without it the family is inferred
+RoBERTa, MPNet, DistilBERT, Falcon, T5, CLIP, Nemotron); without it the family is inferred
 from tensor names. Every layer the config declares is listed; a layer with a missing
 or unexpected tensor gets the status ``missing_tensor`` / ``extra_tensor`` and is never
-analysed as another kind of block. ``--map`` names the tensors of anything else.
+analysed as another kind of block; a layer whose tensors are present under two roots
+(``model.decoder.layers.0`` and ``decoder.layers.0``) gets ``duplicate_block``, naming
+both. Layer and expert numbers are bounded by the config's counts, or without one by
+:data:`MAX_LAYERS` / :data:`MAX_EXPERTS`; a count over them is an error. ``--map``
+names the tensors of anything else.
 
 The activation (:func:`config_activation`) is read where transformers reads it
 (``hidden_act``, Gemma's ``hidden_activation``, GPT-2's ``activation_function``,
@@ -35,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from pybridge.activations import resolve_hf
 from pybridge.errors import InputError
@@ -54,6 +58,11 @@ TensorFile = Union[SafetensorsFile, TorchFile]
 CONFIG_KEYS = ("hidden_activation", "hidden_act", "activation_function", "activation")
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
 MAX_LAYERS = 10_000
+MAX_EXPERTS = 10_000
+#: blocks listed for one checkpoint (layers times experts; DeepSeek-V3: 61 x 256)
+MAX_BLOCKS = 200_000
+#: a layer or expert number in a tensor name longer than this is refused before ``int()``
+MAX_INDEX_DIGITS = 9
 NOT_WEIGHTS = ("training_args.bin", "optimizer.bin", "scheduler.bin")
 
 ROLE_TO_FIELD = {"up": "W_up", "down": "W_down", "gate": "W_gate"}
@@ -62,6 +71,7 @@ BIAS_TO_FIELD = {"up": "b_up", "down": "b_down", "gate": "b_gate"}
 #: Layer statuses besides ``ok``.
 MISSING = "missing_tensor"
 EXTRA = "extra_tensor"
+DUPLICATE = "duplicate_block"
 
 
 @dataclass(frozen=True)
@@ -78,8 +88,8 @@ class TensorRef:
 class Layer:
     """One MLP block: where its tensors are, how they are stored, and whether it is whole.
 
-    ``status`` is ``ok``, ``missing_tensor`` or ``extra_tensor`` (``problem`` says which
-    tensor); only ``ok`` layers are analysed.
+    ``status`` is ``ok``, ``missing_tensor``, ``extra_tensor`` or ``duplicate_block``
+    (``problem`` says which tensor or which other copy); only ``ok`` layers are analysed.
     """
 
     name: str
@@ -125,20 +135,30 @@ class Checkpoint:
 
 
 def _hf_snapshot(path: Path) -> Path:
-    """``models--org--name/`` -> the snapshot directory ``refs/main`` names (or the only one)."""
+    """``models--org--name/`` -> the snapshot directory ``refs/main`` names (or the only one).
+
+    A ``refs/main`` that names no snapshot present (a partial download or deletion) is an
+    error naming it: another revision is never read in its place."""
     snaps = path / "snapshots"
     ref = path / "refs" / "main"
+    found = sorted(p for p in snaps.iterdir() if p.is_dir())
+    there = ", ".join(p.name[:12] for p in found[:5]) + (" ..." if len(found) > 5 else "") or "none"
     if ref.is_file():
         rev = ref.read_text(encoding="utf-8", errors="replace").strip()
-        if re.fullmatch(r"[0-9a-fA-F]{7,64}", rev) and (snaps / rev).is_dir():
-            return snaps / rev
-    found = sorted(p for p in snaps.iterdir() if p.is_dir())
+        if not re.fullmatch(r"[0-9a-fA-F]{7,64}", rev):
+            raise InputError(f"{path}: refs/main does not name a revision ({rev[:40]!r}); "
+                             f"pass {path.name}/snapshots/<revision> (present: {there})")
+        if not (snaps / rev).is_dir():
+            raise InputError(f"{path}: refs/main names snapshot {rev}, which is missing from "
+                             f"{path.name}/snapshots (present: {there}); download it again or pass "
+                             f"{path.name}/snapshots/<revision>")
+        return snaps / rev
     if len(found) == 1:
         return found[0]
     if not found:
-        raise InputError(f"{path.name}: Hugging Face cache entry without a snapshot")
+        raise InputError(f"{path}: Hugging Face cache entry without a snapshot")
     raise InputError(
-        f"{path.name}: {len(found)} snapshots and no refs/main: pass one of {path.name}/snapshots/<revision>"
+        f"{path}: {len(found)} snapshots and no refs/main: pass one of {path.name}/snapshots/<revision>"
     )
 
 
@@ -272,20 +292,26 @@ def _natural_key(text: str) -> list:
 
 
 def _template_regex(template: str) -> re.Pattern:
-    return re.compile(re.escape(template).replace(re.escape("{i}"), r"(\d+)").replace(re.escape("{j}"), r"(\d+)"))
+    """``{i}``/``{j}`` -> an ASCII number (``\\d`` would also take other scripts' digits)."""
+    return re.compile(re.escape(template).replace(re.escape("{i}"), "([0-9]+)").replace(re.escape("{j}"), "([0-9]+)"))
 
 
-def _known(ckpt: Checkpoint, name: str) -> bool:
-    return name in ckpt.tensors or name in ckpt.elsewhere
+def _number(digits: str, name: str) -> int:
+    """A layer or expert number from a tensor name, refused before ``int`` if absurd."""
+    if len(digits) > MAX_INDEX_DIGITS:
+        raise InputError(f"tensor {name!r:.80}: layer or expert number {digits[:12]}... is too large")
+    return int(digits)
 
 
-def _indices(ckpt: Checkpoint, prefix_template: str) -> set[int]:
+def _group(names: Iterable[str], prefix_template: str) -> dict[int, list[str]]:
+    """Names under ``prefix_template`` (``{i}`` a number, followed by ``.``), by that number.
+    One pass over ``names``."""
     pat = re.compile(_template_regex(prefix_template).pattern + r"\.")
-    out = set()
-    for name in list(ckpt.tensors) + list(ckpt.elsewhere):
+    out: dict[int, list[str]] = {}
+    for name in names:
         m = pat.match(name)
         if m:
-            out.add(int(m.group(1)))
+            out.setdefault(_number(m.group(1), name), []).append(name)
     return out
 
 
@@ -300,11 +326,18 @@ def _sub(config: dict, stack: Stack) -> dict:
     return config
 
 
-def _count(config: dict, keys: tuple[str, ...]) -> Optional[tuple[str, int]]:
+def _count(config: dict, keys: tuple[str, ...], limit: int, what: str) -> Optional[tuple[str, int]]:
+    """The first of ``keys`` the config sets (``null`` counts as unset); a value that is not
+    a count from 0 to ``limit`` is an :class:`InputError` (never silently ignored)."""
     for key in keys:
         v = config.get(key)
-        if isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_LAYERS:
-            return key, v
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InputError(f"config.json {key}={str(v)[:40]!r} is not a number of {what}")
+        if v > limit:
+            raise InputError(f"config.json {key}={v}: more {what} than the limit of {limit}")
+        return key, v
     return None
 
 
@@ -319,9 +352,10 @@ def _roles(arch: Architecture, stack: Stack, config: dict) -> tuple[dict[str, st
     return dict(stack.roles), arch.gated
 
 
-def _block(ckpt: Checkpoint, name: str, prefix: str, roles: dict[str, str], namespace: Optional[str],
+def _block(ckpt: Checkpoint, prefix: str, names: list[str], roles: dict[str, str], namespace: Optional[str],
            arch: Architecture, stack: Stack, gated: bool) -> Layer:
-    layer = Layer(name, arch.family, {}, {}, arch.transposed, stack=stack, expect_gated=gated)
+    """The block at ``prefix``; ``names`` are the tensor names under ``prefix + "."``."""
+    layer = Layer(prefix, arch.family, {}, {}, arch.transposed, stack=stack, expect_gated=gated)
     expected: set[str] = set()
     missing: list[str] = []
     for role, base in roles.items():
@@ -335,8 +369,8 @@ def _block(ckpt: Checkpoint, name: str, prefix: str, roles: dict[str, str], name
             layer.biases[role] = TensorRef(ckpt.tensors[bname].file, bname)
         elif bname in ckpt.elsewhere:
             missing.append(bname)
-    spaces = [f"{prefix}.{namespace}"] if namespace else [f"{prefix}.{base}." for base in roles.values()]
-    extra = sorted(t for t in ckpt.tensors if t not in expected and any(t.startswith(s) for s in spaces))
+    spaces = tuple([f"{prefix}.{namespace}"] if namespace else [f"{prefix}.{base}." for base in roles.values()])
+    extra = sorted(t for t in names if t not in expected and t in ckpt.tensors and t.startswith(spaces))
     if missing:
         where = ckpt.elsewhere.get(missing[0])
         layer.status = MISSING
@@ -349,53 +383,127 @@ def _block(ckpt: Checkpoint, name: str, prefix: str, roles: dict[str, str], name
     return layer
 
 
-def _choose_root(ckpt: Checkpoint, stack: Stack, template: str) -> str:
-    best, best_n = stack.roots[0], -1
-    for root in stack.roots:
-        n = len(_indices(ckpt, root + template))
-        if n > best_n:
-            best, best_n = root, n
-    return best
+def _mark_duplicates(layers: dict[int, Layer], groups: dict[str, dict[int, list[str]]], root: str,
+                     stack: Stack) -> None:
+    """A layer number that also has tensors under another root (``model.decoder.layers.0``
+    and ``decoder.layers.0``) is two copies of the block: status ``duplicate_block``,
+    naming both, whichever copy is complete."""
+    for other, by_index in groups.items():
+        if other == root:
+            continue
+        for i, names in by_index.items():
+            layer = layers[i]
+            there = other + stack.layer.format(i=i)
+            layer.status = DUPLICATE
+            layer.problem = (f"two copies of this block: {layer.name} and {there} ({len(names)} tensor"
+                             f"{'s' if len(names) > 1 else ''}, e.g. {sorted(names)[0]}) under different "
+                             "roots; which one is meant is unclear (use --map to name one)")
 
 
-def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: bool) -> list[Layer]:
+def _experts(ckpt: Checkpoint, prefix: str, names: list[str], config: dict, arch: Architecture, stack: Stack,
+             roles: dict[str, str], gated: bool, declared: bool, budget: list[int]) -> list[Layer]:
+    """The experts of one mixture-of-experts layer, each a block."""
+    assert stack.experts is not None
+    groups = _group(names, prefix + "." + stack.experts.replace("{j}", "{i}"))
+    ecfg = _count(config, stack.expert_count_keys, MAX_EXPERTS, "experts") if declared else None
+    if ecfg is not None:
+        n_exp = ecfg[1]
+    elif declared and not groups:
+        n_exp = stack.default_experts or 0
+    else:
+        n_exp = max(groups) + 1 if groups else 0
+        if n_exp > MAX_EXPERTS:
+            raise InputError(f"{prefix}: tensor names go up to expert {n_exp - 1}, over the limit of "
+                             f"{MAX_EXPERTS} experts, and config.json declares no expert count")
+    indices = sorted(set(range(n_exp)) | set(groups))
+    budget[0] -= len(indices)
+    if budget[0] < 0:
+        raise InputError(f"{prefix}: more than {MAX_BLOCKS} blocks (layers times experts) in one checkpoint")
+    out = []
+    for j in indices:
+        eprefix = prefix + "." + stack.experts.format(j=j)
+        blk = _block(ckpt, eprefix, groups.get(j, []), roles, "", arch, stack, gated)
+        if j >= n_exp:
+            blk.status, blk.problem = EXTRA, f"expert {j} beyond {stack.expert_count_keys[0]}={n_exp}"
+        out.append(blk)
+    return out
+
+
+def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: bool, budget: list[int]) -> list[Layer]:
     config = _sub(ckpt.config, stack)
     roles, gated = _roles(arch, stack, ckpt.config if arch.family == "t5" else config)
-    root = _choose_root(ckpt, stack, stack.layer)
-    present = _indices(ckpt, root + stack.layer)
-    counted = _count(config, stack.count_keys) if declared else None
+    names = list(dict.fromkeys([*ckpt.tensors, *ckpt.elsewhere]))
+    groups = {root: _group(names, root + stack.layer) for root in stack.roots}
+    root = max(stack.roots, key=lambda r: len(groups[r]))  # the first of the roots holding most layers
+    present = groups[root]
+    counted = _count(config, stack.count_keys, MAX_LAYERS, "layers") if declared else None
     if counted is None and declared and stack.default_count is not None and not present:
         counted = ("default", stack.default_count)
     if counted is not None:
         key, count = counted
     else:
         key, count = "tensor names", (max(present) + 1 if present else 0)
+        if count > MAX_LAYERS:
+            raise InputError(f"{root}{stack.label}: tensor names go up to layer {count - 1}, over the limit of "
+                             f"{MAX_LAYERS} layers, and config.json declares no layer count")
         if declared:
             ckpt.notes.append(f"{root}{stack.label}: layer count from tensor names (config.json has none)")
-    layers: list[Layer] = []
-    for i in sorted(set(range(count)) | present):
+    others = {i for r, g in groups.items() if r != root for i in g}
+    indices = sorted(set(range(count)) | set(present) | others)
+    per_layer = 1
+    if stack.experts and declared:
+        ecfg = _count(config, stack.expert_count_keys, MAX_EXPERTS, "experts")
+        per_layer = ecfg[1] if ecfg else 1
+    if len(indices) * per_layer > budget[0]:
+        raise InputError(f"{root}{stack.label}: {len(indices)} layers"
+                         + (f" of {per_layer} experts" if per_layer > 1 else "")
+                         + f": more than {MAX_BLOCKS} blocks in one checkpoint")
+    if not stack.experts:
+        budget[0] -= len(indices)
+    layers: dict[int, Layer] = {}
+    out: list[Layer] = []
+    for i in indices:
         prefix = root + stack.layer.format(i=i)
         if stack.experts:
-            ecfg = _count(config, stack.expert_count_keys) if declared else None
-            e_present = _indices(ckpt, prefix + "." + stack.experts.replace("{j}", "{i}"))
-            n_exp = ecfg[1] if ecfg else ((stack.default_experts or 0) if declared and not e_present
-                                          else (max(e_present) + 1 if e_present else 0))
-            for j in sorted(set(range(n_exp)) | e_present):
-                eprefix = prefix + "." + stack.experts.format(j=j)
-                blk = _block(ckpt, eprefix, eprefix, roles, "", arch, stack, gated)
-                if j >= n_exp:
-                    blk.status, blk.problem = EXTRA, f"expert {j} beyond {stack.expert_count_keys[0]}={n_exp}"
-                layers.append(blk)
+            out.extend(_experts(ckpt, prefix, present.get(i, []), config, arch, stack, roles, gated, declared,
+                                budget))
             continue
-        blk = _block(ckpt, prefix, prefix, roles, stack.namespace, arch, stack, gated)
+        blk = _block(ckpt, prefix, present.get(i, []), roles, stack.namespace, arch, stack, gated)
         if i >= count:
             blk.status, blk.problem = EXTRA, f"layer {i} beyond {key}={count} declared by config.json"
-        layers.append(blk)
-    return layers
+        layers[i] = blk
+        out.append(blk)
+    if stack.experts:
+        for other, by_index in groups.items():
+            if other != root and by_index:
+                i = min(by_index)
+                raise InputError(f"two copies of the experts of layer {i}: {root}{stack.layer.format(i=i)} and "
+                                 f"{other}{stack.layer.format(i=i)} (use --map to name one)")
+    else:
+        _mark_duplicates(layers, groups, root, stack)
+    return out
+
+
+def _suffix_index(names: Iterable[str], suffixes: set[str]) -> dict[str, list[str]]:
+    """The names ending in each of ``suffixes`` (which begin after a dot), in one pass."""
+    depth = max((s.count(".") for s in suffixes), default=0) + 1
+    out: dict[str, list[str]] = {}
+    for name in names:
+        pos = len(name)
+        for _ in range(depth):
+            pos = name.rfind(".", 0, pos)
+            if pos < 0:
+                break
+            tail = name[pos + 1:]
+            if tail in suffixes:
+                out.setdefault(tail, []).append(name)
+    return out
 
 
 def _infer_architecture(ckpt: Checkpoint) -> Optional[Architecture]:
     """The family whose role tensors the checkpoint holds most of (no config model_type)."""
+    wanted = {f"{base}.weight" for arch in ARCHITECTURES for stack in arch.stacks for base in stack.roles.values()}
+    by_suffix = _suffix_index(ckpt.tensors, wanted)
     best: Optional[Architecture] = None
     best_score: tuple = (0.0, 0, 0)
     for arch in ARCHITECTURES:
@@ -406,7 +514,7 @@ def _infer_architecture(ckpt: Checkpoint) -> Optional[Architecture]:
                 for base in stack.roles.values():
                     tpl = root + stack.layer + "." + (stack.experts + "." if stack.experts else "") + base
                     pat = re.compile(_template_regex(tpl).pattern + r"\.weight")
-                    hits = sum(1 for t in ckpt.tensors if pat.fullmatch(t))
+                    hits = sum(1 for t in by_suffix.get(f"{base}.weight", ()) if pat.fullmatch(t))
                     if hits:
                         roles_found += 1
                         tensors_found += hits
@@ -417,7 +525,14 @@ def _infer_architecture(ckpt: Checkpoint) -> Optional[Architecture]:
 
 
 def find_layers(ckpt: Checkpoint) -> list[Layer]:
-    """Every MLP block of the checkpoint's family, in order; every declared layer listed."""
+    """Every MLP block of the checkpoint's family, in order; every declared layer listed.
+
+    Near-linear in the number of tensor names: names are grouped by layer once per stack
+    and root. Layer and expert numbers are bounded by the config's counts (at most
+    :data:`MAX_LAYERS` / :data:`MAX_EXPERTS`; a larger declared count is an
+    :class:`InputError`) or, without one, by the same limits; at most :data:`MAX_BLOCKS`
+    blocks are listed.
+    """
     arch = ckpt.architecture
     declared = arch is not None
     if arch is None:
@@ -426,11 +541,12 @@ def find_layers(ckpt: Checkpoint) -> list[Layer]:
             return []
         ckpt.notes.append(f"family {arch.family} inferred from tensor names (config.json names no known model_type)")
     layers: list[Layer] = []
+    budget = [MAX_BLOCKS]
     for stack in arch.stacks:
         if arch.family == "clip" and ckpt.model_type in ("clip_text_model", "clip_vision_model") and \
                 not stack.layer.startswith(ckpt.model_type.split("_")[1]):
             continue
-        layers.extend(_stack_layers(ckpt, arch, stack, declared))
+        layers.extend(_stack_layers(ckpt, arch, stack, declared, budget))
     return layers
 
 
@@ -470,7 +586,7 @@ def find_mapped_layers(ckpt: Checkpoint, mapping: dict[str, str], transposed: bo
         for role, pat in patterns.items():
             m = pat.fullmatch(tname)
             if m:
-                idx = int(m.group(1))
+                idx = _number(m.group(1), tname)
                 layer = found.setdefault(idx, Layer(f"layer {idx}", "custom", {}, {}, transposed,
                                                     expect_gated="gate" in mapping))
                 if role.startswith("b_"):

@@ -105,9 +105,9 @@ class SafetensorsFile:
         dtype, shape, offs = spec.get("dtype"), spec.get("shape"), spec.get("data_offsets")
         if not isinstance(dtype, str) or not dtype or len(dtype) > 16:
             raise bad('"dtype" must be a short string such as "F32"')
-        if not (isinstance(shape, list) and len(shape) <= MAX_DIMS and all(_is_count(s) for s in shape)):
+        if not (isinstance(shape, list) and len(shape) <= MAX_DIMS and all(map(_is_count, shape))):
             raise bad('"shape" must be a list of non-negative integers')
-        if not (isinstance(offs, list) and len(offs) == 2 and all(_is_count(o) for o in offs)):
+        if not (isinstance(offs, list) and len(offs) == 2 and _is_count(offs[0]) and _is_count(offs[1])):
             raise bad('"data_offsets" must be two non-negative integers')
         begin, end = offs
         if not begin <= end:

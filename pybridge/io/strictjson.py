@@ -20,11 +20,13 @@ def _reject_constant(name: str) -> None:
 
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise InputError(f"duplicate key {key!r:.40} in a JSON object")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InputError(f"duplicate key {key!r:.40} in a JSON object")
+            seen.add(key)
     return out
 
 
@@ -47,9 +49,12 @@ def strict_loads(text: str, *, limits: Limits = DEFAULT_LIMITS, exact: bool = Tr
     reads them, still digit-limited, and ``NaN``/``Infinity`` as floats (transformers
     writes them in some configs)."""
     counter = _Counter(4 * limits.max_entries + 3 * 65536)
+    short = min(18, limits.max_digits)  # an integer this short is within every limit
 
     def parse_number(s: str) -> object:
         counter.tick()
+        if len(s) <= short and "." not in s and "e" not in s and "E" not in s:
+            return int(s)  # the parser only passes JSON integers: -?(0|[1-9][0-9]*)
         if exact or not any(c in s for c in ".eE"):
             value = fraction_from_text(s, "JSON number", max_digits=limits.max_digits,
                                        max_exponent=limits.max_exponent)

@@ -17,7 +17,7 @@ from typing import Callable
 import numpy as np
 import pytest
 from safetensors.numpy import save_file
-from torch_format import write_torch_bin
+from torch_format import write_legacy_torch_bin, write_torch_bin
 
 import pybridge.api as api
 from pybridge.cli import main
@@ -125,6 +125,22 @@ def bert_like(model_type: str, root: str) -> tuple[dict, dict]:
     return t, {"model_type": model_type, "num_hidden_layers": L, "hidden_act": "gelu"}
 
 
+def mpnet(root: str) -> tuple[dict, dict]:
+    """MPNet as transformers names it (MPNetModel saves without the ``mpnet.`` root)."""
+    w, t = rnd(13), {"encoder.relative_attention_bias.weight" if not root else
+                     f"{root}encoder.relative_attention_bias.weight": rnd(14)(32, 2)}
+    for i in range(L):
+        p = f"{root}encoder.layer.{i}"
+        for q in ("q", "k", "v", "o"):
+            linear(t, w, f"{p}.attention.attn.{q}", D, D, bias=True)
+        t[f"{p}.attention.LayerNorm.weight"] = w(D)
+        linear(t, w, f"{p}.intermediate.dense", N, D, bias=True)
+        linear(t, w, f"{p}.output.dense", D, N, bias=True)
+        t[f"{p}.output.LayerNorm.weight"] = w(D)
+    return t, {"model_type": "mpnet", "architectures": ["MPNetForMaskedLM"], "num_hidden_layers": L,
+               "hidden_act": "gelu"}
+
+
 def distilbert() -> tuple[dict, dict]:
     w, t = rnd(9), {}
     for i in range(L):
@@ -193,6 +209,8 @@ CASES: dict[str, tuple] = {
     "bert-no-root": (lambda: bert_like("bert", ""), names("encoder.layer.{i}"), "gelu"),
     "roberta": (lambda: bert_like("roberta", "roberta."), names("roberta.encoder.layer.{i}"), "gelu"),
     "distilbert": (distilbert, names("distilbert.transformer.layer.{i}"), "gelu"),
+    "mpnet": (lambda: mpnet(""), names("encoder.layer.{i}"), "gelu"),
+    "mpnet-masked-lm": (lambda: mpnet("mpnet."), names("mpnet.encoder.layer.{i}"), "gelu"),
     "falcon": (falcon, names("transformer.h.{i}"), "gelu"),
     "t5": (lambda: t5(False), names("encoder.block.{i}") + ["decoder.block.0"], "relu"),
     "flan-t5": (lambda: t5(True), names("encoder.block.{i}") + ["decoder.block.0"], "geglu_tanh"),
@@ -203,6 +221,8 @@ CASES: dict[str, tuple] = {
 def write(tmp: Path, tensors: dict, config: dict, fmt: str = "safetensors") -> Path:
     if fmt == "safetensors":
         save_file(tensors, str(tmp / "model.safetensors"))
+    elif fmt == "legacy":
+        write_legacy_torch_bin(tmp / "pytorch_model.bin", tensors)
     else:
         write_torch_bin(tmp / "pytorch_model.bin", tensors)
     (tmp / "config.json").write_text(json.dumps(config))
@@ -230,7 +250,7 @@ def expected_matrices(case: str, tensors: dict, layer: str) -> tuple:
            "opt": ("fc1", "fc2"), "distilbert": ("ffn.lin1", "ffn.lin2")}
     if case in sub:
         return None, g(sub[case][0]), g(sub[case][1])
-    if case in ("bert", "bert-no-root", "roberta"):
+    if case in ("bert", "bert-no-root", "roberta", "mpnet", "mpnet-masked-lm"):
         return None, g("intermediate.dense"), g("output.dense")
     dense = "layer.1.DenseReluDense" if layer.startswith("encoder") else "layer.2.DenseReluDense"
     if case == "t5":
@@ -239,7 +259,7 @@ def expected_matrices(case: str, tensors: dict, layer: str) -> tuple:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-@pytest.mark.parametrize("fmt", ["safetensors", "bin"])
+@pytest.mark.parametrize("fmt", ["safetensors", "bin", "legacy"])
 def test_architecture(tmp_path: Path, case: str, fmt: str) -> None:
     builder, layer_names, act_label = CASES[case]
     tensors, config = builder()
@@ -527,3 +547,15 @@ def test_config_with_infinity_and_duplicate_keys(tmp_path: Path) -> None:
     (tmp_path / "config.json").write_text(json.dumps(config)[:-1] + ', "model_type": "llama"}')
     with pytest.raises(InputError, match="config.json: duplicate key 'model_type'"):
         ck.open_checkpoint(tmp_path)
+
+
+@pytest.mark.parametrize("config_keys", [{"model_type": "mpnet"}, {"architectures": ["MPNetModel"]}])
+def test_mpnet_is_a_named_family(tmp_path: Path, config_keys: dict) -> None:
+    """MPNet is recognised by its config (not guessed as BERT from tensor names)."""
+    tensors, config = mpnet("")
+    config = {**{k: v for k, v in config.items() if k not in ("model_type", "architectures")}, **config_keys}
+    c = ck.open_checkpoint(write(tmp_path, tensors, config, "legacy"))
+    layers = ck.find_layers(c)
+    assert [l.family for l in layers] == ["mpnet"] * L and not any("inferred" in n for n in c.notes)
+    act, note = ck.config_activation(c, False, layers[0])
+    assert act == Activation("gelu") and note == "hidden_act=gelu -> gelu"

@@ -197,6 +197,74 @@ def test_torch_random_pickles(data: bytes) -> None:
                 outcome(lambda: f.array(name))
 
 
+@FUZZ
+@given(st.binary(max_size=200))
+def test_torch_legacy_random_pickles(data: bytes) -> None:
+    """Random bytes where the legacy format's state dict (and what follows) should be."""
+    from torch_format import legacy_preamble
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "pytorch_model.bin"
+        path.write_bytes(legacy_preamble() + b"\x80\x02" + data)
+        f = outcome(lambda: TorchFile(path))
+        if isinstance(f, TorchFile):
+            for name in f.names():
+                outcome(lambda: f.array(name))
+
+
+# ----------------------------------------------------------------- layer numbers in tensor names
+
+
+class _Names:
+    """Stands for a tensor file when only names matter (finding layers reads no data)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.tensors = dict.fromkeys(names)
+
+
+layer_numbers = st.one_of(
+    st.integers(0, 12).map(str), st.integers(0, 10**12).map(str), st.sampled_from(["00", "01", "0" * 40, "9" * 400]),
+    st.text(alphabet="0123456789\u0661\uff11", min_size=1, max_size=6),
+)
+index_names = st.lists(
+    st.builds(lambda root, i, j, tail: f"{root}layers.{i}." + (f"block_sparse_moe.experts.{j}." if j else "") + tail,
+              st.sampled_from(["model.", "", "model.model."]), layer_numbers, st.one_of(st.none(), layer_numbers),
+              st.sampled_from(["mlp.up_proj.weight", "mlp.down_proj.weight", "mlp.gate_proj.weight", "w1.weight",
+                               "w2.weight", "w3.weight", "mlp.extra.weight", "self_attn.q_proj.weight"])),
+    max_size=12,
+)
+count_values = st.one_of(st.none(), st.integers(-1, 20), st.sampled_from([10_000, 10_001, 10**9]), st.text(max_size=3))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index_names, st.sampled_from(["llama", "mixtral", None]), count_values, count_values)
+def test_layer_numbers_in_names(names: list[str], model_type, layers, experts) -> None:
+    """Any layer/expert numbers (huge, padded, other scripts' digits), any root, any count:
+    a list of blocks or one InputError line, fast; a block under two roots is never dropped."""
+    config: dict = {} if model_type is None else {"model_type": model_type}
+    if layers is not None:
+        config["num_hidden_layers"] = layers
+    if experts is not None:
+        config["num_local_experts"] = experts
+    fake = _Names(names)
+    c = ck.Checkpoint(Path("x"), [], {n: ck.TensorRef(fake, n) for n in names}, config)  # type: ignore[arg-type]
+    found = outcome(lambda: ck.find_layers(c))
+    if isinstance(found, InputError):
+        return
+    assert isinstance(found, list) and len(found) <= ck.MAX_BLOCKS
+    assert all(l.status in ("ok", "missing_tensor", "extra_tensor", "duplicate_block") for l in found)
+    if model_type == "llama":
+        under = {(r, n.split(".")[len(r.split(".")) ]) for n in names for r in ("model.", "")
+                 if n.startswith(r + "layers.") and ".mlp." in n}
+        by_number: dict[str, set[str]] = {}
+        for root, number in under:
+            if number.isascii() and number.isdigit():
+                by_number.setdefault(str(int(number)), set()).add(root)
+        for number, roots in by_number.items():
+            if len(roots) == 2:  # the same layer under model. and under no root: flagged
+                assert any(l.status == "duplicate_block" and l.name.endswith(f".{number}") for l in found)
+
+
 # ----------------------------------------------------------------- checkpoints
 
 
@@ -238,7 +306,7 @@ def test_checkpoint_random_configs(config: dict) -> None:
             c = ck.open_checkpoint(d)
             count = 0
             for layer in ck.find_layers(c):
-                assert layer.status in ("ok", "missing_tensor", "extra_tensor")
+                assert layer.status in ("ok", "missing_tensor", "extra_tensor", "duplicate_block")
                 if layer.status != "ok":
                     continue
                 outcome(lambda: ck.config_activation(c, layer.gated, layer))
