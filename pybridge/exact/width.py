@@ -23,7 +23,7 @@ from typing import Optional, Sequence
 import flint
 import numpy as np
 
-from pybridge.exact.modular import IntMatrix, random_primes, rank_mod
+from pybridge.exact.modular import random_primes, rank_mod, rref_mod
 from pybridge.exact.ridge_form import FMatrix, RidgeForm
 
 #: Hard cap on the ridges of the exhaustive search over (T, S) (3**k pairs; the Coq rank
@@ -358,7 +358,6 @@ def _independent_subset(form: RidgeForm) -> tuple[int, ...]:
         return ()
     Un = form.Ui.numerators()
     p = random_primes(1, _PRIME_LO, _PRIME_HI)[0]
-    from pybridge.exact.modular import rref_mod
 
     _, piv = rref_mod(np.remainder(Un, p).astype(np.int64).T.copy(), p)
     chosen = list(piv)
