@@ -108,6 +108,22 @@ def _fraction_rows(m: IntMatrix) -> FMatrix:
     return tuple(tuple(Fraction(int(v), den) for v in r) for r in m.numerators().tolist())
 
 
+def _reduced(num: np.ndarray, den: int) -> IntMatrix:
+    """``num / den`` with numerators and denominator divided by their common gcd (the same matrix;
+    smaller integers for the certificates' 63-bit encoding and for exact elimination)."""
+    if num.size:
+        g = int(np.gcd.reduce(num.ravel())) if num.dtype != object else gcd(*map(int, num.ravel()))
+    else:
+        g = 0
+    g = gcd(g, den)
+    if g > 1:
+        num = num // g
+        den //= g
+        if num.dtype == object and _fits(int(np.max(np.abs(num))) if num.size else 0):
+            num = num.astype(np.int64)
+    return IntMatrix.from_numerators(num, den)
+
+
 def _fits(*bounds: int) -> bool:
     """Every bound below ``2**62`` (int64 arithmetic is exact)."""
     return all(abs(b) < 2**62 for b in bounds)
@@ -250,9 +266,9 @@ def canonical_form(
                 offset[p] -= Fraction(int(shift_sum[p]), Lden)
     else:
         Ln = np.eye(d, dtype=np.int64) * Lden if _fits(Lden) else np.eye(d, dtype=object) * Lden
-    Ui = IntMatrix.from_numerators(reps[ridge, :d] if ridge else np.zeros((0, d), dtype=np.int64), dU)
-    Gi = IntMatrix.from_numerators(Gt[ridge].T.copy() if ridge else np.zeros((d, 0), dtype=np.int64), dG)
-    Li = IntMatrix.from_numerators(Ln, Lden)
+    Ui = _reduced(reps[ridge, :d] if ridge else np.zeros((0, d), dtype=np.int64), dU)
+    Gi = _reduced(Gt[ridge].T.copy() if ridge else np.zeros((d, 0), dtype=np.int64), dG)
+    Li = _reduced(Ln, Lden)
     shift = tuple(Fraction(int(reps[j, d]), dU) for j in ridge)
     flat_rows = tuple(tuple(Fraction(int(v), dU) for v in reps[j, :d]) for j in flat)
     return RidgeForm(
