@@ -31,7 +31,14 @@ from typing import Optional
 
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Certificate
-from pybridge.certify.width import R8_MODULES, check_cert_width, form_int_parts, width_data_terms, write_form_data, write_nosub_at_k
+from pybridge.certify.width import (
+    R8_MODULES,
+    check_cert_width,
+    form_int_parts,
+    width_data_terms,
+    write_form_data,
+    write_nosub_at_k,
+)
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.exact.ridge_form import RidgeForm
 from pybridge.exact.width_evidence import WidthInfo

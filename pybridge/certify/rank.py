@@ -115,7 +115,7 @@ def _independent(vectors: Sequence[Sequence[int]], want: int) -> Optional[list[i
 
 def _inverse_scaled(K: Sequence[Sequence[int]]) -> tuple[tuple[tuple[int, ...], ...], int]:
     """``(Z, D)`` with ``Z K = D I``, ``D > 0`` (``K`` square, invertible; FLINT)."""
-    num, den = flint.fmpz_mat([list(r) for r in K]).inv().numer_denom()
+    num, den = flint.fmpz_mat([list(r) for r in K]).inv().numer_denom()  # type: ignore[attr-defined]
     D = int(den)
     Z = tuple(tuple(int(x) for x in r) for r in num.tolist())
     if D < 0:

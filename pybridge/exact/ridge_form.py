@@ -173,12 +173,13 @@ def canonical_form(
     Exact integer arithmetic throughout (NumPy ``int64`` where every value provably
     fits, Python ints otherwise); rows are grouped by hashing their normalised integer
     form (near-linear in ``n d``, no pairwise comparison)."""
-    A = scale_matrix(W_up)
-    B = scale_matrix(W_down)
+    A = scale_matrix(W_up)  # type: ignore[arg-type]
+    B = scale_matrix(W_down)  # type: ignore[arg-type]
     n, d = A.shape
-    c = scale_matrix([list(b_up)]) if b_up is not None else IntMatrix.from_numerators(np.zeros((1, n), np.int64), 1)
-    b0 = scale_matrix([list(b_down)]) if b_down is not None else IntMatrix.from_numerators(
-        np.zeros((1, d), np.int64), 1)
+    zc = IntMatrix.from_numerators(np.zeros((1, n), np.int64), 1)
+    c = scale_matrix([list(b_up)]) if b_up is not None else zc  # type: ignore[arg-type]
+    zb = IntMatrix.from_numerators(np.zeros((1, d), np.int64), 1)
+    b0 = scale_matrix([list(b_down)]) if b_down is not None else zb  # type: ignore[arg-type]
     An, Bn, cn = _as_array(A), _as_array(B), _as_array(c)[0]
     # Augmented rows (a_i, c_i) over the denominator dA dc.
     dU = A.den * c.den
@@ -191,7 +192,7 @@ def canonical_form(
     offset = [Fraction(int(v), b0.den) for v in _as_array(b0)[0]]
     const_rows: list[int] = []
     live = np.flatnonzero(b_nonzero & a_nonzero)
-    for i in np.flatnonzero(b_nonzero & ~a_nonzero):
+    for i in map(int, np.flatnonzero(b_nonzero & ~a_nonzero)):
         ci = int(cn[i])
         if ci == 0:
             continue
@@ -207,7 +208,7 @@ def canonical_form(
     first_of: list[int] = []
     cls0 = [-1] * n
     as_key = (lambda r: r.tobytes()) if norm.dtype != object else (lambda r: tuple(int(v) for v in r))
-    for pos, i in enumerate(live):
+    for pos, i in enumerate(map(int, live)):
         key = as_key(norm[pos])
         j = where.get(key)
         if j is None:
@@ -221,8 +222,8 @@ def canonical_form(
     lead = np.asarray((reps != 0).argmax(axis=1)) if nclass else np.zeros(0, dtype=np.int64)
     lam0 = [Fraction(0)] * n
     lam_num: dict[int, tuple[int, int]] = {}
-    for i in live:
-        i = int(i)
+    for ii in live:
+        i = int(ii)
         j = cls0[i]
         if first_of[j] == i:
             lam0[i] = Fraction(1)
@@ -240,10 +241,10 @@ def canonical_form(
         np.zeros(0, dtype=np.int64)
     gbound = B.max_abs() * wmax * (int(sizes.max()) if nclass else 1)
     gdt = _prod_dtype(gbound)
-    Gt = np.zeros((nclass, d), dtype=gdt)
+    Gt: np.ndarray = np.zeros((nclass, d), dtype=gdt)
     if nclass:
         idx = np.array(live, dtype=np.int64)
-        w = np.array([wts[int(i)] for i in idx], dtype=gdt)
+        w: np.ndarray = np.array([wts[int(i)] for i in idx], dtype=gdt)
         contrib = (Bn[:, idx].astype(gdt) * w).T  # |live| x d
         np.add.at(Gt, np.array([cls0[int(i)] for i in idx], dtype=np.int64), contrib)
     gnz = np.asarray((Gt != 0).any(axis=1), dtype=bool) if nclass else np.zeros(0, dtype=bool)
@@ -256,8 +257,8 @@ def canonical_form(
     Lden = dG * dU
     if neg:
         ldt = _prod_dtype(Lden + gbound * int(np.max(np.abs(reps[:, :d]))) * len(neg) if nclass else Lden)
-        Bneg = Bn[:, neg].astype(ldt) * np.array([wts[i] for i in neg], dtype=ldt)  # d x |neg|
-        Uneg = reps[[cls0[i] for i in neg], :d].astype(ldt)
+        Bneg: np.ndarray = Bn[:, neg].astype(ldt) * np.array([wts[i] for i in neg], dtype=ldt)  # d x |neg|
+        Uneg: np.ndarray = reps[[cls0[i] for i in neg], :d].astype(ldt)
         Ln = np.eye(d, dtype=ldt) * Lden - Bneg.dot(Uneg)
         sneg = reps[[cls0[i] for i in neg], d].astype(object)
         shift_sum = Bneg.astype(object).dot(sneg)

@@ -133,9 +133,9 @@ def condition_for(form: RidgeForm, T: Sequence[int], S: Sequence[int]) -> WidthD
     M, D = shifted_int(form, S)
     H = flint.fmpz_mat(len(Tp) + d, d, [int(v) for v in Un[Tp, :].ravel().tolist()]
                        + [int(v) for row in M.tolist() for v in row]) if d else flint.fmpz_mat(0, 0)
-    R, den, _ = H.transpose().rref()
+    R, den_z, _ = H.transpose().rref()
     rows = _fmpz_rows(R)
-    den = int(den)
+    den = int(den_z)
     pivots: list[int] = []
     for row in rows:
         nz = next((j for j, v in enumerate(row) if v != 0), None)
