@@ -31,7 +31,14 @@ from typing import Optional
 
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Certificate
-from pybridge.certify.width import R8_MODULES, width_data_terms, write_form_data, write_nosub_at_k
+from pybridge.certify.width import (
+    R8_MODULES,
+    check_cert_width,
+    form_int_parts,
+    width_data_terms,
+    write_form_data,
+    write_nosub_at_k,
+)
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.exact.ridge_form import RidgeForm
 from pybridge.exact.width_evidence import WidthInfo
@@ -117,9 +124,8 @@ class _BiasGrouping:
         if [r[:d] for r in reps[:k]] != [list(u) for u in form.U]:
             raise CannotCertify("class representatives disagree with the ridge form")
         self.U = scale_matrix(reps) if K else IntMatrix((), 1)
-        Gfull = [list(form.G[p]) + [Fraction(0)] * len(form.flat) for p in range(d)]
-        self.G = scale_matrix(Gfull) if K else IntMatrix(tuple(() for _ in range(d)), 1)
-        self.L = scale_matrix(form.L)
+        _, self.G = form_int_parts(form, reps[k:])
+        self.L = form.Li
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
         b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
         self.args = write_form_data(w, (d, n, k, K), aug, B, self.U, self.G, self.L, lam, form.cls)
@@ -201,6 +207,7 @@ def build_bias_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certif
     if inst.skip is not None:
         raise CannotCertify("biases with a non-identity skip: no R1 reduction with biases is written")
     f = _facts(inst)
+    check_cert_width(info.width)
     if not library_has(LIBRARY_FILE):
         raise CannotCertify(f"the R8-with-biases checkers ({LIBRARY_FILE}) are not in the library yet")
     if getattr(inst, "W_gate", None) is not None or getattr(inst, "b_gate", None) is not None:

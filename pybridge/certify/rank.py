@@ -17,9 +17,11 @@ certificate and returns the proof term of ``cert_r8_rank_relu`` / ``cert_r8_rank
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from math import lcm
+from math import gcd
 from typing import Optional, Protocol, Sequence
+
+import flint
+import numpy as np
 
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify
@@ -58,72 +60,67 @@ def enum_ts(k: int) -> list[Pair]:
 
 
 def shifted_int(U: IntMatrix, G: IntMatrix, L: IntMatrix, k: int, S: Sequence[bool], d: int) -> list[list[int]]:
-    """``dL dG dU (L + sum_{t in S} G_t U_t^T)`` as Coq's ``shifted_int`` computes it."""
-    out = []
-    for i in range(d):
-        row = []
-        for j in range(d):
-            s = sum(G.rows[i][t] * U.rows[t][j] for t in range(k) if S[t])
-            row.append(G.den * U.den * L.rows[i][j] + L.den * s)
-        out.append(row)
-    return out
+    """``dL dG dU (L + sum_{t in S} G_t U_t^T)`` as Coq's ``shifted_int`` computes it (exact, FLINT)."""
+    sel = [t for t in range(k) if S[t]]
+    M = _fmpz(L.numerators()) * (G.den * U.den)
+    if sel:
+        M += (_fmpz(G.numerators()[:, sel]) * _fmpz(U.numerators()[sel, :])) * L.den
+    return [[int(v) for v in row] for row in M.tolist()]
+
+
+def _fmpz(rows: np.ndarray) -> flint.fmpz_mat:
+    r, c = rows.shape
+    return flint.fmpz_mat(r, c, [int(v) for v in rows.ravel().tolist()])
 
 
 def _nullspace(rows: Sequence[Sequence[int]], d: int) -> list[list[int]]:
-    """A basis (integer vectors) of ``{x : r . x = 0 for every r in rows}``."""
-    a = [[Fraction(v) for v in r] for r in rows]
-    pivots: list[int] = []
-    rank = 0
-    for col in range(d):
-        piv = next((r for r in range(rank, len(a)) if a[r][col] != 0), None)
-        if piv is None:
-            continue
-        a[rank], a[piv] = a[piv], a[rank]
-        inv = 1 / a[rank][col]
-        a[rank] = [v * inv for v in a[rank]]
-        for r in range(len(a)):
-            if r != rank and a[r][col] != 0:
-                f = a[r][col]
-                a[r] = [x - f * y for x, y in zip(a[r], a[rank])]
-        pivots.append(col)
-        rank += 1
-    basis = []
-    for free in (c for c in range(d) if c not in pivots):
-        v = [Fraction(0)] * d
-        v[free] = Fraction(1)
-        for r, pc in enumerate(pivots):
-            v[pc] = -a[r][free]
-        den = lcm(1, *(x.denominator for x in v))
-        basis.append([int(x * den) for x in v])
-    return basis
+    """A basis (integer vectors) of ``{x : r . x = 0 for every r in rows}`` (FLINT)."""
+    if not rows:
+        return [[int(i == j) for i in range(d)] for j in range(d)]
+    N, nullity = flint.fmpz_mat([list(r) for r in rows]).nullspace()
+    cols = N.transpose().tolist()[:int(nullity)]
+    out = []
+    for v in cols:
+        iv = [int(x) for x in v]
+        g = gcd(*iv)
+        if next(x for x in iv if x) < 0:
+            g = -g
+        out.append([x // g for x in iv])
+    return out
+
+
+def _pivots(m: flint.fmpz_mat) -> list[int]:
+    """Pivot columns of the reduced echelon form (the first independent columns, in order)."""
+    if m.nrows() == 0 or m.ncols() == 0:
+        return []
+    R, _, rank = m.rref()
+    out = []
+    for row in R.tolist()[:int(rank)]:
+        out.append(next(j for j, v in enumerate(row) if v != 0))
+    return out
 
 
 def _independent(vectors: Sequence[Sequence[int]], want: int) -> Optional[list[int]]:
-    """Indices of ``want`` linearly independent vectors among ``vectors`` (greedy), or None."""
-    reduced: list[tuple[int, list[Fraction]]] = []
-    chosen: list[int] = []
-    for idx, v in enumerate(vectors):
-        w = [Fraction(x) for x in v]
-        for piv, b in reduced:
-            if w[piv]:
-                f = w[piv] / b[piv]
-                w = [x - f * y for x, y in zip(w, b)]
-        new = next((q for q, x in enumerate(w) if x != 0), None)
-        if new is not None:
-            reduced.append((new, w))
-            chosen.append(idx)
-            if len(chosen) == want:
-                return chosen
-    return chosen if len(chosen) >= want else None
+    """Indices of ``want`` linearly independent vectors among ``vectors``, sparsest first
+    (so that the square block below is as diagonal as the data allows), or None."""
+    if not vectors or want == 0:
+        return [] if want == 0 else None
+    order = sorted(range(len(vectors)), key=lambda i: sum(1 for x in vectors[i] if x))
+    mat = flint.fmpz_mat([list(vectors[i]) for i in order]).transpose()
+    piv = _pivots(mat)
+    if len(piv) < want:
+        return None
+    return sorted(order[j] for j in piv[:want])
 
 
 def _inverse_scaled(K: Sequence[Sequence[int]]) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """``(Z, D)`` with ``Z K = D I``, ``D > 0`` (``K`` square, invertible)."""
-    from pybridge.exact.linalg import invert
-
-    inv = invert(K)
-    D = lcm(1, *(x.denominator for r in inv for x in r))
-    return tuple(tuple(int(x * D) for x in r) for r in inv), D
+    """``(Z, D)`` with ``Z K = D I``, ``D > 0`` (``K`` square, invertible; FLINT)."""
+    num, den = flint.fmpz_mat([list(r) for r in K]).inv().numer_denom()  # type: ignore[attr-defined]
+    D = int(den)
+    Z = tuple(tuple(int(x) for x in r) for r in num.tolist())
+    if D < 0:
+        D, Z = -D, tuple(tuple(-x for x in r) for r in Z)
+    return Z, D
 
 
 def entry_for(M: Sequence[Sequence[int]], U: IntMatrix, T: Sequence[bool], k: int, d: int,
@@ -131,7 +128,10 @@ def entry_for(M: Sequence[Sequence[int]], U: IntMatrix, T: Sequence[bool], k: in
     """The entry refuting ``(T, S)`` at width ``m`` for ``M`` (= ``shifted_int``), or None if none exists."""
     c = (m - k - sum(T)) // 2 + 1
     comp = _nullspace([U.rows[t] for t in range(k) if T[t]], d)
-    MX = [[sum(M[i][j] * x[j] for j in range(d)) for i in range(d)] for x in comp]  # one list per column
+    if len(comp) < c:
+        return None
+    MXm = flint.fmpz_mat([list(r) for r in M]) * flint.fmpz_mat(comp).transpose() if comp else None
+    MX = [[int(v) for v in col] for col in MXm.transpose().tolist()] if MXm is not None else []
     cols = _independent(MX, c)
     if cols is None:
         return None

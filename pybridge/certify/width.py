@@ -38,6 +38,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional, Sequence
 
+import numpy as np
+
 from pybridge.certify.bias import find_block, write_bias_partial
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
@@ -87,6 +89,18 @@ R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
                   "(below_of_signs_property gelu_fast gelu_fast_bias_generic_not_absorbable_below)",
                   ("MoreActivationDefs", "TanhGeluAffineRidge")),
 }
+#: Largest width a certificate states: Coq's statements take the width as a unary ``nat``,
+#: and the checkers compare it with ``k + |T| + 2 r`` by computation.
+MAX_CERT_WIDTH = 100_000
+
+
+def check_cert_width(m: int) -> None:
+    """:class:`CannotCertify` with a one-line reason when width ``m`` is beyond :data:`MAX_CERT_WIDTH`."""
+    if m > MAX_CERT_WIDTH:
+        raise CannotCertify(f"width {m} is above {MAX_CERT_WIDTH}, the largest width a certificate states "
+                            "(Coq reads widths as unary naturals); the verdict is exact but not Coq-checked")
+
+
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
               "CertifyWidth", "RankCheck")
 
@@ -136,14 +150,28 @@ class _Grouping:
         self.k, self.K = k, K
         A = scale_matrix(inst.W_up)
         Bc = scale_matrix(inst.W_down)
-        self.U = scale_matrix(list(form.U) + list(form.flat)) if K else IntMatrix((), 1)
-        Gfull = [list(form.G[p]) + [Fraction(0)] * len(form.flat) for p in range(d)]
-        self.G = scale_matrix(Gfull) if K else IntMatrix(tuple(() for _ in range(d)), 1)
-        self.L = scale_matrix(form.L)
+        self.U, self.G = form_int_parts(form, [list(r) for r in form.flat])
+        self.L = form.Li
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
         self.args = write_form_data(w, (d, n, k, K), A, Bc, self.U, self.G, self.L, lam, form.cls)
         w.check("g_ok", "check_grouping_drop d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
                 "(zrows CG) dL (zrows RL)")
+
+
+def form_int_parts(form: RidgeForm, extra_rows: Sequence[Sequence[Fraction]]) -> tuple[IntMatrix, IntMatrix]:
+    """``(U, G)`` of the certificate: the ridges' rows ``form.Ui`` followed by ``extra_rows``
+    (the flat classes' representatives), and ``form.Gi`` with a zero column per extra row.
+    Integer matrices straight from the form (no Fraction per entry when there are no flat classes)."""
+    d, k = form.d, form.k
+    K = k + len(extra_rows)
+    if K == 0:
+        return IntMatrix((), 1), IntMatrix(tuple(() for _ in range(d)), 1)
+    if not extra_rows:
+        return form.Ui, form.Gi
+    U = scale_matrix(list(form.U) + [list(r) for r in extra_rows])
+    Gn = np.zeros((d, K), dtype=form.Gi.numerators().dtype)
+    Gn[:, :k] = form.Gi.numerators()
+    return U, IntMatrix.from_numerators(Gn, form.Gi.den)
 
 
 def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[tuple[str, str, str, str, tuple[str, ...]]]]:
@@ -256,6 +284,7 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
         raise CannotCertify("the plain R8 certificate is for bias-free blocks with the identity skip")
     if not library_has("certify/R8Certify.v"):
         raise CannotCertify("the R8 checkers (certify/R8Certify.v) are not in the library yet")
+    check_cert_width(info.width)
     w, sigma, pm = _header(inst)
     g = _Grouping(w, inst, info.form)
     if pm is not None:

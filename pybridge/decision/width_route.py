@@ -10,7 +10,8 @@ width condition is searched (:mod:`pybridge.exact.width`):
   refuted by :func:`.subset_search.search_subset` with ``A := U``, ``B := G``,
   ``T := L``; both certified;
 - ``m > k``: the least width over all ``(T, S)`` (exhaustive for
-  ``k <= EXHAUSTIVE_MAX_K``); absorbable verdicts are certified by the explicit
+  3^k d^2 within ``width.SEARCH_BUDGET``, ranks mod p as lower bounds, exact data at the
+  optimum); absorbable verdicts are certified by the explicit
   width data, "not absorbable" there on the exhaustive search and R8, certified
   by one rank refutation per ``(T, S)`` (``certify/RankCheck.v``), and a large
   ``k`` with no cheap witness is ``undecided``.
@@ -40,7 +41,13 @@ from pybridge.decision.subset_search import search_subset
 from pybridge.exact.linalg import invert, matmul, matvec
 from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
 from pybridge.exact.ridge_form import ClassKind, RidgeForm, canonical_form
-from pybridge.exact.width import EXHAUSTIVE_MAX_K, best_data_exhaustive, condition_for, explicit_block, heuristic_data
+from pybridge.exact.width import (
+    best_data_exhaustive,
+    condition_for,
+    exhaustive_feasible,
+    explicit_block,
+    heuristic_data,
+)
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
 from pybridge.model import Decision, Instance
 
@@ -78,19 +85,13 @@ def covered(inst: Instance) -> bool:
 # ---------------------------------------------------------------- the search at one width
 
 
-def _ints(rows) -> IntMatrix:
-    return scale_matrix(rows)
-
-
 def _nosub_at_k(form: RidgeForm):
     """Search ``S`` with ``L + sum_S G U^T = 0``: ``(status, subset, NoSubsetAtK or None, reason)``."""
     d = form.d
     if form.k == 0:
-        zero = all(v == 0 for r in form.L for v in r)
+        zero = not form.Li.numerators().any()
         return ("found" if zero else "none_trivial"), (), None, "no ridges"
-    U = _ints(form.U)
-    G = _ints(form.G)
-    L = _ints(form.L)
+    U, G, L = form.Ui, form.Gi, form.Li
     out = search_subset(U, G, L)
     nos = NoSubsetAtK(U, G, L, out.certificate) if out.status == "none" and out.certificate else None
     del d
@@ -122,8 +123,11 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
                 "no ridges and a nonzero linear part: width 0 is impossible"
         return "not_absorbable", WidthInfo(width=m, form=form, reason="no_subset_at_k", nosub=nos), \
             f"no S among the {k} ridges cancels the linear part L: not absorbable at width k = {k} (R8 =>)"
-    if k <= EXHAUSTIVE_MAX_K:
-        best = best_data_exhaustive(form)
+    if exhaustive_feasible(form):
+        try:
+            best = best_data_exhaustive(form)
+        except ArithmeticError as exc:
+            return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), str(exc)
         w = best.width(k)
         if w <= m:
             return "absorbable", _absorbable_info(form, m, best), \
@@ -135,8 +139,8 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
         return "absorbable", _absorbable_info(form, m, data), \
             f"T = {list(data.T)}, S = {list(data.S)}, r = {data.r}: width {data.width(k)} <= {m} suffices (R8 <=)"
     return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
-        f"{k} ridges: the search over 3^{k} choices of (T, S) is too large and the cheap witnesses need " \
-        f"width {data.width(k)} > {m}"
+        f"{k} ridges in dimension {form.d}: the search over 3^{k} choices of (T, S) is beyond the search budget " \
+        f"and the cheap witnesses need width {data.width(k)} > {m}"
 
 
 def min_width_info(form: RidgeForm) -> WidthInfo:
@@ -146,7 +150,7 @@ def min_width_info(form: RidgeForm) -> WidthInfo:
     if status == "found" and subset is not None:
         data = condition_for(form, (), subset)
         lower, upper, reason = k, k, f"a subset S of the ridges cancels L: width k = {k}"
-    elif k <= EXHAUSTIVE_MAX_K:
+    elif exhaustive_feasible(form):
         data = best_data_exhaustive(form)
         w = data.width(k)
         lower, upper, reason = w, w, f"exhaustive search over all (T, S) for k = {k}"

@@ -25,15 +25,22 @@ With biases and ``"signs"`` this is the canonical form of Coq's
 ``offset + sum_{(c, b) in constants} b sigma(c)``). The ridges are then pairwise not
 equal up to sign with nonzero kinks (``generic_bias_signs``).
 
-Everything is exact (:class:`fractions.Fraction`); this module knows nothing
-about Coq (the checkers re-verify the grouping).
+Everything is exact: integers over common denominators (:class:`~pybridge.exact.modular.IntMatrix`),
+Fractions for the per-row scales; this module knows nothing about Coq (the checkers
+re-verify the grouping).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+from math import gcd, lcm
 from typing import Literal, Optional, Sequence
+
+import numpy as np
+
+from pybridge.exact.modular import IntMatrix, scale_matrix
 
 ClassKind = Literal["lines", "signs"]
 FMatrix = tuple[tuple[Fraction, ...], ...]
@@ -46,13 +53,17 @@ class RidgeForm:
     ``cls[i]`` is the class of row ``i`` of ``W_up`` (``-1``: dropped; a flat
     class has an index ``>= k``), ``lam[i]`` its scale against the class
     representative. ``flat`` lists the representatives of the flat classes.
+
+    ``U``, ``G`` and ``L`` are held exactly as integer matrices over one denominator each
+    (:attr:`Ui`, :attr:`Gi`, :attr:`Li`); the Fraction views :attr:`U`, :attr:`G`, :attr:`L`
+    are built on first use only (a GPT-2-size form has millions of entries).
     """
 
     kind: ClassKind
     d: int
-    U: FMatrix
-    G: FMatrix
-    L: FMatrix
+    Ui: IntMatrix  # k x d
+    Gi: IntMatrix  # d x k
+    Li: IntMatrix  # d x d
     shift: tuple[Fraction, ...]
     offset: tuple[Fraction, ...]
     cls: tuple[int, ...]
@@ -67,25 +78,84 @@ class RidgeForm:
     @property
     def k(self) -> int:
         """The number of ridges (classes with a nonzero kink vector)."""
-        return len(self.U)
+        return self.Ui.shape[0]
+
+    @cached_property
+    def U(self) -> FMatrix:
+        """The ridges' directions ``u_t`` (k x d, Fractions)."""
+        return _fraction_rows(self.Ui)
+
+    @cached_property
+    def G(self) -> FMatrix:
+        """The kink vectors as columns (d x k, Fractions)."""
+        return _fraction_rows(self.Gi)
+
+    @cached_property
+    def L(self) -> FMatrix:
+        """The linear part (d x d, Fractions)."""
+        return _fraction_rows(self.Li)
 
     def kink(self, t: int) -> tuple[Fraction, ...]:
         """The kink vector ``gamma_t`` (column ``t`` of ``G``)."""
-        return tuple(self.G[p][t] for p in range(self.d))
+        den = self.Gi.den
+        return tuple(Fraction(int(v), den) for v in self.Gi.numerators()[:, t])
 
 
-def _normal_key(row: Sequence[Fraction], kind: ClassKind) -> Optional[tuple[Fraction, ...]]:
-    """A key equal for two rows iff they are in the same class (None for a zero row)."""
-    first = next((v for v in row if v != 0), None)
-    if first is None:
-        return None
-    if kind == "signs":
-        return tuple(row) if first > 0 else tuple(-v for v in row)
-    return tuple(v / first for v in row)
+def _fraction_rows(m: IntMatrix) -> FMatrix:
+    den = m.den
+    if m.shape[0] == 0:
+        return ()
+    return tuple(tuple(Fraction(int(v), den) for v in r) for r in m.numerators().tolist())
 
 
-def _fractions(m: Sequence[Sequence[object]]) -> list[list[Fraction]]:
-    return [[Fraction(v) for v in r] for r in m]  # type: ignore[arg-type, call-overload]
+def _reduced(num: np.ndarray, den: int) -> IntMatrix:
+    """``num / den`` with numerators and denominator divided by their common gcd (the same matrix;
+    smaller integers for the certificates' 63-bit encoding and for exact elimination)."""
+    if num.size:
+        g = int(np.gcd.reduce(num.ravel())) if num.dtype != object else gcd(*map(int, num.ravel()))
+    else:
+        g = 0
+    g = gcd(g, den)
+    if g > 1:
+        num = num // g
+        den //= g
+        if num.dtype == object and _fits(int(np.max(np.abs(num))) if num.size else 0):
+            num = num.astype(np.int64)
+    return IntMatrix.from_numerators(num, den)
+
+
+def _fits(*bounds: int) -> bool:
+    """Every bound below ``2**62`` (int64 arithmetic is exact)."""
+    return all(abs(b) < 2**62 for b in bounds)
+
+
+def _as_array(x: IntMatrix) -> np.ndarray:
+    return x.numerators()
+
+
+def _prod_dtype(bound: int) -> type:
+    return np.int64 if _fits(bound) else object
+
+
+def _normalize(rows: np.ndarray, kind: ClassKind) -> np.ndarray:
+    """Each (nonzero) row divided by the gcd of its entries (``lines`` only) and signed so
+    that its first nonzero entry is positive: equal results <=> same class."""
+    out = rows.copy()
+    if out.shape[0] == 0:
+        return out
+    if kind == "lines":
+        if out.dtype == object:
+            g = np.array([gcd(*map(int, r)) or 1 for r in out], dtype=object)
+        else:
+            g = np.gcd.reduce(out, axis=1)
+            g[g == 0] = 1
+        out = out // g[:, None]
+    nz = out != 0
+    first = nz.argmax(axis=1)
+    lead = out[np.arange(out.shape[0]), first]
+    neg = np.asarray(lead < 0, dtype=bool)
+    out[neg] = -out[neg]
+    return out
 
 
 def canonical_form(
@@ -98,80 +168,122 @@ def canonical_form(
     """The ridge form of ``x + W_down sigma(W_up x + b_up) + b_down`` (identity skip).
 
     A skip ``P`` is reduced first by R1 (``W_down := P^-1 W_down``, ``L`` starts at
-    ``I``); this function assumes that has been done."""
-    A = _fractions(W_up)
-    B = _fractions(W_down)
-    n = len(A)
-    d = len(B)
-    c = [Fraction(v) for v in b_up] if b_up is not None else [Fraction(0)] * n  # type: ignore[arg-type, call-overload]
-    offset = [Fraction(v) for v in b_down] if b_down is not None else [Fraction(0)] * d  # type: ignore[arg-type, call-overload]
-    # Rows as affine functions (a_i, c_i); a row with a_i = 0 is a constant.
-    aug = [A[i] + [c[i]] for i in range(n)]
-    reps: list[list[Fraction]] = []
-    members: list[list[int]] = []
-    where: dict[tuple[Fraction, ...], int] = {}
-    cls0 = [-1] * n
-    lam0 = [Fraction(0)] * n
+    ``I``); this function assumes that has been done.
+
+    Exact integer arithmetic throughout (NumPy ``int64`` where every value provably
+    fits, Python ints otherwise); rows are grouped by hashing their normalised integer
+    form (near-linear in ``n d``, no pairwise comparison)."""
+    A = scale_matrix(W_up)  # type: ignore[arg-type]
+    B = scale_matrix(W_down)  # type: ignore[arg-type]
+    n, d = A.shape
+    zc = IntMatrix.from_numerators(np.zeros((1, n), np.int64), 1)
+    c = scale_matrix([list(b_up)]) if b_up is not None else zc  # type: ignore[arg-type]
+    zb = IntMatrix.from_numerators(np.zeros((1, d), np.int64), 1)
+    b0 = scale_matrix([list(b_down)]) if b_down is not None else zb  # type: ignore[arg-type]
+    An, Bn, cn = _as_array(A), _as_array(B), _as_array(c)[0]
+    # Augmented rows (a_i, c_i) over the denominator dA dc.
+    dU = A.den * c.den
+    big = _fits(A.max_abs() * c.den, c.max_abs() * A.den)
+    aug = np.empty((n, d + 1), dtype=np.int64 if big else object)
+    aug[:, :d] = An * c.den if big else An.astype(object) * c.den
+    aug[:, d] = cn * A.den if big else cn.astype(object) * A.den
+    b_nonzero = np.asarray((Bn != 0).any(axis=0), dtype=bool)
+    a_nonzero = np.asarray((aug[:, :d] != 0).any(axis=1), dtype=bool)
+    offset = [Fraction(int(v), b0.den) for v in _as_array(b0)[0]]
     const_rows: list[int] = []
-    for i in range(n):
-        if not any(B[p][i] for p in range(d)):
+    live = np.flatnonzero(b_nonzero & a_nonzero)
+    for i in map(int, np.flatnonzero(b_nonzero & ~a_nonzero)):
+        ci = int(cn[i])
+        if ci == 0:
             continue
-        if not any(A[i]):
-            if c[i] == 0:
-                continue
-            if kind == "lines":  # ReLU: the constant b_i relu(c_i) is rational
+        if kind == "lines":  # ReLU: the constant b_i relu(c_i) is rational
+            if ci > 0:
                 for p in range(d):
-                    offset[p] += B[p][i] * max(c[i], Fraction(0))
-            else:
-                const_rows.append(i)
-            continue
-        key = _normal_key(aug[i], kind)
-        assert key is not None
+                    offset[p] += Fraction(int(Bn[p, i]) * ci, B.den * c.den)
+        else:
+            const_rows.append(int(i))
+    # Classes by hashing the normalised rows.
+    norm = _normalize(aug[live], kind)
+    where: dict[object, int] = {}
+    first_of: list[int] = []
+    cls0 = [-1] * n
+    as_key = (lambda r: r.tobytes()) if norm.dtype != object else (lambda r: tuple(int(v) for v in r))
+    for pos, i in enumerate(map(int, live)):
+        key = as_key(norm[pos])
         j = where.get(key)
         if j is None:
-            j = len(reps)
+            j = len(first_of)
             where[key] = j
-            reps.append(aug[i])
-            members.append([])
-        members[j].append(i)
-        cls0[i] = j
-        first = next(q for q in range(d + 1) if reps[j][q] != 0)
-        lam0[i] = aug[i][first] / reps[j][first]
-    # Kinks per class; classes with kink 0 are flat.
-    kinks = [[sum((abs(lam0[i]) * B[p][i] for i in mem), Fraction(0)) for p in range(d)] for mem in members]
-    ridge = [j for j in range(len(reps)) if any(kinks[j])]
-    flat = [j for j in range(len(reps)) if not any(kinks[j])]
-    order = {j: t for t, j in enumerate(ridge + flat)}
-    # L = I - sum_{lam_i < 0} |lam_i| b_i u^T; sigma(-(u.x + s)) = sigma(u.x + s) - (u.x + s)
-    # also moves |lam_i| b_i s into the offset.
-    L = [[Fraction(int(p == q)) for q in range(d)] for p in range(d)]
-    for i in range(n):
-        if cls0[i] < 0 or lam0[i] > 0:
+            first_of.append(int(i))
+        cls0[int(i)] = j
+    nclass = len(first_of)
+    reps = aug[first_of] if nclass else np.zeros((0, d + 1), dtype=aug.dtype)
+    # Scales lam_i = aug_i / rep (exact: the same normalised row).
+    lead = np.asarray((reps != 0).argmax(axis=1)) if nclass else np.zeros(0, dtype=np.int64)
+    lam0 = [Fraction(0)] * n
+    lam_num: dict[int, tuple[int, int]] = {}
+    for ii in live:
+        i = int(ii)
+        j = cls0[i]
+        if first_of[j] == i:
+            lam0[i] = Fraction(1)
+            lam_num[i] = (1, 1)
             continue
-        u = reps[cls0[i]]
-        w = abs(lam0[i])
+        q = int(lead[j])
+        f = Fraction(int(aug[i, q]), int(reps[j, q]))
+        lam0[i] = f
+        lam_num[i] = f.as_integer_ratio()
+    # Kinks gamma_t = sum |lam_i| b_i over the denominator dB * Qlam.
+    Qlam = lcm(1, *(q for _, q in lam_num.values()))
+    wts = {i: abs(p) * (Qlam // q) for i, (p, q) in lam_num.items()}
+    wmax = max(wts.values(), default=1)
+    sizes = np.bincount(np.array([cls0[i] for i in live], dtype=np.int64), minlength=nclass) if nclass else \
+        np.zeros(0, dtype=np.int64)
+    gbound = B.max_abs() * wmax * (int(sizes.max()) if nclass else 1)
+    gdt = _prod_dtype(gbound)
+    Gt: np.ndarray = np.zeros((nclass, d), dtype=gdt)
+    if nclass:
+        idx = np.array(live, dtype=np.int64)
+        w: np.ndarray = np.array([wts[int(i)] for i in idx], dtype=gdt)
+        contrib = (Bn[:, idx].astype(gdt) * w).T  # |live| x d
+        np.add.at(Gt, np.array([cls0[int(i)] for i in idx], dtype=np.int64), contrib)
+    gnz = np.asarray((Gt != 0).any(axis=1), dtype=bool) if nclass else np.zeros(0, dtype=bool)
+    ridge = [j for j in range(nclass) if gnz[j]]
+    flat = [j for j in range(nclass) if not gnz[j]]
+    order = {j: t for t, j in enumerate(ridge + flat)}
+    dG = B.den * Qlam
+    # L = I - sum_{lam_i < 0} |lam_i| b_i u^T over dG * dU; the shifts |lam_i| b_i s go to the offset.
+    neg = [int(i) for i in live if lam0[int(i)] < 0]
+    Lden = dG * dU
+    if neg:
+        ldt = _prod_dtype(Lden + gbound * int(np.max(np.abs(reps[:, :d]))) * len(neg) if nclass else Lden)
+        Bneg: np.ndarray = Bn[:, neg].astype(ldt) * np.array([wts[i] for i in neg], dtype=ldt)  # d x |neg|
+        Uneg: np.ndarray = reps[[cls0[i] for i in neg], :d].astype(ldt)
+        Ln = np.eye(d, dtype=ldt) * Lden - Bneg.dot(Uneg)
+        sneg = reps[[cls0[i] for i in neg], d].astype(object)
+        shift_sum = Bneg.astype(object).dot(sneg)
         for p in range(d):
-            coef = w * B[p][i]
-            if coef:
-                row = L[p]
-                for q in range(d):
-                    if u[q]:
-                        row[q] -= coef * u[q]
-                offset[p] -= coef * u[d]
-    # Flat classes: sum_{i in t} |lam_i| b_i sigma(u.x + s) vanishes (kink 0), keep nothing else.
-    U = tuple(tuple(reps[j][:d]) for j in ridge)
-    G = tuple(tuple(kinks[j][p] for j in ridge) for p in range(d))
+            if shift_sum[p]:
+                offset[p] -= Fraction(int(shift_sum[p]), Lden)
+    else:
+        Ln = np.eye(d, dtype=np.int64) * Lden if _fits(Lden) else np.eye(d, dtype=object) * Lden
+    Ui = _reduced(reps[ridge, :d] if ridge else np.zeros((0, d), dtype=np.int64), dU)
+    Gi = _reduced(Gt[ridge].T.copy() if ridge else np.zeros((d, 0), dtype=np.int64), dG)
+    Li = _reduced(Ln, Lden)
+    shift = tuple(Fraction(int(reps[j, d]), dU) for j in ridge)
+    flat_rows = tuple(tuple(Fraction(int(v), dU) for v in reps[j, :d]) for j in flat)
     return RidgeForm(
         kind=kind,
         d=d,
-        U=U,
-        G=G,
-        L=tuple(tuple(r) for r in L),
-        shift=tuple(reps[j][d] for j in ridge),
+        Ui=Ui,
+        Gi=Gi,
+        Li=Li,
+        shift=shift,
         offset=tuple(offset),
         cls=tuple(order[x] if x >= 0 else -1 for x in cls0),
         lam=tuple(lam0),
-        flat=tuple(tuple(reps[j][:d]) for j in flat),
+        flat=flat_rows,
         constant_rows=tuple(const_rows),
-        constants=tuple((c[i], tuple(B[p][i] for p in range(d))) for i in const_rows),
+        constants=tuple((Fraction(int(cn[i]), c.den), tuple(Fraction(int(Bn[p, i]), B.den) for p in range(d)))
+                        for i in const_rows),
     )

@@ -263,7 +263,7 @@ def test_witness_equals_block(seed):
     dec = decide(i, min_width=True)
     assert dec.verdict == "absorbable" and dec.width_info is not None
     b = dec.width_info.block
-    assert len(b.W_up) == dec.width
+    assert len(b.W_up) + b.padding == dec.width
     if act == "relu":
         pts = [[F(rng.randint(-30, 30), rng.randint(1, 7)) for _ in range(d)] for _ in range(25)]
         assert _relu_witness_equal(i, dec, pts)

@@ -152,7 +152,7 @@ def test_non_generic_biased_blocks_decided_at_every_width(act, name):
             assert dec.theorem == thm
         if dec.verdict == "absorbable" and dec.width_info is not None:
             blk = dec.width_info.block
-            assert len(blk.W_up) == m
+            assert len(blk.W_up) + blk.padding == m
             assert same_function(up, c, down, b0, *blk.evaluable())
     mw = decide(i, min_width=True)
     assert (mw.verdict, mw.width, mw.result, mw.theorem) == ("absorbable", least, "R9", thm)

@@ -177,7 +177,7 @@ def test_gelu_family_biased_blocks_decided(act, name):
             assert dec.verdict == ("absorbable" if absorbable else "not_absorbable"), (m, dec.reason)
             assert dec.result in ("R9", "R7")
             if dec.width_info is not None and dec.verdict == "absorbable":
-                assert len(dec.width_info.block.W_up) == m and _witness_same_function(i, dec)
+                assert len(dec.width_info.block.W_up) + dec.width_info.block.padding == m and _witness_same_function(i, dec)
         mw = decide(i, min_width=True)
     assert (mw.verdict, mw.width, mw.result) == ("absorbable", least, "R9")
     assert mw.width_info.min_exact and _witness_same_function(i, mw)
