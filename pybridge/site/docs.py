@@ -4,8 +4,11 @@
 
 - ``graph.html``: the lemma graph and the paper view (one page, state in the URL);
 - ``index.html``: opens the paper view;
-- ``src/``: coqdoc's HTML of every file of ``_CoqProject`` (anchors per declaration);
-- ``vendor/``: dagre (layout) and KaTeX (mathematics), see ``vendor/LICENSES.md``.
+- ``src/``: coqdoc's HTML of every file of ``_CoqProject`` (anchors per declaration),
+  each page with a bar back to the graph and a ``graph`` link per declaration
+  (:func:`link_back`);
+- ``vendor/``: KaTeX (mathematics) and dagre (no longer used by the page), see
+  ``vendor/LICENSES.md``.
 
 Every node links to its declaration's anchor in ``src/``; the page also carries
 each declaration's source text (statement up to its final period, with the

@@ -2,10 +2,12 @@
 
 Every identifier written into DOT/SVG/HTML is built here (``n0``, ``e0``...);
 names from the library appear only as escaped label text and as JSON data.
-The page embeds the data and its CSS/JS and loads the vendored dagre and KaTeX
-from ``vendor/`` beside it; it works offline from ``file://``. It lays out in
-the browser only what is shown (a file overview, or the subgraph around a
-focus), so every view is readable at its default zoom.
+The page embeds the data and its CSS/JS and loads the vendored KaTeX from
+``vendor/`` beside it; it works offline from ``file://``. It lays out in the
+browser only what is shown (the results overview, all files, or the subgraph
+around a focus), layered and wrapped to the window's shape, so every view opens
+fitted with its labels whole; nodes are coloured by status
+(:mod:`pybridge.site.status`).
 """
 
 from __future__ import annotations
@@ -234,7 +236,7 @@ def to_html(
     sources: Optional[dict[str, str]] = None,
     coq_dir: Optional[Path] = None,
 ) -> str:
-    """The page: data and scripts inline; layout in the browser by the vendored dagre.
+    """The page: data and scripts inline; layout in the browser (the page's own layered layout).
 
     It loads ``vendor/`` from beside it (:func:`pybridge.site.docs.copy_vendor`).
     With ``coq_dir``, the paper view lists every result of the paper and of
