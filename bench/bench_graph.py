@@ -200,7 +200,7 @@ def main() -> None:
         f"process | **{med(steps['query']):.2f}** | < 1 |",
         "",
         f"Site: {steps['size'] / 1e6:.1f} MB in all (page {steps['page_size'] / 1e6:.2f} MB, "
-        "coqdoc pages, vendored dagre and KaTeX). Headless Chromium from file://:",
+        "coqdoc pages, vendored KaTeX). Headless Chromium from file://:",
         "",
     ]
     lines += page_lines(pages)
