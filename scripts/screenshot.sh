@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots of the lemma-graph site with headless Chromium:
-#   docs/graph.png  a focus view (result R3's proof, its headline theorem selected)
+#   docs/graph.png  a focus view (result R3's proof coloured by status, its headline theorem selected)
 #   docs/paper.png  the paper view (statements, Coq statements, status)
 # Usage: scripts/screenshot.sh [SITE_DIR]   (default: out/graph, written first if absent)
 set -euo pipefail
@@ -14,7 +14,7 @@ URL="file://$(realpath "$SITE")/graph.html"
 shot() {  # shot OUTPUT FRAGMENT
   local tmp
   tmp=$(mktemp --suffix=.png)
-  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1500,900 \
+  "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,860 \
     --virtual-time-budget=4000 --screenshot="$tmp" "$URL#$2" >/dev/null 2>&1
   if command -v pngquant >/dev/null; then
     pngquant --force --quality=70-90 --output "$1" "$tmp"

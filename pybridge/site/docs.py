@@ -4,8 +4,11 @@
 
 - ``graph.html``: the lemma graph and the paper view (one page, state in the URL);
 - ``index.html``: opens the paper view;
-- ``src/``: coqdoc's HTML of every file of ``_CoqProject`` (anchors per declaration);
-- ``vendor/``: dagre (layout) and KaTeX (mathematics), see ``vendor/LICENSES.md``.
+- ``src/``: coqdoc's HTML of every file of ``_CoqProject`` (anchors per declaration),
+  each page with a bar back to the graph and a ``graph`` link per declaration
+  (:func:`link_back`);
+- ``vendor/``: KaTeX (mathematics) and dagre (no longer used by the page), see
+  ``vendor/LICENSES.md``.
 
 Every node links to its declaration's anchor in ``src/``; the page also carries
 each declaration's source text (statement up to its final period, with the
@@ -15,6 +18,7 @@ comment just above it) for the side panel.
 from __future__ import annotations
 
 import hashlib
+import html
 import os
 import re
 import shutil
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Optional
+from urllib.parse import quote
 
 import networkx as nx
 
@@ -39,6 +44,14 @@ VENDOR_DIR = "vendor"
 MAX_SOURCE_LINES = 40
 
 _ANCHOR_RE = re.compile(r'<a id="([^"]+)" class="idref"')
+#: A declaration site in coqdoc's HTML: the anchor, then the name's span.
+_DECL_RE = re.compile(r'(<a id="([^"]+)" class="idref" href="#[^"]+"><span class="id" '
+                      r'title="[^"]*">[^<]*</span></a>)')
+_NAV_STYLE = ("<style>.pybridge-nav{font:13px system-ui,sans-serif;padding:6px 10px;"
+              "background:#eef2f8;border-bottom:1px solid #c9d2e0}.pybridge-nav a{margin-right:14px}"
+              "a.to-graph{font:11px system-ui,sans-serif;margin-left:6px;padding:0 5px;"
+              "border:1px solid #9fb3d1;border-radius:8px;text-decoration:none;color:#1f5fb8}"
+              "</style>")
 _INDEX_HTML = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Absorb library</title>
 <meta http-equiv="refresh" content="0; url=graph.html#view=paper"></head>
@@ -159,6 +172,64 @@ def node_hrefs(g: nx.DiGraph, docs: SourceDocs, prefix: str = SRC_DIR) -> dict[s
     return out
 
 
+def _graph_link(fragment: dict[str, str]) -> str:
+    """``../graph.html#k=v&...`` with every value percent-encoded, HTML-escaped for an attribute."""
+    query = "&".join(f"{k}={quote(v, safe='')}" for k, v in fragment.items())
+    return html.escape(f"../graph.html#{query}", quote=True)
+
+
+def link_back(g: nx.DiGraph, docs: SourceDocs) -> int:
+    """Give every coqdoc page a bar linking back to the graph, and each declaration a link.
+
+    The bar of a module's page opens the graph on that file; each declaration
+    coqdoc anchors (its own anchor, :func:`coqdoc_anchor`) gets a small
+    ``graph`` link that opens the graph focused on it. Returns the number of
+    declaration links written. Names reach the HTML only percent-encoded and
+    escaped.
+    """
+    by_page: dict[str, dict[str, str]] = {}
+    for n, d in g.nodes(data=True):
+        module = d.get("module", "")
+        page = docs.pages.get(module)
+        anchor = coqdoc_anchor(n[len(module) + 1 :]) if module else ""
+        if page and anchor in docs.anchors.get(module, frozenset()):
+            by_page.setdefault(page, {})[anchor] = n
+    files = {d.get("module", ""): d.get("file", "") for _, d in g.nodes(data=True)}
+    links = 0
+    pages = dict((page, module) for module, page in docs.pages.items())
+    extra = [f.name for f in docs.directory.glob("*.html") if f.name not in pages]
+    for page in [*pages, *extra]:
+        path = docs.directory / page
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if 'class="pybridge-nav"' in text:
+            continue
+        module = pages.get(page)
+        bar = ['<div class="pybridge-nav">']
+        if module and files.get(module):
+            bar.append(f'<a href="{_graph_link({"file": files[module]})}">&larr; this file in the '
+                       "lemma graph</a>")
+        bar.append('<a href="../graph.html">the lemma graph</a>')
+        bar.append(f'<a href="{_graph_link({"view": "paper"})}">the paper\'s results</a>')
+        bar.append('<a href="toc.html">all source pages</a></div>')
+        anchors = by_page.get(page, {})
+
+        def add(m: re.Match, anchors: dict[str, str] = anchors) -> str:
+            nonlocal links
+            name = anchors.get(m.group(2))
+            if name is None:
+                return m.group(1)
+            links += 1
+            href = _graph_link({"node": name, "sel": name})
+            return (f'{m.group(1)}<a class="to-graph" href="{href}" '
+                    'title="this declaration in the lemma graph">graph</a>')
+
+        text = _DECL_RE.sub(add, text)
+        text = text.replace("</head>", _NAV_STYLE + "</head>", 1)
+        text = text.replace("<body>", "<body>\n" + " ".join(bar), 1)
+        atomic_write_text(path, text, prefix=".site-", mode=0o644)
+    return links
+
+
 # --------------------------------------------------------------------------- declaration sources
 
 
@@ -270,6 +341,8 @@ def write_site(
         source_docs: SourceDocs | None = SourceDocs(src, done.pages, done.anchors, done.seconds)
     else:
         source_docs = run_coqdoc(backend, out / SRC_DIR) if docs else None
+    if source_docs:
+        link_back(g, source_docs)
     hrefs = node_hrefs(g, source_docs) if source_docs else {}
     sources = node_sources(g, backend.root)
     copy_vendor(out)

@@ -2,10 +2,12 @@
 
 Every identifier written into DOT/SVG/HTML is built here (``n0``, ``e0``...);
 names from the library appear only as escaped label text and as JSON data.
-The page embeds the data and its CSS/JS and loads the vendored dagre and KaTeX
-from ``vendor/`` beside it; it works offline from ``file://``. It lays out in
-the browser only what is shown (a file overview, or the subgraph around a
-focus), so every view is readable at its default zoom.
+The page embeds the data and its CSS/JS and loads the vendored KaTeX from
+``vendor/`` beside it; it works offline from ``file://``. It lays out in the
+browser only what is shown (the results overview, all files, or the subgraph
+around a focus), layered and wrapped to the window's shape, so every view opens
+fitted with its labels whole; nodes are coloured by status
+(:mod:`pybridge.site.status`).
 """
 
 from __future__ import annotations
@@ -25,16 +27,15 @@ import networkx as nx
 from pybridge.errors import ProverUnavailable
 from pybridge.site.graph import node_json, result_theorems, sort_key, unused
 from pybridge.site.paper import PaperResult, load_setting, paper_results
+from pybridge.site.status import Status, node_statuses, own_status, shown_kind
 
-#: Fill colours per kind (definitions cool, proofs warm); results get their own.
-_KIND_FILL = {
-    "definition": "#dbe9f6", "fixpoint": "#dbe9f6", "inductive": "#dbe9f6",
-    "record": "#dbe9f6", "constructor": "#e8f1fa", "axiom": "#f6c9c9",
-    "parameter": "#f6c9c9", "theorem": "#fff3c4", "corollary": "#fff3c4",
-    "example": "#e4f4e0",
-}
-_LEMMA_FILL = "#ffffff"
-_RESULT_FILL = "#ffb347"
+#: Fill and border colours per status (as the page's legend; a blueprint's convention).
+STATUS_FILL = {"proved": "#c6ecce", "partial": "#ffe3a3", "missing": "#f9c9c9"}
+STATUS_LINE = {"proved": "#2e8540", "partial": "#b07800", "missing": "#c8261e"}
+
+#: Kinds drawn as square boxes (data); propositions are drawn rounded.
+DATA_KINDS = frozenset({"definition", "fixpoint", "inductive", "record", "constructor",
+                        "axiom", "parameter"})
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ def to_dot(g: nx.DiGraph, lay: Layout | None = None) -> str:
     """Graphviz DOT: one cluster per file, results highlighted, edges user -> used."""
     lay = lay or layout_of(g)
     headline = result_theorems(g)
+    status = node_statuses(g, result_statuses(g, None))
     lines = [
         "digraph library {",
         '  graph [rankdir=RL, ranksep=0.9, nodesep=0.08, fontname="Helvetica", '
@@ -84,12 +86,12 @@ def to_dot(g: nx.DiGraph, lay: Layout | None = None) -> str:
             label = d["short"]
             if name in headline:
                 label = " ".join(d["states"]) + " | " + label
-            attrs = [f'id="n{i}"', f"label={_dot_str(label)}"]
+            attrs = [f'id="n{i}"', f"label={_dot_str(label)}",
+                     f'fillcolor="{STATUS_FILL[status[name]]}"', f'color="{STATUS_LINE[status[name]]}"']
+            if shown_kind(d) in DATA_KINDS:
+                attrs.append('style="filled"')
             if name in headline:
-                attrs += [f'fillcolor="{_RESULT_FILL}"', "penwidth=2.5", "fontsize=13",
-                          'fontname="Helvetica-Bold"']
-            else:
-                attrs.append(f'fillcolor="{_KIND_FILL.get(d["kind"], _LEMMA_FILL)}"')
+                attrs += ["penwidth=2.5", "fontsize=13", 'fontname="Helvetica-Bold"']
             lines.append(f"    n{i} [{', '.join(attrs)}];")
         lines.append("  }")
     for k, (u, v) in enumerate(lay.drawn):
@@ -126,11 +128,15 @@ def page_data(
     hrefs = hrefs or {}
     sources = sources or {}
     index = {n: i for i, n in enumerate(lay.order)}
+    status = result_statuses(g, paper)
+    node_status = node_statuses(g, status)
     nodes = []
     for name in lay.order:
         node = node_json(g, name)
         del node["used_by"]
         node["short"] = g.nodes[name]["short"]
+        node["status"] = node_status[name]
+        node["shownKind"] = shown_kind(g.nodes[name])
         node["uses"] = sorted(index[v] for v in g.successors(name))
         node["usedBy"] = sorted(index[u] for u in g.predecessors(name))
         node["href"] = hrefs.get(name, "")
@@ -144,14 +150,13 @@ def page_data(
         cu, cv = file_index[g.nodes[u]["file"]], file_index[g.nodes[v]["file"]]
         if cu != cv:
             file_uses[cu].add(cv)
-    status = {r.id: r.status for r in paper or []}
     results = []
     for rid, info in g.graph.get("results", {}).items():
         row = next((r for r in paper or [] if r.id == rid), None)
         names = list(row.statements) + [t for t in info["theorems"] if row is None or t not in row.statements] \
             if row else list(info["theorems"])
         results.append({
-            "id": rid, "title": info["title"], "status": status.get(rid, ""),
+            "id": rid, "title": info["title"], "status": status.get(rid, "missing"),
             "nodes": [index[t] for t in dict.fromkeys(names) if t in index],
             "absent": list(info.get("absent", [])),
         })
@@ -166,8 +171,51 @@ def page_data(
         "unusedDefinitions": [index[n] for n in unused(g, include_definitions=True)
                               if not g.nodes[n].get("prop")],
         "paper": [r.to_json() for r in paper or []],
+        "overview": overview_results(g, paper),
         "setting": load_setting(),
     }
+
+
+def result_statuses(g: nx.DiGraph, paper: Optional[list[PaperResult]]) -> dict[str, Status]:
+    """Each result's status: the paper view's when given, else from its theorems alone."""
+    if paper is not None:
+        return {r.id: r.status for r in paper}
+    out: dict[str, Status] = {}
+    for rid, info in g.graph.get("results", {}).items():
+        own = [own_status(g.nodes[t]) for t in info["theorems"]]
+        out[rid] = "missing" if not own or info.get("absent") else min(
+            own, key=("missing", "partial", "proved").index)
+    return out
+
+
+def overview_results(g: nx.DiGraph, paper: Optional[list[PaperResult]]) -> list[dict]:
+    """The overview's nodes: one per result (the paper's, else ``results.toml``'s), in order.
+
+    ``uses``: the results one of whose Coq statements or theorems this result's
+    rest on (transitively through the library), as indices into the list.
+    """
+    status = result_statuses(g, paper)
+    info = g.graph.get("results", {})
+    rows: list[tuple[str, str, list[str]]] = []
+    if paper is not None:
+        for r in paper:
+            rows.append((r.id, r.name or r.title, [t for t in (*r.statements, *r.theorems) if t in g]))
+    else:
+        for rid, i in info.items():
+            rows.append((rid, i["title"], [t for t in i["theorems"] if t in g]))
+    owner: dict[str, set[int]] = {}
+    for k, (_, _, names) in enumerate(rows):
+        for t in names:
+            owner.setdefault(t, set()).add(k)
+    out = []
+    for k, (rid, title, names) in enumerate(rows):
+        below: set[str] = set()
+        for t in names:
+            below |= nx.descendants(g, t)
+        uses = sorted({j for t in below for j in owner.get(t, ()) if j != k})
+        out.append({"id": rid, "title": title, "status": status.get(rid, "missing"),
+                    "listed": rid in info, "count": len(names), "uses": uses})
+    return out
 
 
 def _folder(file: str) -> str:
@@ -188,7 +236,7 @@ def to_html(
     sources: Optional[dict[str, str]] = None,
     coq_dir: Optional[Path] = None,
 ) -> str:
-    """The page: data and scripts inline; layout in the browser by the vendored dagre.
+    """The page: data and scripts inline; layout in the browser (the page's own layered layout).
 
     It loads ``vendor/`` from beside it (:func:`pybridge.site.docs.copy_vendor`).
     With ``coq_dir``, the paper view lists every result of the paper and of

@@ -30,7 +30,7 @@ from pybridge.results import load_results
 from pybridge.site.cache import library_key, load, load_graph
 from pybridge.site.docs import coqdoc_anchor, declaration_source
 from pybridge.site.graph import breaks, extract, resolve, rests_on, result_theorems, unused
-from pybridge.site.html import layout_of, to_dot, to_html
+from pybridge.site.html import STATUS_FILL, layout_of, to_dot, to_html
 
 
 @pytest.fixture(scope="module")
@@ -193,11 +193,15 @@ def test_dot_and_html_escape_and_identify(mini) -> None:
     i = {n: k for k, n in enumerate(lay.order)}
     assert (i[T("top_thm")], i[B("double")]) not in lay.drawn
     assert (i[T("top_thm")], i[B("uses_ax")]) in lay.drawn
+    # fills are statuses: the axiom missing, what rests on it partial, the rest proved
+    fill = dict(re.findall(r'id="n(\d+)", label=[^,]+, fillcolor="([^"]+)"', dot))
+    assert fill[str(i[B("base_ax")])] == STATUS_FILL["missing"]
+    assert fill[str(i[T("top_thm")])] == STATUS_FILL["partial"]
+    assert fill[str(i[B("double")])] == STATUS_FILL["proved"]
     page = to_html(g)
     # nothing is fetched from the network: the only files it loads are the vendored ones
     assert set(re.findall(r'(?:src|href)="([^"#]+)"', page)) == {
-        "vendor/dagre.min.js", "vendor/katex/katex.min.js", "vendor/katex/katex.min.css",
-        "src/toc.html"}
+        "vendor/katex/katex.min.js", "vendor/katex/katex.min.css", "src/toc.html"}
     head = page.split('<script id="graph-data"', 1)[0].replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "http" not in head
     data = json.loads(re.search(r'<script id="graph-data" type="application/json">(.*?)</script>',
