@@ -51,9 +51,10 @@ BASE_BYTES = 400 * 2**20
 
 #: Layer statuses: ``ok`` (analysed), ``too_large`` (would not fit in memory, or over
 #: ``max_entries``), ``missing_tensor`` / ``extra_tensor`` (the layer is not whole),
-#: ``bad_tensor`` (unreadable, NaN, wrong shape), ``pending`` (not finished yet: only in a
+#: ``bad_tensor`` (unreadable, NaN, wrong shape), ``worker_lost`` (its worker process or
+#: cluster worker died with it, twice: killed, or out of memory), ``pending`` (not finished yet: only in a
 #: report written while the scan runs).
-NOT_ANALYSED = frozenset({"too_large", "missing_tensor", "extra_tensor", "bad_tensor", "pending"})
+NOT_ANALYSED = frozenset({"too_large", "missing_tensor", "extra_tensor", "bad_tensor", "worker_lost", "pending"})
 
 #: The ``format`` field of a scan report (what ``resume`` accepts).
 REPORT_FORMAT = "pybridge-scan-1"
@@ -307,6 +308,7 @@ class _Planned:
     name: str
     act: Activation
     memory: int
+    retried: bool = False
 
 
 def scan(
@@ -364,7 +366,7 @@ def scan(
     ckpt, layers = _open_layers(where, mapping, transposed)
     if not layers:
         raise InputError(f"{Path(path).name}: no recognisable MLP block (use --map)")
-    previous = _recorded_layers(Path(json_out), prove) if resume and json_out is not None else {}
+    previous = recorded_layers(Path(json_out), prove) if resume and json_out is not None else {}
     result = ScanResult(str(path), ckpt.model_type, "", notes=list(ckpt.notes), prove=prove, complete=False,
                         json_out=str(Path(json_out).resolve()) if json_out is not None else None)
     user_backend = backend
@@ -475,9 +477,9 @@ class _Scan:
         self.done = total - len(queue) - len(inline)
         self.record()
         if self.runner is not None:
+            self.runner.start(queue, self)
             if self.progress is not None:
                 self.progress(self.done, total, "")
-            self.runner.start(queue, self)
         for slot, layer, act in inline:
             if self.progress is not None and self.runner is None:
                 self.progress(self.done, total, layer.name)
@@ -539,6 +541,14 @@ class _Scan:
                            "is the checkpoint path the same file on every machine?")
             else:
                 lr.report, lr.status = rep, "ok"
+        self.finished(planned.name)
+
+    def lost(self, planned: _Planned) -> None:
+        """The worker analysing ``planned`` ended abruptly, twice."""
+        lr = self.result.layers[planned.slot]
+        lr.status = "worker_lost"
+        lr.note = ("not analysed: the worker process ended abruptly (killed, or out of memory: "
+                   f"the estimate was {human_bytes(planned.memory)})")
         self.finished(planned.name)
 
     def worker_args(self, planned: _Planned) -> tuple:
@@ -610,17 +620,22 @@ def _init_worker(parent: int) -> None:
 
 
 class _ProcessRunner(_Runner):
-    """``jobs`` spawned worker processes; a layer starts when its memory estimate fits."""
+    """``jobs`` spawned worker processes; a layer starts when its memory estimate fits. A
+    worker that ends abruptly (killed, out of memory) breaks the pool: its layers are tried
+    once more, each alone in a new pool, then reported ``worker_lost``."""
 
     def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.executor = self._new_executor()
+        self.waiting: list[_Planned] = []
+        self.running: dict[Any, _Planned] = {}
+
+    def _new_executor(self) -> Any:
         import concurrent.futures as cf
         import multiprocessing as mp
 
-        self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                                               initializer=_init_worker, initargs=(os.getpid(),))
-        self.jobs = jobs
-        self.waiting: list[_Planned] = []
-        self.running: dict[Any, _Planned] = {}
+        return cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp.get_context("spawn"),
+                                      initializer=_init_worker, initargs=(os.getpid(),))
 
     def start(self, queue: list[_Planned], job: _Scan) -> None:
         self.waiting = list(queue)
@@ -629,17 +644,39 @@ class _ProcessRunner(_Runner):
     def _fill(self, job: _Scan) -> None:
         while self.waiting and len(self.running) < self.jobs:
             planned = self.waiting[0]
-            if not job.fits_now(planned.memory, sum(p.memory for p in self.running.values())):
+            alone = planned.retried or any(p.retried for p in self.running.values())
+            if (alone and self.running) or not job.fits_now(planned.memory,
+                                                            sum(p.memory for p in self.running.values())):
                 break
             self.waiting.pop(0)
             self.running[self.executor.submit(scan_worker, *job.worker_args(planned))] = planned
 
     def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
         import concurrent.futures as cf
+        from concurrent.futures.process import BrokenProcessPool
 
         done, _ = cf.wait(list(self.running), timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        broken = []
         for fut in done:
-            job.accept(self.running.pop(fut), fut.result)
+            if isinstance(fut.exception(), BrokenProcessPool):
+                broken.append(self.running.pop(fut))
+            else:
+                job.accept(self.running.pop(fut), fut.result)
+        if broken:  # every layer of a broken pool fails with it
+            for fut in cf.wait(list(self.running)).done:
+                planned = self.running.pop(fut)
+                if isinstance(fut.exception(), BrokenProcessPool):
+                    broken.append(planned)
+                else:
+                    job.accept(planned, fut.result)
+            self.executor.shutdown(wait=True)
+            self.executor = self._new_executor()
+            for planned in sorted(broken, key=lambda p: p.slot, reverse=True):
+                if planned.retried:
+                    job.lost(planned)
+                else:
+                    planned.retried = True
+                    self.waiting.insert(0, planned)
         self._fill(job)
 
     def poll(self, job: _Scan) -> None:
@@ -700,7 +737,11 @@ class _ClusterRunner(_Runner):
         except TimeoutError:
             return
         for fut in done:
-            job.accept(self.running.pop(fut), fut.result)
+            planned = self.running.pop(fut)
+            if type(fut.exception()).__name__ == "KilledWorker":  # Dask gave up after retrying it
+                job.lost(planned)
+            else:
+                job.accept(planned, fut.result)
 
     def poll(self, job: _Scan) -> None:
         if self.running:
@@ -719,7 +760,7 @@ class _ClusterRunner(_Runner):
 # ------------------------------------------------------------------ resuming
 
 
-def _recorded_layers(path: Path, prove: bool) -> dict[str, dict]:
+def recorded_layers(path: Path, prove: bool) -> dict[str, dict]:
     """Layer name -> its entry in an earlier report at ``path`` (analysed layers only, and
     only when that report was made with the same ``prove``; a layer whose certificate timed
     out is analysed again). A missing file: nothing to resume."""
