@@ -110,15 +110,21 @@ def human_bytes(count: int) -> str:
 # ------------------------------------------------------------------ digests
 
 
-def layer_digest(layer: Any) -> str:
+def layer_digest(layer: Any, *, data: bool = True) -> str:
     """sha256 of a layer's tensors (roles, dtypes, shapes, layout and every byte of data),
-    read a block of rows at a time from the memory-mapped file."""
+    read a block of rows at a time from the memory-mapped file. ``data=False``: the header
+    only (roles, dtypes, shapes, layout; prefix ``sha256-header:``), for gated layers, whose
+    verdict does not depend on the weights."""
     import numpy as np
 
-    h = hashlib.sha256(b"pybridge-layer-1\0")
+    h = hashlib.sha256(b"pybridge-layer-1\0" if data else b"pybridge-layer-header-1\0")
     for kind, refs in (("weight", layer.weights), ("bias", layer.biases)):
         for role in sorted(refs):
             ref = refs[role]
+            if not data:
+                dtype = getattr(ref.file.tensors[ref.name], "dtype", "")
+                h.update(f"{kind}:{role}:{dtype}:{tuple(ref.shape)}:{bool(layer.transposed)}\0".encode())
+                continue
             arr = ref.file.array(ref.name)
             h.update(f"{kind}:{role}:{arr.dtype.str}:{tuple(arr.shape)}:{bool(layer.transposed)}\0".encode())
             if arr.ndim == 0 or arr.size == 0:
@@ -128,7 +134,7 @@ def layer_digest(layer: Any) -> str:
             step = max(1, (8 << 20) // row_bytes)
             for start in range(0, arr.shape[0], step):
                 h.update(np.ascontiguousarray(arr[start:start + step]).tobytes())
-    return "sha256:" + h.hexdigest()
+    return ("sha256:" if data else "sha256-header:") + h.hexdigest()
 
 
 # ------------------------------------------------------------------ reports
@@ -406,7 +412,8 @@ class _Scan:
         self.max_entries, self.budget, self.dynamic = max_entries, budget, dynamic
         self.progress, self.previous, self.runner, self.options, self.where = (
             progress, previous, runner, options, where)
-        self.digests = result.json_out is not None
+        # digests key --resume, and check that cluster workers read the same bytes
+        self.digests = result.json_out is not None or isinstance(runner, _ClusterRunner)
         self.shared: dict[tuple, tuple[str, Report]] = {}
         self.notes: set[str] = set()
         self.done = 0
@@ -451,7 +458,7 @@ class _Scan:
             lr.activation = act.label
             try:
                 lr.shape = ck.layer_shape(layer)
-                lr.digest = layer_digest(layer) if self.digests else None
+                lr.digest = layer_digest(layer, data=not act.gated) if self.digests else None
             except InputError as exc:
                 lr.status, lr.note = "bad_tensor", str(exc)
                 continue
@@ -612,8 +619,8 @@ def _init_worker(parent: int) -> None:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:  # best effort (Linux only)
         pass
     if os.getppid() != parent:  # the scan ended before prctl
         os.killpg(os.getpgrp(), signal.SIGKILL)

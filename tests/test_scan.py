@@ -219,3 +219,23 @@ def test_cluster_needs_the_extra(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(InputError, match=r"absorb-bridge\[cluster\]"):
         scan(ckpt, prove=False, cluster="tcp://127.0.0.1:1")
+
+
+def test_gated_layers_keyed_on_their_header(tmp_path: Path) -> None:
+    """A gated layer's verdict does not depend on its weights: its digest covers roles,
+    dtypes and shapes only (no 100 GB read to resume a LLaMA-70B scan)."""
+    rng = np.random.default_rng(0)
+    t = {}
+    for i in range(2):
+        p = f"model.layers.{i}.mlp"
+        t[f"{p}.gate_proj.weight"] = rng.standard_normal((6, 4)).astype(np.float32)
+        t[f"{p}.up_proj.weight"] = rng.standard_normal((6, 4)).astype(np.float32)
+        t[f"{p}.down_proj.weight"] = rng.standard_normal((4, 6)).astype(np.float32)
+    save_file(t, str(tmp_path / "model.safetensors"))
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "llama", "hidden_act": "silu"}))
+    report = tmp_path / "scan.json"
+    first = scan(tmp_path, prove=False, json_out=report).to_json()
+    assert all(e["digest"].startswith("sha256-header:") for e in first["layers"])
+    assert first["layers"][0]["digest"] == first["layers"][1]["digest"]  # same shapes
+    again = scan(tmp_path, prove=False, json_out=report, resume=True)
+    assert again.resumed == 2 and essentials(again.to_json()) == essentials(first)

@@ -283,6 +283,11 @@ def scan_cmd(
                 prove=not no_prove, timeout=timeout, max_entries=max_entries, max_memory=budget, progress=step,
                 jobs=jobs or os.cpu_count() or 1, json_out=json_out, resume=resume, cluster=cluster,
             )
+    except KeyboardInterrupt:
+        if json_out is not None and json_out.exists():
+            click.echo(f"pybridge: the finished layers are in {json_out.resolve()} (continue with --resume)",
+                       err=True)
+        raise
     finally:
         signal.signal(signal.SIGTERM, previous)
     doc = result.to_json()
