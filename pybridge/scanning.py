@@ -388,9 +388,9 @@ def scan(
         else:
             runner = _ProcessRunner(jobs) if jobs > 1 else None
             budget = max_memory or available_memory()
-        job = _Scan(result, layers, ckpt, activation, prove, timeout, backend, crosscheck_entries,
-                    max_entries, budget, max_memory is None and cluster is None, progress, previous, runner,
-                    options, (where, mapping, transposed))
+        job = _Scan(result, layers, ckpt, activation, prove, timeout, backend, crosscheck_entries, max_entries,
+                    budget, max_memory is None and cluster is None, progress, previous, runner, options,
+                    (where, mapping, transposed))
         job.run()
     finally:
         if runner is not None:
@@ -398,25 +398,35 @@ def scan(
     return result
 
 
+@dataclass
 class _Scan:
     """One scan in progress: plans each layer, analyses it here or hands it to the runner,
     records the report as layers finish."""
 
-    def __init__(self, result: ScanResult, layers: list, ckpt: Any, activation: Optional[Activation], prove: bool,
-                 timeout: float, backend: Optional[ProverBackend], crosscheck_entries: int,
-                 max_entries: Optional[int], budget: Optional[int], dynamic: bool,
-                 progress: Optional[Callable[[int, int, str], None]], previous: dict[str, dict],
-                 runner: Optional[_Runner], options: dict, where: tuple) -> None:
-        self.result, self.layers, self.ckpt, self.activation = result, layers, ckpt, activation
-        self.prove, self.timeout, self.backend, self.crosscheck_entries = prove, timeout, backend, crosscheck_entries
-        self.max_entries, self.budget, self.dynamic = max_entries, budget, dynamic
-        self.progress, self.previous, self.runner, self.options, self.where = (
-            progress, previous, runner, options, where)
-        # digests key --resume, and check that cluster workers read the same bytes
-        self.digests = result.json_out is not None or isinstance(runner, _ClusterRunner)
-        self.shared: dict[tuple, tuple[str, Report]] = {}
-        self.notes: set[str] = set()
-        self.done = 0
+    result: ScanResult
+    layers: list
+    ckpt: Any
+    activation: Optional[Activation]
+    prove: bool
+    timeout: float
+    backend: Optional[ProverBackend]
+    crosscheck_entries: int
+    max_entries: Optional[int]
+    budget: Optional[int]  #: memory one layer may use (None: no limit known)
+    dynamic: bool  #: the budget is this machine's available memory: re-read before starting a layer
+    progress: Optional[Callable[[int, int, str], None]]
+    previous: dict[str, dict]  #: layer name -> its entry in the report resumed from
+    runner: Optional[_Runner]
+    options: dict  #: keyword arguments of analyse_layer in the workers
+    where: tuple  #: (checkpoint path, mapping, transposed) for the workers
+    shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
+    notes: set[str] = field(default_factory=set)
+    done: int = 0
+
+    @property
+    def digests(self) -> bool:
+        """Digests key --resume, and check that cluster workers read the same bytes."""
+        return self.result.json_out is not None or isinstance(self.runner, _ClusterRunner)
 
     # -------------------------------------------------------------- bookkeeping
 
@@ -633,7 +643,7 @@ class _ProcessRunner(_Runner):
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
-        self.executor = self._new_executor()
+        self.executor: Any = None  # started with the first layer that needs it
         self.waiting: list[_Planned] = []
         self.running: dict[Any, _Planned] = {}
 
@@ -646,6 +656,8 @@ class _ProcessRunner(_Runner):
 
     def start(self, queue: list[_Planned], job: _Scan) -> None:
         self.waiting = list(queue)
+        if self.waiting:
+            self.executor = self._new_executor()
         self._fill(job)
 
     def _fill(self, job: _Scan) -> None:
@@ -695,6 +707,8 @@ class _ProcessRunner(_Runner):
             self._collect(job, None)
 
     def close(self, *, abort: bool) -> None:
+        if self.executor is None:
+            return
         if not abort:
             self.executor.shutdown(wait=True)
             return
