@@ -558,6 +558,8 @@ class _Scan:
                            "is the checkpoint path the same file on every machine?")
             else:
                 lr.report, lr.status = rep, "ok"
+                if planned.retried:
+                    lr.note = "analysed again, alone, after a worker process ended abruptly"
         self.finished(planned.name)
 
     def lost(self, planned: _Planned) -> None:

@@ -205,3 +205,4 @@ def test_a_killed_worker_loses_no_layer(tmp_path: Path) -> None:
     assert killed
     assert [e["status"] for e in doc["layers"]] == ["ok"] * 4
     assert [e["verdict"] for e in doc["layers"]] == ["not_absorbable"] * 2 + ["absorbable", "not_absorbable"]
+    assert any("after a worker process ended abruptly" in e["note"] for e in doc["layers"])
