@@ -1,34 +1,152 @@
 """Scanning a checkpoint: every MLP block found, decided, certified and reported per layer.
 
-Layers are read one at a time (:mod:`pybridge.io.checkpoints`); weight-dependent layers can
-be analysed in worker processes (``jobs``). Each layer's verdict comes from
-:func:`pybridge.checking.check` on that layer's own weights.
+Layers are read one at a time (:mod:`pybridge.io.checkpoints`). Each layer's verdict
+comes from :func:`pybridge.checking.check` on that layer's own weights.
+
+- **Memory.** Before a weight-dependent layer is read, its peak memory is estimated
+  (:func:`layer_memory`) and compared with the memory available (``/proc/meminfo``
+  ``MemAvailable``, or ``max_memory``); a layer that cannot fit is not analysed and gets
+  the status ``too_large`` with the memory it would need. With ``jobs > 1`` a layer starts
+  only while the estimates of the running layers fit together.
+- **Where.** In this process (``jobs=1``), in ``jobs`` worker processes, or on an existing
+  Dask distributed cluster (``cluster="tcp://host:8786"``; the extra ``absorb-bridge[cluster]``),
+  whose workers read the checkpoint from the same path (a shared file system).
+- **Recording.** With ``json_out`` the report is rewritten atomically each time a layer
+  finishes (``"complete": false`` until the end), each layer with the digest of its tensors
+  (:func:`layer_digest`); ``resume=True`` reuses the layers of that file recorded for the
+  same weights, activation and ``prove``, and analyses the others.
+
+Certificates are asked for in one place, :func:`certify_layers`, which takes several
+(instance, decision) pairs so that one prover run can later check a batch.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import re
+import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
-from pybridge.checking import check, positive_int, report_to_json
+from pybridge.checking import check, positive_int, rejected, report_to_json
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
 from pybridge.errors import InputError
+from pybridge.files import atomic_write_text
 from pybridge.io import parse_activation
 from pybridge.model import Activation, Decision, Instance, Report
 from pybridge.prover import ProverBackend
+
+#: Peak memory of deciding and certifying one weight-dependent layer, in copies of the
+#: float64 ``(n+1) x n`` system of its exact decision (tune to what ``bench/`` measures).
+SYSTEM_COPIES = 3.0
+#: Bytes held per weight entry while a layer is analysed (its int64 numerator).
+WEIGHT_ENTRY_BYTES = 8
+#: A worker before any layer: Python, NumPy, SymPy, FLINT, the readers.
+BASE_BYTES = 400 * 2**20
+
+#: Layer statuses: ``ok`` (analysed), ``too_large`` (would not fit in memory, or over
+#: ``max_entries``), ``missing_tensor`` / ``extra_tensor`` (the layer is not whole),
+#: ``bad_tensor`` (unreadable, NaN, wrong shape), ``worker_lost`` (its worker process or
+#: cluster worker died with it, twice: killed, or out of memory), ``pending`` (not finished yet: only in a
+#: report written while the scan runs).
+NOT_ANALYSED = frozenset({"too_large", "missing_tensor", "extra_tensor", "bad_tensor", "worker_lost", "pending"})
+
+#: The ``format`` field of a scan report (what ``resume`` accepts).
+REPORT_FORMAT = "pybridge-scan-1"
+
+_SIZE_RE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([kmgt]?)(?:i?b)?\s*", re.I)
+_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+
+
+# ------------------------------------------------------------------ memory
+
+
+def layer_memory(d: int, n: int, matrices: int = 2) -> int:
+    """Estimated peak bytes of deciding and certifying one ungated layer of shape ``d, n``:
+    ``BASE_BYTES + SYSTEM_COPIES * 8 (n+1) n + WEIGHT_ENTRY_BYTES * matrices * d * n``."""
+    system = 8 * (n + 1) * n
+    return BASE_BYTES + int(SYSTEM_COPIES * system) + WEIGHT_ENTRY_BYTES * matrices * d * n
+
+
+def available_memory() -> Optional[int]:
+    """Bytes this machine can give a new computation (``MemAvailable``), or None when unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def parse_size(text: str) -> int:
+    """``"8G"``, ``"512MiB"``, ``"1.5g"``, ``"1000000"`` -> bytes (units are powers of 1024)."""
+    match = _SIZE_RE.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise InputError(f"--max-memory {str(text)[:40]!r}: expected a size such as 8G, 512M or 1000000 (bytes)")
+    value = int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    if value <= 0:
+        raise InputError(f"--max-memory {text[:40]!r}: must be positive")
+    return value
+
+
+def human_bytes(count: int) -> str:
+    """``1536 * 2**20`` -> ``"1.5 GB"`` (powers of 1024)."""
+    for unit, size in (("TB", 2**40), ("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
+        if count >= size:
+            return f"{count / size:.1f} {unit}"
+    return f"{count} B"
+
+
+# ------------------------------------------------------------------ digests
+
+
+def layer_digest(layer: Any, *, data: bool = True) -> str:
+    """sha256 of a layer's tensors (roles, dtypes, shapes, layout and every byte of data),
+    read a block of rows at a time from the memory-mapped file. ``data=False``: the header
+    only (roles, dtypes, shapes, layout; prefix ``sha256-header:``), for gated layers, whose
+    verdict does not depend on the weights."""
+    import numpy as np
+
+    h = hashlib.sha256(b"pybridge-layer-1\0" if data else b"pybridge-layer-header-1\0")
+    for kind, refs in (("weight", layer.weights), ("bias", layer.biases)):
+        for role in sorted(refs):
+            ref = refs[role]
+            if not data:
+                dtype = getattr(ref.file.tensors[ref.name], "dtype", "")
+                h.update(f"{kind}:{role}:{dtype}:{tuple(ref.shape)}:{bool(layer.transposed)}\0".encode())
+                continue
+            arr = ref.file.array(ref.name)
+            h.update(f"{kind}:{role}:{arr.dtype.str}:{tuple(arr.shape)}:{bool(layer.transposed)}\0".encode())
+            if arr.ndim == 0 or arr.size == 0:
+                h.update(np.ascontiguousarray(arr).tobytes())
+                continue
+            row_bytes = max(1, arr.itemsize * (arr.size // arr.shape[0]))
+            step = max(1, (8 << 20) // row_bytes)
+            for start in range(0, arr.shape[0], step):
+                h.update(np.ascontiguousarray(arr[start:start + step]).tobytes())
+    return ("sha256:" if data else "sha256-header:") + h.hexdigest()
+
+
+# ------------------------------------------------------------------ reports
 
 
 @dataclass
 class LayerReport:
     """One layer of a scanned checkpoint.
 
-    ``status``: ``ok`` (analysed), ``too_large`` (not analysed, over ``max_entries``),
-    ``missing_tensor`` / ``extra_tensor`` (the layer is not whole: never analysed as
-    another kind of block), ``bad_tensor`` (a tensor is unreadable, NaN, wrong shape).
-    ``report`` is None unless the layer was analysed or is ``too_large``.
+    ``status``: see :data:`NOT_ANALYSED` (``ok`` when analysed). ``report`` is None unless
+    the layer was analysed in this run; ``recorded`` is its JSON entry when it was taken
+    from an earlier report (``resume``). ``memory``: the estimated peak bytes (ungated layers).
     """
 
     layer: str
@@ -36,6 +154,38 @@ class LayerReport:
     report: Optional[Report]
     note: str = ""
     status: str = "ok"
+    digest: Optional[str] = None
+    shape: Optional[tuple[int, int]] = None
+    memory: Optional[int] = None
+    recorded: Optional[dict] = None
+    activation: Optional[str] = None
+
+    def to_json(self) -> dict:
+        """This layer's entry of the scan report."""
+        if self.recorded is not None:
+            return {**self.recorded, "resumed": True}
+        doc: dict = {"layer": self.layer, "family": self.family, "status": self.status, "note": self.note}
+        if self.report is not None:
+            doc.update(report_to_json(self.report))
+        else:
+            doc.update({"verdict": None, "checked": False})
+            if self.activation is not None:
+                doc["activation"] = self.activation
+            if self.shape is not None:
+                doc["d"], doc["n"] = self.shape
+        if self.digest is not None:
+            doc["digest"] = self.digest
+        if self.memory is not None:
+            doc["memory_estimate"] = self.memory
+        return doc
+
+    @property
+    def rejected(self) -> bool:
+        """Coq rejected this layer's certificate (in this run or the recorded one)."""
+        if self.report is not None:
+            return rejected(self.report)
+        prover = (self.recorded or {}).get("prover")
+        return isinstance(prover, dict) and prover.get("rejected") is True
 
 
 @dataclass
@@ -47,36 +197,45 @@ class ScanResult:
     activation_note: str
     layers: list[LayerReport] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    prove: bool = True
+    complete: bool = True
+    json_out: Optional[str] = None
+    resumed: int = 0
 
     @property
     def problems(self) -> list[LayerReport]:
-        """Layers that could not be analysed because the checkpoint is not whole or unreadable."""
-        return [lr for lr in self.layers if lr.status not in ("ok", "too_large")]
+        """Layers that were not analysed: too large, not whole, unreadable (or not finished)."""
+        return [lr for lr in self.layers if lr.status in NOT_ANALYSED]
 
     def to_json(self) -> dict:
+        """The ``scan --json-out`` document."""
+        entries = [lr.to_json() for lr in self.layers]
         counts: dict[str, int] = {}
         statuses: dict[str, int] = {}
-        for lr in self.layers:
-            statuses[lr.status] = statuses.get(lr.status, 0) + 1
-            if lr.report is not None:
-                counts[lr.report.decision.verdict] = counts.get(lr.report.decision.verdict, 0) + 1
+        for entry in entries:
+            statuses[entry["status"]] = statuses.get(entry["status"], 0) + 1
+            if entry.get("verdict") is not None:
+                counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
         return {
+            "format": REPORT_FORMAT,
             "checkpoint": self.checkpoint,
             "model_type": self.model_type,
             "activation_note": self.activation_note,
+            "prove": self.prove,
+            "complete": self.complete,
             "notes": list(self.notes),
             "summary": {
-                "layers": len(self.layers),
+                "layers": len(entries),
                 "statuses": statuses,
                 "verdicts": counts,
-                "checked": sum(lr.report.checked for lr in self.layers if lr.report is not None),
+                "checked": sum(entry.get("checked") is True for entry in entries),
+                "resumed": self.resumed,
             },
-            "layers": [
-                {"layer": lr.layer, "family": lr.family, "status": lr.status, "note": lr.note,
-                 **(report_to_json(lr.report) if lr.report is not None else {"verdict": None, "checked": False})}
-                for lr in self.layers
-            ],
+            "layers": entries,
         }
+
+
+# ------------------------------------------------------------------ analysing one layer
 
 
 def _weight_independent(instance: Instance, decision: Decision) -> bool:
@@ -91,6 +250,73 @@ def _weight_independent(instance: Instance, decision: Decision) -> bool:
     )
 
 
+def decide_layer(instance: Instance) -> tuple[Decision, float]:
+    """The exact decision of one layer and the seconds it took."""
+    start = time.monotonic()
+    decision = decide(instance)
+    return decision, time.monotonic() - start
+
+
+def certify_layers(pairs: Sequence[tuple[Instance, Decision]], *, prove: bool, timeout: float,
+                   backend: Optional[ProverBackend], crosscheck_entries: int) -> list[Report]:
+    """Certify (and cross-check) the decisions of several layers: the one place a scan asks
+    the prover, one report per pair in order. (One prover run per layer today; a batch
+    certifier can take its place here.)"""
+    return [
+        check(instance, prove=prove, timeout=timeout, backend=backend,
+              crosscheck=instance.d * instance.n <= crosscheck_entries, use_z3=False, decision=decision)
+        for instance, decision in pairs
+    ]
+
+
+def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: Optional[ProverBackend],
+                  crosscheck_entries: int) -> Report:
+    """Decide and certify one weight-dependent layer."""
+    decision, decide_s = decide_layer(instance)
+    (rep,) = certify_layers([(instance, decision)], prove=prove, timeout=timeout, backend=backend,
+                            crosscheck_entries=crosscheck_entries)
+    rep.timings["decide"] = round(decide_s, 4)
+    return rep
+
+
+def _open_layers(path: str, mapping: Optional[dict[str, str]], transposed: bool) -> tuple[Any, list]:
+    from pybridge.io import checkpoints as ck
+
+    ckpt = ck.open_checkpoint(path)
+    layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
+    return ckpt, layers
+
+
+def scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, k: int, act: Activation,
+                options: dict) -> tuple[Report, Optional[str]]:
+    """In a worker (a process or a cluster node): reopen the checkpoint, load layer ``k``,
+    analyse it; also the digest of the tensors it read when ``options["digest"]``."""
+    from pybridge.io import checkpoints as ck
+
+    options = dict(options)
+    want_digest = options.pop("digest", False)
+    _, layers = _open_layers(path, mapping, transposed)
+    layer = layers[k]
+    digest = layer_digest(layer) if want_digest else None
+    instance = ck.load_layer(layer, act, lazy=False)
+    return analyse_layer(instance, **options), digest
+
+
+# ------------------------------------------------------------------ scan
+
+
+@dataclass
+class _Planned:
+    """A weight-dependent layer waiting for a worker."""
+
+    slot: int
+    k: int
+    name: str
+    act: Activation
+    memory: int
+    retried: bool = False
+
+
 def scan(
     path: Path | str,
     *,
@@ -100,23 +326,30 @@ def scan(
     prove: bool = True,
     timeout: float = 120.0,
     backend: Optional[ProverBackend] = None,
-    max_entries: int = 1_000_000,
+    max_entries: Optional[int] = None,
+    max_memory: Optional[int] = None,
     crosscheck_entries: int = 1_000_000,
     progress: Optional[Callable[[int, int, str], None]] = None,
     jobs: int = 1,
+    json_out: Optional[Path | str] = None,
+    resume: bool = False,
+    cluster: Optional[str] = None,
 ) -> ScanResult:
     """Check every MLP block of a checkpoint (see :mod:`pybridge.io.checkpoints`).
 
-    Gated layers are read lazily (their verdict does not depend on the weights);
-    ungated layers with more than ``max_entries`` entries per matrix are reported
-    ``undecided`` (not analysed) rather than converted. A certificate that only
-    depends on (activation, d, n) is checked once and shared by equal layers.
-    ``progress(k, total, name)`` is called before layer k (0-based) is analysed; with
-    ``jobs > 1`` the weight-dependent layers are analysed in that many processes and
-    ``progress(k, total, name)`` reports k layers done, ``name`` the last one finished.
-    """
-    from pybridge.io import checkpoints as ck
+    Gated layers are read lazily (their verdict does not depend on the weights). An
+    ungated layer whose estimated peak memory (:func:`layer_memory`) exceeds ``max_memory``
+    (default: the memory available now, or the largest cluster worker's limit) is not read:
+    status ``too_large``, the estimate in its note; so is one with more than ``max_entries``
+    entries per matrix when that (older) limit is given. A certificate that only depends on
+    (activation, d, n) is checked once and shared by equal layers.
 
+    ``jobs > 1``: weight-dependent layers in that many processes; ``cluster``: on the Dask
+    scheduler at that address. ``progress(k, total, name)``: k layers done, ``name`` the
+    layer started (one process) or last finished (workers). ``json_out``: the report,
+    rewritten atomically as each layer finishes; ``resume``: reuse its layers recorded for the
+    same weights (digest), activation and ``prove``.
+    """
     if isinstance(activation, str):
         activation = parse_activation(activation)
     if activation is not None and not isinstance(activation, Activation):
@@ -124,148 +357,453 @@ def scan(
     if mapping is not None and not (isinstance(mapping, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in mapping.items())):
         raise InputError("mapping must be a dict of role -> tensor name template")
-    positive_int("max_entries", max_entries)
+    if max_entries is not None:
+        positive_int("max_entries", max_entries)
+    if max_memory is not None:
+        positive_int("max_memory", max_memory)
     positive_int("jobs", jobs)
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
         raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
-    ckpt = ck.open_checkpoint(path)
-    layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
+    if resume and json_out is None:
+        raise InputError("--resume needs --json-out (the report to resume from)")
+    if cluster is not None and (not isinstance(cluster, str) or not cluster.strip()):
+        raise InputError("--cluster needs the scheduler's address, e.g. tcp://10.0.0.1:8786")
+    where = str(Path(path).resolve()) if cluster is not None else str(path)
+    ckpt, layers = _open_layers(where, mapping, transposed)
     if not layers:
         raise InputError(f"{Path(path).name}: no recognisable MLP block (use --map)")
-    result = ScanResult(str(path), ckpt.model_type, "", notes=ckpt.notes)
-    notes = set()
-    shared: dict[tuple, tuple[str, Report]] = {}
+    previous = recorded_layers(Path(json_out), prove) if resume and json_out is not None else {}
+    result = ScanResult(str(path), ckpt.model_type, "", notes=list(ckpt.notes), prove=prove, complete=False,
+                        json_out=str(Path(json_out).resolve()) if json_out is not None else None)
+    user_backend = backend
     backend = backend or (CoqBackend() if prove else None)
-    pool = _ScanPool(path, mapping, transposed, jobs, dict(prove=prove, timeout=timeout, backend=backend,
-                     crosscheck_entries=crosscheck_entries)) if jobs > 1 else None
-    for k, layer in enumerate(layers):
-        if progress is not None and pool is None:
-            progress(k, len(layers), layer.name)
-        if layer.status != "ok":
-            result.layers.append(LayerReport(layer.name, layer.family, None, layer.problem, layer.status))
-            continue
-        if activation is not None:
-            act, note = activation, f"--activation {activation.label}"
+    # cluster workers build their own backend (their own library path) unless one was given
+    options = dict(prove=prove, timeout=timeout, crosscheck_entries=crosscheck_entries,
+                   backend=backend if cluster is None else user_backend)
+    runner: Optional[_Runner] = None
+    try:
+        if cluster is not None:
+            runner = _ClusterRunner(cluster)
+            budget = max_memory or runner.memory_limit()
         else:
-            act, note = ck.config_activation(ckpt, layer.gated, layer)
-        notes.add(note)
-        try:
-            d, n = ck.layer_shape(layer)
-            unread = not act.gated and (d * n > max_entries or pool is not None)  # workers read their own
-            instance = None if unread else ck.load_layer(layer, act, lazy=act.gated)
-        except InputError as exc:
-            result.layers.append(LayerReport(layer.name, layer.family, None, str(exc), "bad_tensor"))
-            continue
-        if not act.gated and d * n > max_entries:
-            decision = Decision(
-                "undecided",
-                None,
-                None,
-                f"not analysed: {d}x{n} exceeds --max-entries {max_entries} for exact conversion",
-                method="skipped",
-            )
-            rep = Report(layer.name, d, n, act.label, decision)
-            result.layers.append(LayerReport(layer.name, layer.family, rep, "too large", "too_large"))
-            continue
-        if pool is not None and not act.gated:
-            pool.submit(len(result.layers), k, layer.name, act)
-            result.layers.append(LayerReport(layer.name, layer.family, None, "pending"))
-            continue
-        assert instance is not None  # only too-large or pooled ungated layers are left unread, above
-        start = time.monotonic()
-        decision = decide(instance)
-        decide_s = time.monotonic() - start
-        key = (act, d, n, decision.verdict, decision.theorem)
-        lr_note = ""
-        if prove and _weight_independent(instance, decision) and key in shared:
-            first, prev = shared[key]
-            rep = Report(layer.name, d, n, act.label, decision, prev.checked, prev.prover)
-            rep.timings = {"decide": round(decide_s, 4)}
-            lr_note = f"certificate shared with {first}"
-        else:
-            rep = check(
-                instance,
-                prove=prove,
-                timeout=timeout,
-                backend=backend,
-                crosscheck=d * n <= crosscheck_entries,
-                use_z3=False,
-                decision=decision,
-            )
-            rep.timings["decide"] = round(decide_s, 4)
-            if prove and _weight_independent(instance, decision):
-                shared[key] = (layer.name, rep)
-        result.layers.append(LayerReport(layer.name, layer.family, rep, lr_note))
-    if pool is not None:
-        pool.collect(result, len(layers), progress)
-    result.activation_note = "; ".join(sorted(notes))
+            runner = _ProcessRunner(jobs) if jobs > 1 else None
+            budget = max_memory or available_memory()
+        job = _Scan(result, layers, ckpt, activation, prove, timeout, backend, crosscheck_entries, max_entries,
+                    budget, max_memory is None and cluster is None, progress, previous, runner, options,
+                    (where, mapping, transposed))
+        job.run()
+    finally:
+        if runner is not None:
+            runner.close(abort=not result.complete)
     return result
 
 
-def _analyse_layer(instance: Instance, name: str, d: int, n: int, act: Activation, *, prove: bool,
-                   timeout: float, backend: Optional[ProverBackend], crosscheck_entries: int) -> Report:
-    """Decide and certify one weight-dependent layer."""
-    start = time.monotonic()
-    decision = decide(instance)
-    decide_s = time.monotonic() - start
-    rep = check(instance, prove=prove, timeout=timeout, backend=backend, crosscheck=d * n <= crosscheck_entries,
-                use_z3=False, decision=decision)
-    rep.timings["decide"] = round(decide_s, 4)
-    return rep
+@dataclass
+class _Scan:
+    """One scan in progress: plans each layer, analyses it here or hands it to the runner,
+    records the report as layers finish."""
+
+    result: ScanResult
+    layers: list
+    ckpt: Any
+    activation: Optional[Activation]
+    prove: bool
+    timeout: float
+    backend: Optional[ProverBackend]
+    crosscheck_entries: int
+    max_entries: Optional[int]
+    budget: Optional[int]  #: memory one layer may use (None: no limit known)
+    dynamic: bool  #: the budget is this machine's available memory: re-read before starting a layer
+    progress: Optional[Callable[[int, int, str], None]]
+    previous: dict[str, dict]  #: layer name -> its entry in the report resumed from
+    runner: Optional[_Runner]
+    options: dict  #: keyword arguments of analyse_layer in the workers
+    where: tuple  #: (checkpoint path, mapping, transposed) for the workers
+    shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
+    notes: set[str] = field(default_factory=set)
+    done: int = 0
+
+    @property
+    def digests(self) -> bool:
+        """Digests key --resume, and check that cluster workers read the same bytes."""
+        return self.result.json_out is not None or isinstance(self.runner, _ClusterRunner)
+
+    # -------------------------------------------------------------- bookkeeping
+
+    def record(self) -> None:
+        """Rewrite the report file (atomically) with what is known now."""
+        self.result.activation_note = "; ".join(sorted(self.notes))
+        if self.result.json_out is not None:
+            atomic_write_text(self.result.json_out, json.dumps(self.result.to_json(), indent=2) + "\n")
+
+    def finished(self, name: str) -> None:
+        self.done += 1
+        if self.progress is not None and self.runner is not None:
+            self.progress(self.done, len(self.layers), name)
+        self.record()
+
+    # -------------------------------------------------------------- the scan
+
+    def run(self) -> None:
+        from pybridge.io import checkpoints as ck
+
+        total = len(self.layers)
+        queue: list[_Planned] = []
+        inline: list[tuple[int, Any, Activation]] = []
+        for k, layer in enumerate(self.layers):
+            slot = len(self.result.layers)
+            lr = LayerReport(layer.name, layer.family, None, status=layer.status, note=layer.problem)
+            self.result.layers.append(lr)
+            if layer.status != "ok":
+                continue
+            if self.activation is not None:
+                act, note = self.activation, f"--activation {self.activation.label}"
+            else:
+                try:
+                    act, note = ck.config_activation(self.ckpt, layer.gated, layer)
+                except InputError as exc:
+                    lr.status, lr.note = "bad_tensor", str(exc)
+                    continue
+            self.notes.add(note)
+            lr.activation = act.label
+            try:
+                lr.shape = ck.layer_shape(layer)
+                lr.digest = layer_digest(layer, data=not act.gated) if self.digests else None
+            except InputError as exc:
+                lr.status, lr.note = "bad_tensor", str(exc)
+                continue
+            d, n = lr.shape
+            recorded = self.previous.get(layer.name)
+            if recorded is not None and lr.digest is not None and recorded.get("digest") == lr.digest \
+                    and recorded.get("activation") == act.label:
+                self.result.layers[slot] = LayerReport(layer.name, layer.family, None, recorded.get("note", ""),
+                                                       "ok", lr.digest, lr.shape, recorded=recorded)
+                self.result.resumed += 1
+                continue
+            if not act.gated:
+                lr.memory = layer_memory(d, n)
+                too_large = self._too_large(d, n, lr.memory)
+                if too_large:
+                    lr.status, lr.note = "too_large", too_large
+                    continue
+            lr.status, lr.note = "pending", ""
+            if self.runner is not None and not act.gated:
+                queue.append(_Planned(slot, k, layer.name, act, lr.memory or 0))
+            else:
+                inline.append((slot, layer, act))
+        self.done = total - len(queue) - len(inline)
+        self.record()
+        if self.runner is not None:
+            self.runner.start(queue, self)
+            if self.progress is not None:
+                self.progress(self.done, total, "")
+        for slot, layer, act in inline:
+            if self.progress is not None and self.runner is None:
+                self.progress(self.done, total, layer.name)
+            self._analyse_here(slot, layer, act)
+            self.finished(layer.name)
+            if self.runner is not None:
+                self.runner.poll(self)
+        if self.runner is not None:
+            self.runner.drain(self)
+        self.result.complete = True
+        self.record()
+
+    def _too_large(self, d: int, n: int, memory: int) -> str:
+        if self.max_entries is not None and d * n > self.max_entries:
+            return f"not analysed: {d}x{n} exceeds --max-entries {self.max_entries}"
+        if self.budget is not None and memory > self.budget:
+            what = "available" if self.dynamic else "allowed by --max-memory"
+            return (f"not analysed: needs about {human_bytes(memory)} (estimate), "
+                    f"{human_bytes(self.budget)} {what}")
+        return ""
+
+    def _analyse_here(self, slot: int, layer: Any, act: Activation) -> None:
+        """Analyse one layer in this process (gated layers read lazily; shared certificates)."""
+        from pybridge.io import checkpoints as ck
+
+        lr = self.result.layers[slot]
+        try:
+            instance = ck.load_layer(layer, act, lazy=act.gated)
+        except InputError as exc:
+            lr.status, lr.note = "bad_tensor", str(exc)
+            return
+        decision, decide_s = decide_layer(instance)
+        d, n = instance.d, instance.n
+        key = (act, d, n, decision.verdict, decision.theorem)
+        if self.prove and _weight_independent(instance, decision) and key in self.shared:
+            first, prev = self.shared[key]
+            rep = Report(layer.name, d, n, act.label, decision, prev.checked, prev.prover)
+            rep.timings = {"decide": round(decide_s, 4)}
+            lr.note = f"certificate shared with {first}"
+        else:
+            (rep,) = certify_layers([(instance, decision)], prove=self.prove, timeout=self.timeout,
+                                    backend=self.backend, crosscheck_entries=self.crosscheck_entries)
+            rep.timings["decide"] = round(decide_s, 4)
+            if self.prove and _weight_independent(instance, decision):
+                self.shared[key] = (layer.name, rep)
+        lr.report, lr.status = rep, "ok"
+
+    def accept(self, planned: _Planned, outcome: Callable[[], tuple[Report, Optional[str]]]) -> None:
+        """A worker finished ``planned``: fill its slot (``outcome()`` re-raises its error)."""
+        lr = self.result.layers[planned.slot]
+        try:
+            rep, digest = outcome()
+        except InputError as exc:
+            lr.status, lr.note = "bad_tensor", str(exc)
+        else:
+            if lr.digest is not None and digest is not None and digest != lr.digest:
+                lr.status = "bad_tensor"
+                lr.note = (f"the worker read other weights (digest {digest[:19]}..., here {lr.digest[:19]}...): "
+                           "is the checkpoint path the same file on every machine?")
+            else:
+                lr.report, lr.status = rep, "ok"
+                if planned.retried:
+                    lr.note = "analysed again, alone, after a worker process ended abruptly"
+        self.finished(planned.name)
+
+    def lost(self, planned: _Planned) -> None:
+        """The worker analysing ``planned`` ended abruptly, twice."""
+        lr = self.result.layers[planned.slot]
+        lr.status = "worker_lost"
+        lr.note = ("not analysed: the worker process ended abruptly (killed, or out of memory: "
+                   f"the estimate was {human_bytes(planned.memory)})")
+        self.finished(planned.name)
+
+    def worker_args(self, planned: _Planned) -> tuple:
+        options = dict(self.options, digest=self.digests)
+        return (*self.where, planned.k, planned.act, options)
+
+    def fits_now(self, memory: int, running: int) -> bool:
+        """Whether a layer needing ``memory`` can start beside layers needing ``running``."""
+        if running == 0 or self.budget is None:
+            return True
+        if running + memory > self.budget:
+            return False
+        if self.dynamic:
+            now = available_memory()
+            return now is None or memory <= now
+        return True
 
 
-def _scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, k: int, act: Activation,
-                 options: dict) -> Report:
-    """In a worker process: reopen the checkpoint, load layer ``k``, analyse it."""
-    from pybridge.io import checkpoints as ck
-
-    ckpt = ck.open_checkpoint(path)
-    layers = ck.find_mapped_layers(ckpt, mapping, transposed) if mapping else ck.find_layers(ckpt)
-    layer = layers[k]
-    d, n = ck.layer_shape(layer)
-    instance = ck.load_layer(layer, act, lazy=False)
-    return _analyse_layer(instance, layer.name, d, n, act, **options)
+# ------------------------------------------------------------------ runners
 
 
-class _ScanPool:
-    """Weight-dependent layers of a scan analysed in worker processes (``scan(jobs=N)``)."""
+class _Runner:
+    """Where weight-dependent layers run: worker processes or a cluster."""
 
-    def __init__(self, path: Path | str, mapping: Optional[dict[str, str]], transposed: bool, jobs: int,
-                 options: dict) -> None:
+    def memory_limit(self) -> Optional[int]:
+        """Memory one layer may use (None: this machine's)."""
+        return None
+
+    def start(self, queue: list[_Planned], job: _Scan) -> None:
+        raise NotImplementedError
+
+    def poll(self, job: _Scan) -> None:
+        """Collect what has finished (without waiting) and start what fits."""
+        raise NotImplementedError
+
+    def drain(self, job: _Scan) -> None:
+        """Wait for every layer."""
+        raise NotImplementedError
+
+    def close(self, *, abort: bool) -> None:
+        raise NotImplementedError
+
+
+def _init_worker(parent: int) -> None:
+    """A scan worker process: one BLAS thread; its own process group; ended (with its coqc)
+    by SIGTERM or when the scan's process dies, even by SIGKILL (Linux)."""
+    from pybridge.exact.modular import use_one_blas_thread
+
+    use_one_blas_thread()
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+
+    def end(signum: int, frame: object) -> None:
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+    signal.signal(signal.SIGTERM, end)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the scan's process decides what an interrupt ends
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except Exception:  # best effort (Linux only)
+        pass
+    if os.getppid() != parent:  # the scan ended before prctl
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+
+
+class _ProcessRunner(_Runner):
+    """``jobs`` spawned worker processes; a layer starts when its memory estimate fits. A
+    worker that ends abruptly (killed, out of memory) breaks the pool: its layers are tried
+    once more, each alone in a new pool, then reported ``worker_lost``."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.executor: Any = None  # started with the first layer that needs it
+        self.waiting: list[_Planned] = []
+        self.running: dict[Any, _Planned] = {}
+
+    def _new_executor(self) -> Any:
         import concurrent.futures as cf
         import multiprocessing as mp
 
-        self.args = (str(path), mapping, transposed)
-        self.options = options
-        from pybridge.exact.modular import use_one_blas_thread
+        return cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp.get_context("spawn"),
+                                      initializer=_init_worker, initargs=(os.getpid(),))
 
-        # one process per core: BLAS threads inside the workers would only compete with them
-        self.executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("spawn"),
-                                               initializer=use_one_blas_thread)
-        self.futures: dict = {}
+    def start(self, queue: list[_Planned], job: _Scan) -> None:
+        self.waiting = list(queue)
+        if self.waiting:
+            self.executor = self._new_executor()
+        self._fill(job)
 
-    def submit(self, slot: int, k: int, name: str, act: Activation) -> None:
-        fut = self.executor.submit(_scan_worker, *self.args, k, act, self.options)
-        self.futures[fut] = (slot, name)
+    def _fill(self, job: _Scan) -> None:
+        while self.waiting and len(self.running) < self.jobs:
+            planned = self.waiting[0]
+            alone = planned.retried or any(p.retried for p in self.running.values())
+            if (alone and self.running) or not job.fits_now(planned.memory,
+                                                            sum(p.memory for p in self.running.values())):
+                break
+            self.waiting.pop(0)
+            self.running[self.executor.submit(scan_worker, *job.worker_args(planned))] = planned
 
-    def collect(self, result: ScanResult, total: int, progress: Optional[Callable[[int, int, str], None]]) -> None:
-        """Wait for the workers; fill the pending layers in order of the checkpoint."""
+    def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
         import concurrent.futures as cf
+        from concurrent.futures.process import BrokenProcessPool
 
-        done = total - len(self.futures)
-        if progress is not None:
-            progress(done, total, "")
+        done, _ = cf.wait(list(self.running), timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        broken = []
+        for fut in done:
+            if isinstance(fut.exception(), BrokenProcessPool):
+                broken.append(self.running.pop(fut))
+            else:
+                job.accept(self.running.pop(fut), fut.result)
+        if broken:  # every layer of a broken pool fails with it
+            for fut in cf.wait(list(self.running)).done:
+                planned = self.running.pop(fut)
+                if isinstance(fut.exception(), BrokenProcessPool):
+                    broken.append(planned)
+                else:
+                    job.accept(planned, fut.result)
+            self.executor.shutdown(wait=True)
+            self.executor = self._new_executor()
+            for planned in sorted(broken, key=lambda p: p.slot, reverse=True):
+                if planned.retried:
+                    job.lost(planned)
+                else:
+                    planned.retried = True
+                    self.waiting.insert(0, planned)
+        self._fill(job)
+
+    def poll(self, job: _Scan) -> None:
+        if self.running:
+            self._collect(job, 0)
+
+    def drain(self, job: _Scan) -> None:
+        while self.running or self.waiting:
+            self._collect(job, None)
+
+    def close(self, *, abort: bool) -> None:
+        if self.executor is None:
+            return
+        if not abort:
+            self.executor.shutdown(wait=True)
+            return
+        processes = list(getattr(self.executor, "_processes", {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            proc.terminate()
+        for proc in processes:
+            proc.join(timeout=3)
+            if proc.is_alive():
+                proc.kill()
+
+
+class _ClusterRunner(_Runner):
+    """Layers on an existing Dask distributed scheduler (``pip install 'absorb-bridge[cluster]'``)."""
+
+    def __init__(self, address: str) -> None:
         try:
-            for fut in cf.as_completed(self.futures):
-                slot, name = self.futures[fut]
-                lr = result.layers[slot]
-                try:
-                    lr.report = fut.result()
-                    lr.note = ""
-                except InputError as exc:
-                    lr.note, lr.status = str(exc), "bad_tensor"
-                done += 1
-                if progress is not None:
-                    progress(done, total, name)
-        finally:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+            import distributed
+        except ImportError:
+            raise InputError("--cluster needs Dask distributed: pip install 'absorb-bridge[cluster]'") from None
+        self.distributed = distributed
+        try:
+            self.client = distributed.Client(address, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise InputError(f"--cluster {address[:80]}: cannot reach the scheduler ({exc})"[:300]) from None
+        workers = self.client.scheduler_info(n_workers=-1).get("workers", {})
+        if not workers:
+            self.client.close()
+            raise InputError(f"--cluster {address[:80]}: the scheduler has no workers")
+        self.workers = workers
+        self.running: dict[Any, _Planned] = {}
+
+    def memory_limit(self) -> Optional[int]:
+        limits = [w.get("memory_limit") or 0 for w in self.workers.values()]
+        return max(limits) or None
+
+    def start(self, queue: list[_Planned], job: _Scan) -> None:
+        for planned in queue:
+            fut = self.client.submit(scan_worker, *job.worker_args(planned), pure=False,
+                                     key=f"pybridge-scan-{os.getpid()}-{time.time_ns()}-{planned.k}")
+            self.running[fut] = planned
+
+    def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
+        try:
+            done, _ = self.distributed.wait(list(self.running), timeout=timeout, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return
+        for fut in done:
+            planned = self.running.pop(fut)
+            if type(fut.exception()).__name__ == "KilledWorker":  # Dask gave up after retrying it
+                job.lost(planned)
+            else:
+                job.accept(planned, fut.result)
+
+    def poll(self, job: _Scan) -> None:
+        if self.running:
+            self._collect(job, 0.01)
+
+    def drain(self, job: _Scan) -> None:
+        while self.running:
+            self._collect(job, None)
+
+    def close(self, *, abort: bool) -> None:
+        if abort and self.running:
+            self.client.cancel(list(self.running))
+        self.client.close()
+
+
+# ------------------------------------------------------------------ resuming
+
+
+def recorded_layers(path: Path, prove: bool) -> dict[str, dict]:
+    """Layer name -> its entry in an earlier report at ``path`` (analysed layers only, and
+    only when that report was made with the same ``prove``; a layer whose certificate timed
+    out is analysed again). A missing file: nothing to resume."""
+    if not path.exists():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"--resume {path}: not a pybridge scan report ({type(exc).__name__})") from None
+    if not isinstance(doc, dict) or doc.get("format") != REPORT_FORMAT or not isinstance(doc.get("layers"), list):
+        raise InputError(f"--resume {path}: not a pybridge scan report (format {REPORT_FORMAT})")
+    if doc.get("prove") is not prove:
+        return {}
+    out: dict[str, dict] = {}
+    for entry in doc["layers"]:
+        if not (isinstance(entry, dict) and isinstance(entry.get("layer"), str) and entry.get("status") == "ok"
+                and isinstance(entry.get("digest"), str) and entry.get("verdict") is not None):
+            continue
+        prover = entry.get("prover")
+        if prove and isinstance(prover, dict) and prover.get("outcome") == "timeout":
+            continue
+        out[entry["layer"]] = {k: v for k, v in entry.items() if k != "resumed"}
+    return out

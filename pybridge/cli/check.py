@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Iterator, Optional
 
 import click
 from rich.console import Console
 from rich.markup import escape
 
-from pybridge.api import not_certified, rejected, timed_out
+from pybridge.api import not_certified, timed_out
 from pybridge.errors import InputError
 from pybridge.files import atomic_write_text
 from pybridge.model import Report
@@ -225,83 +226,76 @@ def generate_cmd(
 @click.option("--map", "maps", multiple=True, help="ROLE=TEMPLATE tensor names, {i} = layer number (repeatable).")
 @click.option("--transposed", is_flag=True, help="With --map: weights stored (in, out) like GPT-2's Conv1D.")
 @click.option("--activation", default=None, help="Override the activation from config.json.")
-@click.option("--json-out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the JSON report here.")
+@click.option("--json-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the JSON report here, rewritten atomically as each layer finishes.")
+@click.option("--resume", is_flag=True,
+              help="With --json-out: keep the layers that file records for the same weights; analyse the rest.")
 @click.option("--no-prove", is_flag=True, help="Decide only; no Coq.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout per certificate (s).")
+@click.option("--timeout", type=click.FloatRange(min=1, max=1e6), default=120.0, show_default=True,
+              help="Coq timeout per certificate (s).")
+@click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
+              help="Memory one layer may use, e.g. 8G (default: the memory available now; on a cluster, "
+                   "the largest worker's limit). Layers estimated above it are reported too_large.")
 @click.option(
-    "--max-entries", type=click.IntRange(min=1), default=1_000_000, show_default=True,
-    help="Ungated layers with more entries per matrix are reported undecided (not analysed).",
+    "--max-entries", type=click.IntRange(min=1), default=None,
+    help="Older limit, still honoured when given: ungated layers with more entries per matrix are too_large.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=None,
               help="Layers analysed in parallel processes (default: the number of cores).")
+@click.option("--cluster", default=None, metavar="ADDRESS",
+              help="Run layers on this Dask scheduler (tcp://host:8786); workers read CHECKPOINT at the same path.")
 def scan_cmd(
     checkpoint: Path, maps: tuple[str, ...], transposed: bool, activation: Optional[str],
-    json_out: Optional[Path], no_prove: bool, timeout: float, max_entries: int, jobs: Optional[int],
+    json_out: Optional[Path], resume: bool, no_prove: bool, timeout: float, max_memory: Optional[str],
+    max_entries: Optional[int], jobs: Optional[int], cluster: Optional[str],
 ) -> None:
-    """Check every MLP block of a checkpoint (.safetensors file or directory with config.json)."""
-    import os
+    """Check every MLP block of a checkpoint (.safetensors file or directory with config.json).
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    from rich.table import Table
+    Exit status: 0 when every layer was analysed (any verdict), 1 when Coq rejected a
+    certificate, 2 when some layer was not analysed (too large for the memory, not whole,
+    unreadable: the report still lists every layer) or for bad input.
+    """
+    import os
+    import signal
 
     from pybridge.io import checkpoints as ck
-    from pybridge.scanning import scan
+    from pybridge.scanning import parse_size, scan
 
     mapping = ck.parse_map(maps)
     if transposed and not mapping:
         raise InputError("--transposed only applies with --map")
+    if resume and json_out is None:
+        raise InputError("--resume needs --json-out (the report to resume from)")
     if json_out is not None:
         ensure_writable_file(json_out, "--json-out")
+    budget = parse_size(max_memory) if max_memory is not None else None
     act = _activation_option(activation)
     err = Console(stderr=True)
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True,
-    ) as bar:
-        task = bar.add_task("scanning", total=None)
 
-        def step(k: int, total: int, name: str) -> None:
-            bar.update(task, description=f"layer {name}" if name else "scanning", completed=k, total=total)
+    def terminated(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # ends the workers (scan's cleanup), then exit 130
 
-        result = scan(
-            checkpoint, activation=act, mapping=mapping or None, transposed=transposed,
-            prove=not no_prove, timeout=timeout, max_entries=max_entries, progress=step,
-            jobs=jobs or os.cpu_count() or 1,
-        )
-        bar.update(task, completed=len(result.layers), total=len(result.layers))
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        with _scan_progress(err) as step:
+            result = scan(
+                checkpoint, activation=act, mapping=mapping or None, transposed=transposed,
+                prove=not no_prove, timeout=timeout, max_entries=max_entries, max_memory=budget, progress=step,
+                jobs=jobs or os.cpu_count() or 1, json_out=json_out, resume=resume, cluster=cluster,
+            )
+    except KeyboardInterrupt:
+        if json_out is not None and json_out.exists():
+            click.echo(f"pybridge: the finished layers are in {json_out.resolve()} (continue with --resume)",
+                       err=True)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     doc = result.to_json()
-    if json_out is not None:
-        atomic_write(json_out, json.dumps(doc, indent=2) + "\n")
-    console = Console()
-    if not console.is_terminal:
-        console.width = max(console.width, 160)
-    table = Table(title=escape(f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}"))
-    for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
-        table.add_column(col)
-    for lr in result.layers:
-        r = lr.report
-        if r is None:
-            table.add_row(escape(lr.layer), "-", "-", "-", f"[bold red]{lr.status}[/]", "-", "-", "no", escape(lr.note))
-            continue
-        dec = r.decision
-        table.add_row(
-            escape(lr.layer), r.activation, str(r.d), str(r.n), f"[{VERDICT_STYLE[dec.verdict]}]{dec.verdict}[/]",
-            dec.result or "-", (dec.theorem or "-").rsplit(".", 1)[-1], "yes" if r.checked else "no",
-            escape(lr.note or (dec.reason if dec.verdict in ("outside_hypotheses", "undecided") else "")),
-        )
-    console.print(table)
-    for note in result.notes:
-        console.print(f"note: {escape(note)}", highlight=False)
-    summary = doc["summary"]
-    console.print(
-        f"{summary['layers']} layers; verdicts: "
-        + ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
-        + f"; Coq-checked: {summary['checked']}"
-        + ("" if set(summary["statuses"]) <= {"ok"} else
-           "; statuses: " + ", ".join(f"{k} {v}" for k, v in summary["statuses"].items())),
-        highlight=False,
-    )
-    if any(lr.report is not None and rejected(lr.report) for lr in result.layers):
+    _print_scan(checkpoint, result, doc)
+    if result.json_out is not None:
+        click.echo(f"report: {result.json_out}" + (f" ({result.resumed} layers kept from the earlier report)"
+                                                   if resume else ""))
+    if any(lr.rejected for lr in result.layers):
         sys.exit(1)
     bad = result.problems
     if bad:
@@ -311,3 +305,62 @@ def scan_cmd(
             + ("; the report lists every layer" if json_out is not None else "")
         )
     sys.exit(0)
+
+
+@contextlib.contextmanager
+def _scan_progress(err: Console) -> Iterator[Optional[Callable[[int, int, str], None]]]:
+    """A progress bar on stderr when it is a terminal (nothing otherwise: no stray lines)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    if not err.is_terminal:
+        yield None
+        return
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True,
+    ) as bar:
+        task = bar.add_task("scanning", total=None)
+
+        def step(k: int, total: int, name: str) -> None:
+            bar.update(task, description=f"layer {name}" if name else "scanning", completed=k, total=total)
+
+        yield step
+
+
+def _print_scan(checkpoint: Path, result, doc: dict) -> None:
+    """The scan's table, notes and summary on stdout."""
+    from rich.table import Table
+
+    console = Console()
+    if not console.is_terminal:
+        console.width = max(console.width, 160)
+    table = Table(title=escape(f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}"))
+    for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
+        table.add_column(col)
+    for entry in doc["layers"]:
+        verdict = entry.get("verdict")
+        if verdict is None:
+            table.add_row(escape(entry["layer"]), str(entry.get("activation", "-")), str(entry.get("d", "-")), str(entry.get("n", "-")),
+                          f"[bold red]{entry['status']}[/]", "-", "-", "no", escape(entry["note"]))
+            continue
+        note = entry["note"] or (entry.get("reason", "") if verdict in ("outside_hypotheses", "undecided") else "")
+        if entry.get("resumed"):
+            note = "; ".join(p for p in ("from the earlier report", note) if p)
+        table.add_row(
+            escape(entry["layer"]), str(entry.get("activation")), str(entry.get("d")), str(entry.get("n")),
+            f"[{VERDICT_STYLE.get(verdict, 'bold')}]{escape(str(verdict))}[/]", str(entry.get("result") or "-"),
+            escape(str(entry.get("theorem") or "-").rsplit(".", 1)[-1]), "yes" if entry.get("checked") else "no",
+            escape(str(note)),
+        )
+    console.print(table)
+    for note in result.notes:
+        console.print(f"note: {escape(note)}", highlight=False)
+    summary = doc["summary"]
+    console.print(
+        f"{summary['layers']} layers; verdicts: "
+        + (", ".join(f"{k} {v}" for k, v in summary["verdicts"].items()) or "none")
+        + f"; Coq-checked: {summary['checked']}"
+        + ("" if set(summary["statuses"]) <= {"ok"} else
+           "; statuses: " + ", ".join(f"{k} {v}" for k, v in summary["statuses"].items())),
+        highlight=False,
+    )
