@@ -51,10 +51,12 @@ BASE_BYTES = 400 * 2**20
 
 #: Layer statuses: ``ok`` (analysed), ``too_large`` (would not fit in memory, or over
 #: ``max_entries``), ``missing_tensor`` / ``extra_tensor`` (the layer is not whole),
-#: ``bad_tensor`` (unreadable, NaN, wrong shape), ``worker_lost`` (its worker process or
+#: ``bad_tensor`` (unreadable, NaN, wrong shape), ``duplicate_block`` (the same block under two
+#: roots, e.g. ``model.decoder.layers.0`` and ``decoder.layers.0``), ``worker_lost`` (its worker process or
 #: cluster worker died with it, twice: killed, or out of memory), ``pending`` (not finished yet: only in a
 #: report written while the scan runs).
-NOT_ANALYSED = frozenset({"too_large", "missing_tensor", "extra_tensor", "bad_tensor", "worker_lost", "pending"})
+NOT_ANALYSED = frozenset({"too_large", "missing_tensor", "extra_tensor", "bad_tensor", "duplicate_block",
+                          "worker_lost", "pending"})
 
 #: The ``format`` field of a scan report (what ``resume`` accepts).
 REPORT_FORMAT = "pybridge-scan-1"
@@ -205,7 +207,7 @@ class ScanResult:
     @property
     def problems(self) -> list[LayerReport]:
         """Layers that were not analysed: too large, not whole, unreadable (or not finished)."""
-        return [lr for lr in self.layers if lr.status in NOT_ANALYSED]
+        return [lr for lr in self.layers if lr.status != "ok"]
 
     def to_json(self) -> dict:
         """The ``scan --json-out`` document."""
