@@ -34,11 +34,16 @@ _LAZY = {
 __all__ = ["__version__", *_LAZY]
 
 if TYPE_CHECKING:
-    from pybridge.activations import Activation
-    from pybridge.api import check, load, report_to_json, scan
-    from pybridge.errors import InputError, ProverUnavailable
-    from pybridge.io.arrays import from_arrays
-    from pybridge.model import Instance, Report
+    from pybridge.activations import Activation as Activation
+    from pybridge.api import check as check
+    from pybridge.api import load as load
+    from pybridge.api import report_to_json as report_to_json
+    from pybridge.api import scan as scan
+    from pybridge.errors import InputError as InputError
+    from pybridge.errors import ProverUnavailable as ProverUnavailable
+    from pybridge.io.arrays import from_arrays as from_arrays
+    from pybridge.model import Instance as Instance
+    from pybridge.model import Report as Report
 
 
 def __getattr__(name: str) -> Any:

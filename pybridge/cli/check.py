@@ -124,7 +124,8 @@ def print_report(report: Report, console: Console) -> None:
         for key in ("homogeneity", "linearization"):
             if cc.get(key):
                 parts.append(cc[key])
-        parts.append(f"consistent: {cc.get('consistent')}")
+        consistent = cc.get("consistent")
+        parts.append("consistent: " + ("no independent evidence gathered" if consistent is None else str(consistent)))
         console.print("crosscheck: " + escape("; ".join(str(p) for p in parts if p)), highlight=False)
     console.print(
         "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
@@ -139,7 +140,7 @@ def _print_width(report: Report, console: Console) -> None:
     if info is None:
         return
     doc = width_to_json(report)
-    mw = "unknown" if doc["min_width_lower"] is None else (
+    mw = "not computed (--min-width)" if doc["min_width_lower"] is None else (
         str(doc["min_width"]) if doc["min_width_exact"] else f"{doc['min_width_lower']}..{doc['min_width_upper']}")
     console.print(f"width: {doc['width']}   ridges k: {doc['ridges']}   least absorbing width: {mw}", highlight=False)
     block = doc.get("witness_block")
@@ -171,7 +172,8 @@ def _print_width(report: Report, console: Console) -> None:
 @click.option("--width", "width", type=click.IntRange(min=0), default=None,
               help="Decide absorbability at this width m (default: n).")
 @click.option("--min-width", "min_width", is_flag=True,
-              help="Report the least absorbing width (certified: absorbable there, and not one below when it can).")
+              help="Report the least absorbing width m* (certified: absorbable at m*, and not at m*-1 when "
+                   "exact; smaller widths follow by padding with zero units, not a library lemma).")
 def check_cmd(
     file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float,
     max_entries: Optional[int], width: Optional[int] = None, min_width: bool = False,

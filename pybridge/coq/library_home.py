@@ -22,10 +22,10 @@ import hashlib
 import os
 import shutil
 import subprocess
-from importlib import resources
 import sys
 import time
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Callable, Optional
 
