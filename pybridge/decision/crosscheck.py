@@ -197,7 +197,7 @@ def sympy_activation(name: str):
     return None if form is None else (z, form)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def odd_part_identity_holds(name: str) -> Optional[str]:
     """SymPy's proof that ``sigma(z) - sigma(-z) = z`` and ``sigma(0) = 0``: a one-line
     account, or None when the activation has no closed form here or SymPy cannot show it.
