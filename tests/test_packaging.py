@@ -162,6 +162,22 @@ def test_wheel_installs_and_checks_from_a_fresh_venv(tmp_path) -> None:
     sources = [f"pybridge/_library/coq/{f}" for f in project if f.endswith(".v")]
     assert sources and set(sources) <= set(names)
 
+    # the sdist carries the library's sources; a wheel built from it carries them again
+    sdist = subprocess.run([sys.executable, str(REPO / "setup.py"), "-q", "sdist", "-d", str(tmp_path / "sd")],
+                           capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert sdist.returncode == 0, sdist.stderr[-2000:]
+    [tarball] = list((tmp_path / "sd").glob("absorb-bridge-*.tar.gz"))
+    import tarfile
+
+    members = tarfile.open(tarball).getnames()
+    assert sum(m.endswith(".v") for m in members) == len(sources)
+    assert not [m for m in members if m.endswith((".vo", ".glob"))]
+    again = subprocess.run([sys.executable, "-m", "pip", "wheel", str(tarball), "--no-deps", "-q",
+                            "-w", str(tmp_path / "dist2")], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    [wheel2] = list((tmp_path / "dist2").glob("absorb_bridge-*.whl"))
+    assert set(sources) <= set(zipfile.ZipFile(wheel2).namelist())
+
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     py = venv / "bin" / "python"
