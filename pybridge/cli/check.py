@@ -116,8 +116,11 @@ def print_report(report: Report, console: Console) -> None:
     cc = report.crosscheck
     if cc:
         parts = [cc.get("method", "")]
+        if cc.get("symbolic_identity") not in (None, "skipped"):
+            parts.append(f"symbolic identity: {cc['symbolic_identity']}")
         if cc.get("witness_equal") is not None:
-            parts.append(f"witness equal on {cc['points']} points: {cc['witness_equal']}")
+            screening = "" if cc.get("method", "").startswith("exact") else " (float screening)"
+            parts.append(f"witness equal on {cc['points']} points{screening}: {cc['witness_equal']}")
         for key in ("z3_identity", "z3_subset"):
             if cc.get(key) not in (None, "skipped"):
                 parts.append(f"{key}: {cc[key]}")

@@ -6,7 +6,8 @@
   witness block minus the residual block is rewritten exactly (Fractions) with that
   identity (and sigma(lz) = l sigma(z), l > 0, for ReLU) into sum_u c_u sigma(u) +
   affine part; every c_u and the affine part must vanish. Exact, independent of Coq
-  and of float evaluation.
+  and of float evaluation (run by :func:`crosscheck` for the smooth ones; ReLU has exact
+  evaluation and Z3).
 - Witness equality: the residual block ``x -> Px + f(x)`` and the witness's
   residual-free block are evaluated on random points: exactly (Fractions) for
   ReLU, relu^k and ReGLU, in float64 for the others (*screening only*, an extra).
@@ -426,7 +427,9 @@ def crosscheck(
         # Constants b sigma(c) of the output bias (GELU family, a_i = 0 rows) as rows (0, c).
         up, b_up, down, b_down = winfo.block.evaluable()
         w = Witness(subset=(), W_up=up, W_down=down, b_down=b_down, b_up=b_up)
-    if w is not None and act.odd_part_identity and not act.gated:
+    # Smooth activations (no exact evaluation): the symbolic identity is their exact check.
+    # ReLU has exact evaluation and Z3 already (symbolic_identity covers it too, on request).
+    if w is not None and act.odd_part_identity and not act.gated and not act.spec.exact_evaluation:
         if inst.n * inst.d * inst.d > SYMBOLIC_LIMIT:
             cc.symbolic_note = f"symbolic identity skipped: n d^2 > {SYMBOLIC_LIMIT}"
         else:
