@@ -106,3 +106,16 @@ def test_bench_build_counts_files_from_coqproject(tmp_path: Path) -> None:
                           env={"PATH": "/usr/bin:/bin", "MAKE": "true"}, cwd=tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert f"clean build of {coq_files()} Coq files" in proc.stdout
+
+
+def test_api_doc_numpy_snippet_runs(monkeypatch) -> None:
+    import pybridge
+
+    section = API[API.index("### From NumPy arrays"):]
+    code = section[section.index("```python") + 9:]
+    code = code[:code.index("```")]
+    real = pybridge.check
+    monkeypatch.setattr(pybridge, "check", lambda inst: real(inst, prove=False))   # no Coq here
+    ns: dict = {}
+    exec(code, ns)
+    assert ns["report"].decision.verdict == "absorbable" and ns["inst"].activation.name == "gelu"
