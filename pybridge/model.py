@@ -40,6 +40,7 @@ class Instance:
     source: str = ""
 
     def __post_init__(self) -> None:
+        _accept_arrays_and_names(self)
         _validate_instance(self)
 
     @property
@@ -57,6 +58,32 @@ class Instance:
             b is not None and any(v != 0 for v in b)
             for b in (self.b_up, self.b_gate, self.b_down)
         )
+
+
+def _accept_arrays_and_names(inst: Instance) -> None:
+    """An activation given by name is resolved; NumPy arrays are read exactly (matrices as
+    :class:`pybridge.exact.arrays.ArrayMatrix`, vectors as Fractions)."""
+    import numpy as np
+
+    from pybridge.activations import resolve
+
+    if isinstance(inst.activation, str):
+        object.__setattr__(inst, "activation", resolve(inst.activation))
+    for name in ("W_up", "W_down", "W_gate", "skip"):
+        value = getattr(inst, name)
+        if isinstance(value, np.ndarray):
+            from pybridge.exact.arrays import ArrayMatrix
+
+            object.__setattr__(inst, name, ArrayMatrix(value, where=name, exact=True))
+    for name in ("b_up", "b_gate", "b_down"):
+        value = getattr(inst, name)
+        if isinstance(value, np.ndarray):
+            from pybridge.errors import InputError
+            from pybridge.exact.numbers import exact_array
+
+            if value.ndim != 1:
+                raise InputError(f"{name}: expected a 1-dimensional array, got shape {value.shape}")
+            object.__setattr__(inst, name, tuple(exact_array(value, name)))
 
 
 def _is_exact(x: object) -> bool:

@@ -1,9 +1,10 @@
 """Packaging: the wheel carries the Coq library and a fresh install checks an instance.
 
 The slow test builds the wheel (``pip wheel .``), installs it into a fresh
-virtual environment, and runs ``pybridge check`` outside the repository with no
-``PYBRIDGE_ROOT``: the packaged library is copied into a new cache directory
-and built there on first use. The fresh environment installs only the wheel;
+virtual environment, and runs the README's Python snippet and then ``pybridge
+check`` outside the repository with no ``PYBRIDGE_ROOT``: the packaged library
+is copied into a new cache directory and built there on first use (by the API,
+with a progress line on stderr; the CLI then finds the built copy). The fresh environment installs only the wheel;
 its third-party dependencies (numpy, z3...) are read from this venv through a
 ``.pth`` line, so that the test needs no download of them (the editable
 install of this checkout is not visible there: ``.pth`` files of an added
@@ -24,6 +25,8 @@ import pytest
 from helpers import REPO
 
 import pybridge
+import pybridge.coq.library_home as home
+from pybridge.coq import CoqBackend
 from pybridge.coq.library_home import materialize, packaged_sources, use_packaged_library
 
 
@@ -54,6 +57,93 @@ def test_materialize_copies_once_per_content(tmp_path) -> None:
     assert materialize(src, tmp_path / "cache", build=False) != root
 
 
+def _fake_wheel_library(tmp_path: Path, monkeypatch) -> tuple[Path, list]:
+    """A wheel's situation: no PYBRIDGE_ROOT, no checkout, the sources as package data;
+    ``make`` recorded instead of run."""
+    src = tmp_path / "pkg" / "coq"
+    (src / "theories" / "certify").mkdir(parents=True)
+    (src / "_CoqProject").write_text("-R theories Absorb\ntheories/certify/R8Certify.v\n")
+    (src / "theories" / "certify" / "R8Certify.v").write_text("Definition a := 1.\n")
+    monkeypatch.delenv("PYBRIDGE_ROOT", raising=False)
+    monkeypatch.setenv("PYBRIDGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(home, "checkout_root", lambda: None)
+    monkeypatch.setattr(home, "packaged_sources", lambda: src)
+    calls: list = []
+
+    def fake_make(argv, **kw):
+        calls.append(argv)
+        return subprocess.CompletedProcess(argv, 0, "", "")
+
+    monkeypatch.setattr(home.subprocess, "run", fake_make)
+    return src, calls
+
+
+def test_backend_finds_the_wheel_library_and_builds_it_only_for_coq(tmp_path, monkeypatch, capsys) -> None:
+    """The API route of a wheel install: CoqBackend() finds the packaged copy (no
+    PYBRIDGE_ROOT, no CLI); deciding alone never builds it; the first coqc use builds it
+    once, saying so on stderr."""
+    _, calls = _fake_wheel_library(tmp_path, monkeypatch)
+    backend = CoqBackend()
+    assert backend.root.parent == tmp_path / "cache" and backend.root.name.startswith("library-")
+    assert (backend.theories / "certify" / "R8Certify.v").is_file()
+    from pybridge.decision.width_route import library_has
+
+    assert library_has("certify/R8Certify.v") and calls == []      # found, not built
+    monkeypatch.setattr(home.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr("pybridge.coq.backend.shutil.which", lambda name: f"/usr/bin/{name}")
+    assert backend.require_coq() == "/usr/bin/coqc"
+    assert calls == [["make", "-C", str(backend.coq_dir), "-j2"]]
+    err = capsys.readouterr().err
+    assert "first use: building the formal library (1 Coq files)" in err and "takes several minutes" in err
+    assert "formal library built in" in err
+    CoqBackend().require_coq()                                       # built: never again
+    assert len(calls) == 1 and capsys.readouterr().err == ""
+
+
+def test_check_without_prove_never_builds_the_wheel_library(tmp_path, monkeypatch) -> None:
+    import pybridge
+
+    _, calls = _fake_wheel_library(tmp_path, monkeypatch)
+    report = pybridge.check(pybridge.load(REPO / "examples" / "relu_absorbable.json"), prove=False)
+    assert report.decision.verdict == "absorbable" and report.checked is False
+    assert calls == []
+
+
+def test_no_library_anywhere_is_one_clear_error(monkeypatch) -> None:
+    from pybridge.errors import ProverUnavailable
+
+    monkeypatch.delenv("PYBRIDGE_ROOT", raising=False)
+    monkeypatch.setattr(home, "checkout_root", lambda: None)
+    monkeypatch.setattr(home, "packaged_sources", lambda: None)
+    with pytest.raises(ProverUnavailable, match="formal library not found"):
+        CoqBackend()
+
+
+README_SNIPPET_START = "```python\nimport numpy as np\nimport pybridge"
+
+
+def readme_snippet() -> str:
+    """The README's first Python snippet (the one the slow test runs in a fresh venv)."""
+    text = (REPO / "README.md").read_text()
+    start = text.index(README_SNIPPET_START) + len("```python\n")
+    return text[start:text.index("```", start)]
+
+
+def test_readme_snippet_runs_here(monkeypatch) -> None:
+    """The README's snippet, run in this checkout without Coq (prove=False stands in for the
+    slow test's Coq run): it reads arrays and an example and prints what the README says."""
+    code = readme_snippet()
+    assert "pybridge.check(" in code and "from_arrays(" in code
+    out: list[str] = []
+    namespace = {"print": lambda *a: out.append(" ".join(map(str, a)))}
+    monkeypatch.chdir(REPO)
+    exec(compile(code.replace("pybridge.check(inst)", "pybridge.check(inst, prove=False)")
+                 .replace("pybridge.check(example)", "pybridge.check(example, prove=False)"),
+                 "README.md", "exec"), namespace)
+    expected = [line[3:] for line in code.splitlines() if line.startswith("#> ")]
+    assert [o.replace("False", "True") for o in out] == expected
+
+
 @pytest.mark.slow
 @pytest.mark.coq
 def test_wheel_installs_and_checks_from_a_fresh_venv(tmp_path) -> None:
@@ -71,6 +161,22 @@ def test_wheel_installs_and_checks_from_a_fresh_venv(tmp_path) -> None:
     project = (REPO / "coq" / "_CoqProject").read_text().split()
     sources = [f"pybridge/_library/coq/{f}" for f in project if f.endswith(".v")]
     assert sources and set(sources) <= set(names)
+
+    # the sdist carries the library's sources; a wheel built from it carries them again
+    sdist = subprocess.run([sys.executable, str(REPO / "setup.py"), "-q", "sdist", "-d", str(tmp_path / "sd")],
+                           capture_output=True, text=True, cwd=REPO, timeout=600)
+    assert sdist.returncode == 0, sdist.stderr[-2000:]
+    [tarball] = list((tmp_path / "sd").glob("absorb-bridge-*.tar.gz"))
+    import tarfile
+
+    members = tarfile.open(tarball).getnames()
+    assert sum(m.endswith(".v") for m in members) == len(sources)
+    assert not [m for m in members if m.endswith((".vo", ".glob"))]
+    again = subprocess.run([sys.executable, "-m", "pip", "wheel", str(tarball), "--no-deps", "-q",
+                            "-w", str(tmp_path / "dist2")], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    [wheel2] = list((tmp_path / "dist2").glob("absorb_bridge-*.whl"))
+    assert set(sources) <= set(zipfile.ZipFile(wheel2).namelist())
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
@@ -91,6 +197,16 @@ def test_wheel_installs_and_checks_from_a_fresh_venv(tmp_path) -> None:
                            capture_output=True, text=True, env=env, cwd=work)
     location, version = where.stdout.split()
     assert location.startswith(site) and version == pybridge.__version__
+    # The README's Python snippet, as a user would run it: API only, no environment variables.
+    script = work / "snippet.py"
+    script.write_text(readme_snippet())
+    (work / "examples").mkdir()
+    (work / "examples" / "relu_absorbable.json").write_text((REPO / "examples" / "relu_absorbable.json").read_text())
+    api = subprocess.run([str(py), str(script)], capture_output=True, text=True, env=env, cwd=work, timeout=3600)
+    assert api.returncode == 0, api.stderr[-2000:]
+    expected = [line[3:] for line in readme_snippet().splitlines() if line.startswith("#> ")]
+    assert api.stdout.splitlines() == expected
+    assert "first use: building the formal library" in api.stderr   # the progress line
     example = REPO / "examples" / "relu_absorbable.json"
     check = subprocess.run([str(venv / "bin" / "pybridge"), "check", str(example), "--json"],
                            capture_output=True, text=True, env=env, cwd=work, timeout=1800)
@@ -98,6 +214,7 @@ def test_wheel_installs_and_checks_from_a_fresh_venv(tmp_path) -> None:
     report = json.loads(check.stdout)
     assert report["verdict"] == "absorbable"
     assert report["checked"] is True
+    assert "building" not in check.stderr                             # the API's build is reused
     [built] = list((tmp_path / "cache").glob("library-*"))
     assert (built / "coq" / ".pybridge-built").is_file()
     assert list((built / "coq" / "theories").rglob("*.vo"))

@@ -8,12 +8,7 @@ import sys
 import click
 
 from pybridge import __version__
-from pybridge.coq.library_home import use_packaged_library
 from pybridge.errors import EXIT_INTERNAL, BridgeError, one_line
-
-#: Commands that ask Coq: outside a checkout they use the wheel's library (built on first use).
-_NEEDS_LIBRARY = frozenset({"check", "scan", "prove", "graph"})
-
 
 #: Each command's module, imported only when that command runs or help lists it: a graph
 #: query then answers without loading numpy, sympy and z3.
@@ -44,11 +39,12 @@ class _LazyGroup(click.Group):
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="pybridge",
                       message="%(prog)s %(version)s (distribution absorb-bridge)")
-@click.pass_context
-def main_group(ctx: click.Context) -> None:
-    """Machine-checked answers to: can this MLP block absorb its skip connection?"""
-    if ctx.invoked_subcommand in _NEEDS_LIBRARY:
-        use_packaged_library()
+def main_group() -> None:
+    """Machine-checked answers to: can this MLP block absorb its skip connection?
+
+    The Coq library is found by the backend (PYBRIDGE_ROOT, this checkout, or the copy a
+    wheel carries, built in ~/.cache/pybridge the first time Coq is needed).
+    """
 
 
 def main(argv: list[str] | None = None) -> None:

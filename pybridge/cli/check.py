@@ -14,10 +14,12 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from pybridge.activations import MAX_DEGREE, REGISTRY, resolve
 from pybridge.api import not_certified, timed_out
 from pybridge.errors import InputError
 from pybridge.files import atomic_write_text
-from pybridge.model import Report
+from pybridge.generate import MAX_DIM
+from pybridge.model import Activation, Report
 
 VERDICT_STYLE = {
     "absorbable": "bold green",
@@ -115,15 +117,19 @@ def print_report(report: Report, console: Console) -> None:
     cc = report.crosscheck
     if cc:
         parts = [cc.get("method", "")]
+        if cc.get("symbolic_identity") not in (None, "skipped"):
+            parts.append(f"symbolic identity: {cc['symbolic_identity']}")
         if cc.get("witness_equal") is not None:
-            parts.append(f"witness equal on {cc['points']} points: {cc['witness_equal']}")
+            screening = "" if cc.get("method", "").startswith("exact") else " (float screening)"
+            parts.append(f"witness equal on {cc['points']} points{screening}: {cc['witness_equal']}")
         for key in ("z3_identity", "z3_subset"):
             if cc.get(key) not in (None, "skipped"):
                 parts.append(f"{key}: {cc[key]}")
         for key in ("homogeneity", "linearization"):
             if cc.get(key):
                 parts.append(cc[key])
-        parts.append(f"consistent: {cc.get('consistent')}")
+        consistent = cc.get("consistent")
+        parts.append("consistent: " + ("no independent evidence gathered" if consistent is None else str(consistent)))
         console.print("crosscheck: " + escape("; ".join(str(p) for p in parts if p)), highlight=False)
     console.print(
         "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
@@ -138,7 +144,7 @@ def _print_width(report: Report, console: Console) -> None:
     if info is None:
         return
     doc = width_to_json(report)
-    mw = "unknown" if doc["min_width_lower"] is None else (
+    mw = "not computed (--min-width)" if doc["min_width_lower"] is None else (
         str(doc["min_width"]) if doc["min_width_exact"] else f"{doc['min_width_lower']}..{doc['min_width_upper']}")
     console.print(f"width: {doc['width']}   ridges k: {doc['ridges']}   least absorbing width: {mw}", highlight=False)
     block = doc.get("witness_block")
@@ -159,7 +165,7 @@ def _print_width(report: Report, console: Console) -> None:
     "keep_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Directory to keep the generated Coq certificate in.",
+    help="Directory to keep the generated Coq certificate in (created if missing; its parent must exist).",
 )
 @click.option("--no-prove", is_flag=True, help="Decide and cross-check only; no Coq.")
 @click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout (s).")
@@ -170,7 +176,8 @@ def _print_width(report: Report, console: Console) -> None:
 @click.option("--width", "width", type=click.IntRange(min=0), default=None,
               help="Decide absorbability at this width m (default: n).")
 @click.option("--min-width", "min_width", is_flag=True,
-              help="Report the least absorbing width (certified: absorbable there, and not one below when it can).")
+              help="Report the least absorbing width m* (certified: absorbable at m*, and not at m*-1 when "
+                   "exact; smaller widths follow by padding with zero units, not a library lemma).")
 def check_cmd(
     file: Path, activation: Optional[str], as_json: bool, keep_dir: Optional[Path], no_prove: bool, timeout: float,
     max_entries: Optional[int], width: Optional[int] = None, min_width: bool = False,
@@ -182,39 +189,73 @@ def check_cmd(
     """
     from pybridge.api import check, exit_code, load, report_to_json
 
+    if width is not None and min_width:
+        raise click.UsageError("--width and --min-width exclude each other (--min-width searches every width)")
+    if keep_dir is not None and no_prove:
+        raise click.UsageError("--keep-certificate needs Coq: it cannot be combined with --no-prove")
+    if keep_dir is not None:
+        parent = keep_dir.parent if str(keep_dir.parent) else Path(".")
+        if not keep_dir.is_dir() and not parent.is_dir():
+            raise InputError(f"--keep-certificate {keep_dir}: its parent directory {parent} does not exist")
     instance = load(file, _activation_option(activation), max_entries=max_entries)
-    if keep_dir is not None and not no_prove:
+    if keep_dir is not None:
         ensure_writable_dir(keep_dir, "--keep-certificate")
     report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir, width=width,
                    min_width=min_width)
     if as_json:
         click.echo(json.dumps(report_to_json(report), indent=2))
     else:
-        print_report(report, Console())
+        print_report(report, plain_console())
     sys.exit(exit_code(report))
 
 
+def plain_console() -> Console:
+    """The terminal's console; when piped, one that never wraps a line (no field cut in two)."""
+    console = Console()
+    return console if console.is_terminal else Console(soft_wrap=True)
+
+
+class ActivationName(click.ParamType):
+    """An activation name the registry knows (``relu^k`` too), resolved on parsing."""
+
+    name = "activation"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, Activation):
+            return value
+        try:
+            return resolve(value)
+        except InputError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def activation_names() -> str:
+    """Every canonical activation id of the registry, for help texts."""
+    return ", ".join(("relu^k" if k == "relu_pow" else k) for k in REGISTRY) + f" (relu^k: k = 2..{MAX_DEGREE})"
+
+
 @click.command("generate")
-@click.option("--activation", required=True, help="relu, relu^k, gelu, gelu_tanh, silu, swiglu, geglu, reglu.")
-@click.option("--d", "d", type=int, required=True, help="Model dimension.")
-@click.option("--n", "n", type=int, required=True, help="Hidden width.")
+@click.option("--activation", type=ActivationName(), required=True,
+              help=f"One of: {activation_names()}, or an alias (gelu_new, swish, ...).")
+@click.option("--d", "d", type=click.IntRange(1, MAX_DIM), required=True, help="Model dimension.")
+@click.option("--n", "n", type=click.IntRange(1, MAX_DIM), required=True, help="Hidden width.")
 @click.option("--absorbable", is_flag=True, help="Plant S with sum_{i in S} b_i a_i^T = -I.")
 @click.option("--seed", type=int, default=None, help="Random seed (printed when not given).")
 @click.option("--skip", "with_skip", is_flag=True, help="Add a random invertible integer skip matrix.")
 @click.option("--bias", "with_bias", is_flag=True, help="Add random biases.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def generate_cmd(
-    activation: str, d: int, n: int, absorbable: bool, seed: Optional[int], with_skip: bool,
+    activation: Activation, d: int, n: int, absorbable: bool, seed: Optional[int], with_skip: bool,
     with_bias: bool, output: Path,
 ) -> None:
     """Write a random exact instance (small integers; generic for ungated activations) as JSON."""
     from pybridge.generate import generate
-    from pybridge.io import instance_to_json, parse_activation
+    from pybridge.io import instance_to_json
 
     if output.suffix.lower() != ".json":
         raise InputError(f"{output}: the output file must end in .json")
     gen = generate(
-        parse_activation(activation), d, n, absorbable=absorbable, seed=seed, skip=with_skip, bias=with_bias
+        activation, d, n, absorbable=absorbable, seed=seed, skip=with_skip, bias=with_bias
     )
     atomic_write(output, json.dumps(instance_to_json(gen.instance)) + "\n")
     planted = f", planted S={list(gen.subset)}" if gen.subset else ""

@@ -14,10 +14,20 @@ from pybridge.results import assess, load_results, markdown_table, short_name
 
 
 @click.command("prove")
-@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON document on stdout (everything --verbose prints).")
 @click.option("--markdown", is_flag=True, help="The README's results table, in Markdown.")
-def prove_cmd(as_json: bool, markdown: bool) -> None:
-    """Build the Coq library and report, for each paper result, its statement, theorems and status."""
+@click.option("-v", "--verbose", is_flag=True,
+              help="Also every statement's and theorem's text as Coq prints it, with its axioms.")
+def prove_cmd(as_json: bool, markdown: bool, verbose: bool) -> None:
+    """Build the Coq library and report, for each paper result, its status and theorems.
+
+    By default one line per result (id, status, counts, title) and the axioms the
+    theorems rest on; --verbose adds each statement and theorem as Coq prints it.
+    --json, --markdown and --verbose exclude each other.
+    """
+    chosen = [flag for flag, on in (("--json", as_json), ("--markdown", markdown), ("--verbose", verbose)) if on]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)} exclude each other: choose one output format")
     backend = CoqBackend()
     build = backend.build_library()
     if not build.ok:
@@ -36,8 +46,12 @@ def prove_cmd(as_json: bool, markdown: bool) -> None:
         click.echo(json.dumps(doc, indent=2))
         return
     console = Console()
+    if not verbose:
+        _print_summary(statuses)
+        return
     if not console.is_terminal:
         # Piped or redirected: plain lines, so that no name is ever cut to a column width.
+        console = Console(soft_wrap=True)
         for s in statuses:
             click.echo(f"{s.entry.id}  {s.status}  {s.entry.title}")
             for n in s.entry.statements:
@@ -57,6 +71,23 @@ def prove_cmd(as_json: bool, markdown: bool) -> None:
         table.add_row(s.entry.id, stmts, s.status, names, s.note)
     console.print(table)
     _print_details(statuses, console)
+
+
+def _print_summary(statuses: list) -> None:
+    """One plain line per result, then the axioms used: a screenful, never cut mid-name."""
+    for s in statuses:
+        missing = sum(1 for t in s.theorems if not t.exists)
+        extra = f", {missing} missing" if missing else ""
+        click.echo(f"{s.entry.id:<4} {s.status:<8} {len(s.entry.statements)} statements, "
+                   f"{len(s.theorems)} theorems{extra}  {s.entry.title}")
+    axioms = sorted({a for s in statuses for t in s.theorems for a in t.assumptions})
+    bad = sorted({a for s in statuses for t in s.theorems for a in t.disallowed})
+    counts = {k: sum(1 for s in statuses if s.status == k) for k in ("proved", "partial", "missing")}
+    click.echo(f"{len(statuses)} results: " + ", ".join(f"{v} {k}" for k, v in counts.items() if v))
+    click.echo("axioms used: " + (", ".join(axioms) or "none"))
+    if bad:
+        click.echo("NOT ALLOWED: " + ", ".join(bad))
+    click.echo("(--verbose: each statement and theorem as Coq prints it; --json: everything, machine-readable)")
 
 
 def _print_details(statuses: list, console: Console) -> None:

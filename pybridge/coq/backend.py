@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
+from pybridge.coq.library_home import Library, ensure_built, locate_library
 from pybridge.coq.protocol import PREFIX
 from pybridge.errors import ProverUnavailable
-from pybridge.prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo, repo_root
+from pybridge.prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo
 
 _STEM_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 #: coqc's messages when the compiled library itself cannot be loaded (stale, corrupt,
@@ -68,12 +69,17 @@ def library_failure(output: str) -> None:
 
 
 class CoqBackend:
-    """Coq 8.16 via ``make``/``coqc``; the library is ``coq/`` with prefix ``Absorb``."""
+    """Coq 8.16 via ``make``/``coqc``; the library is ``coq/`` with prefix ``Absorb``.
+
+    Without ``root`` the library is found by :func:`.library_home.locate_library`
+    (``PYBRIDGE_ROOT``, the checkout, or a wheel's copy, built in the cache the first
+    time ``coqc`` is needed, with a line on stderr)."""
 
     name = "coq"
 
     def __init__(self, root: Optional[Path] = None, coqc: str = "coqc") -> None:
-        self.root = root or repo_root()
+        self.library = Library(Path(root)) if root else locate_library()
+        self.root = self.library.root
         self.coq_dir = self.root / "coq"
         self.theories = self.coq_dir / "theories"
         self.coqc = coqc
@@ -85,6 +91,7 @@ class CoqBackend:
         path = shutil.which(self.coqc)
         if path is None:
             raise ProverUnavailable(f"'{self.coqc}' not found: install Coq 8.16 (see README setup)")
+        ensure_built(self.library)  # a wheel's copy of the library: built once, on first use
         return path
 
     def coqc_args(self) -> list[str]:

@@ -5,12 +5,14 @@ library's sources as package data (``pybridge/_library/coq``: ``_CoqProject``,
 ``Makefile``, ``results.toml`` and the ``.v`` files ``_CoqProject`` lists,
 copied by ``setup.py``). On first use they are copied into the cache
 (``$PYBRIDGE_CACHE_DIR`` or ``~/.cache/pybridge``, one directory per content
-digest) and built there with ``make`` (coqc, Coquelicot and MathComp must be
-installed); later runs find the built copy.
+digest) and built there with ``make`` (coqc 8.16 and Coquelicot must be
+installed; a line on stderr says so, the build takes minutes); later runs find
+the built copy.
 
-:func:`use_packaged_library` points ``PYBRIDGE_ROOT`` at that copy when
-neither ``PYBRIDGE_ROOT`` nor a checkout's ``coq/`` is there; the CLI calls it
-before any command.
+:func:`locate_library` is the one lookup, used by :class:`pybridge.coq.CoqBackend`
+(so the Python API and the CLI find the same library): ``PYBRIDGE_ROOT``, else
+the checkout's ``coq/``, else the wheel's copy in the cache. The copy is built
+only when Coq is first asked (:func:`ensure_built`), never by a decision alone.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ import hashlib
 import os
 import shutil
 import subprocess
+import sys
+import time
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from pybridge.errors import ProverUnavailable
 
@@ -58,11 +63,17 @@ def _cache_dir() -> Path:
     return (Path(base) if base else Path.home() / ".cache") / "pybridge"
 
 
-def materialize(sources: Path, cache: Optional[Path] = None, *, build: bool = True) -> Path:
+def _stderr_line(text: str) -> None:
+    print(f"pybridge: {text}", file=sys.stderr, flush=True)
+
+
+def materialize(sources: Path, cache: Optional[Path] = None, *, build: bool = True,
+                progress: Optional[Callable[[str], None]] = _stderr_line) -> Path:
     """Copy ``sources`` (a ``coq/`` directory) into the cache and build it once; the root.
 
     The root is the directory holding ``coq/``. Concurrent first uses wait on a
     lock; a failed build raises :class:`ProverUnavailable` and is retried next time.
+    ``progress`` receives one line before the build (it takes minutes) and one after.
     """
     root = (cache or _cache_dir()) / f"library-{_digest(sources)}"
     coq = root / "coq"
@@ -77,16 +88,68 @@ def materialize(sources: Path, cache: Optional[Path] = None, *, build: bool = Tr
         if build and not (coq / _BUILT).is_file():
             if shutil.which("coqc") is None:
                 raise ProverUnavailable("'coqc' not found: install Coq 8.16 to build the formal library")
+            files = sum(1 for line in (coq / "_CoqProject").read_text().splitlines() if line.strip().endswith(".v"))
+            if progress is not None:
+                progress(f"first use: building the formal library ({files} Coq files) in {coq}; "
+                         "this takes several minutes, once")
+            start = time.monotonic()
             proc = subprocess.run(["make", "-C", str(coq), "-j2"], capture_output=True, text=True)
             if proc.returncode != 0:
                 tail = " | ".join((proc.stdout + proc.stderr).strip().splitlines()[-3:])
                 raise ProverUnavailable(f"building the packaged formal library failed: {tail}")
             (coq / _BUILT).write_text("built by pybridge\n")
+            if progress is not None:
+                progress(f"formal library built in {time.monotonic() - start:.0f} s")
     return root
 
 
+def is_built(root: Path) -> bool:
+    """A cache copy made by :func:`materialize` has been built."""
+    return (root / "coq" / _BUILT).is_file()
+
+
+@dataclass(frozen=True)
+class Library:
+    """Where the formal library is: ``root/coq``; ``sources`` when it is the wheel's copy
+    (built in the cache on first use by :func:`ensure_built`)."""
+
+    root: Path
+    sources: Optional[Path] = None
+
+
+def locate_library() -> Library:
+    """The library Coq runs use: ``PYBRIDGE_ROOT``, else this checkout, else the wheel's copy.
+
+    The wheel's copy is copied to the cache (cheap) but not built here. Raises
+    :class:`ProverUnavailable` when none is there.
+    """
+    env = os.environ.get("PYBRIDGE_ROOT")
+    if env:
+        root = Path(env)
+        if not (root / "coq" / "_CoqProject").is_file():
+            raise ProverUnavailable(f"formal library not found under {root}/coq (PYBRIDGE_ROOT)")
+        return Library(root)
+    checkout = checkout_root()
+    if checkout is not None:
+        return Library(checkout)
+    sources = packaged_sources()
+    if sources is None:
+        raise ProverUnavailable(
+            "formal library not found: neither PYBRIDGE_ROOT, a checkout's coq/, nor the copy a wheel carries")
+    return Library(materialize(sources, build=False), sources)
+
+
+def ensure_built(library: Library) -> None:
+    """Build the wheel's copy of the library in the cache if it is not built yet (minutes, once)."""
+    if library.sources is not None and not is_built(library.root):
+        materialize(library.sources, library.root.parent)
+
+
 def use_packaged_library() -> Optional[Path]:
-    """Set ``PYBRIDGE_ROOT`` to the built packaged library unless a library is already found."""
+    """Set ``PYBRIDGE_ROOT`` to the built packaged library unless a library is already found.
+
+    Kept for callers that want the build up front; :class:`pybridge.coq.CoqBackend`
+    finds and builds the library itself (:func:`locate_library`)."""
     if os.environ.get("PYBRIDGE_ROOT") or checkout_root() is not None:
         return None
     sources = packaged_sources()

@@ -1,8 +1,16 @@
 """Independent cross-checks of a decision, without the proof assistant.
 
+- Symbolic identity (every activation with the odd-part identity: ReLU, GELU,
+  GELU_tanh, SiLU, quick_gelu, gelu_fast): SymPy proves sigma(z) - sigma(-z) = z
+  and sigma(0) = 0 for the activation's closed form; then, per hidden unit, the
+  witness block minus the residual block is rewritten exactly (Fractions) with that
+  identity (and sigma(lz) = l sigma(z), l > 0, for ReLU) into sum_u c_u sigma(u) +
+  affine part; every c_u and the affine part must vanish. Exact, independent of Coq
+  and of float evaluation (run by :func:`crosscheck` for the smooth ones; ReLU has exact
+  evaluation and Z3).
 - Witness equality: the residual block ``x -> Px + f(x)`` and the witness's
   residual-free block are evaluated on random points: exactly (Fractions) for
-  ReLU, relu^k and ReGLU, in float64 for the others (*screening only*).
+  ReLU, relu^k and ReGLU, in float64 for the others (*screening only*, an extra).
 - Z3, ReLU up to moderate size: ``forall x, B' relu(A'x + c') + b0' = Px + B relu(Ax + c) + b0``
   (unsat of the negation, Real arithmetic, ReLU as ``If``), and an independent
   search for the submatrix subset S (``sum_{i in S} b~_i a_i^T = -I``, Boolean s_i).
@@ -14,6 +22,7 @@ Nothing here decides a verdict; ``consistent`` says whether the evidence agrees.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import asdict, dataclass, field
@@ -28,6 +37,8 @@ from pybridge.model import Decision, Instance, Matrix, Vector, Witness
 
 #: Exact evaluation is used when n*d is at most this; float screening above.
 EXACT_LIMIT = 250_000
+#: The symbolic witness identity is run when n*d^2 is at most this (exact Fractions, O(n d^2)).
+SYMBOLIC_LIMIT = 4_000_000
 #: Z3 limits (beyond them the check is skipped and a note says so).
 Z3_IDENTITY_MAX_N = 64
 Z3_SUBSET_MAX_N = 24
@@ -45,6 +56,10 @@ class CrossCheck:
     max_abs_diff: Optional[str] = None
     z3_identity: str = "skipped"
     z3_subset: str = "skipped"
+    #: the symbolic witness identity (exact): "proved", "refuted" (the units do not cancel),
+    #: "skipped" (no odd-part identity / block too large), with ``symbolic_note`` saying how
+    symbolic_identity: str = "skipped"
+    symbolic_note: Optional[str] = None
     homogeneity: Optional[str] = None
     linearization: Optional[str] = None
     consistent: Optional[bool] = None
@@ -159,6 +174,120 @@ def check_witness(inst: Instance, w: Witness, *, points: int, seed: int, exact: 
     if exact:
         return worst == 0, str(worst)
     return float(worst) <= 1e-9 * scale, f"{float(worst):.3e}"
+
+
+# ------------------------------------------------------------- symbolic (SymPy)
+
+
+def sympy_activation(name: str):
+    """``(z, sigma(z))`` as SymPy expressions, for the activations with the odd-part identity
+    (same closed forms as :mod:`pybridge.activations`); None for the others."""
+    import sympy as sp
+
+    z = sp.Symbol("z", real=True)
+    R = sp.Rational
+    forms = {
+        "relu": sp.Max(z, 0),
+        "gelu": z / 2 * (1 + sp.erf(z / sp.sqrt(2))),
+        "gelu_tanh": z / 2 * (1 + sp.tanh(sp.sqrt(2 / sp.pi) * (z + R(44715, 10**6) * z**3))),
+        "silu": z / (1 + sp.exp(-z)),
+        "quick_gelu": z / (1 + sp.exp(-R(1702, 1000) * z)),
+        "gelu_fast": z / 2 * (1 + sp.tanh(z * R(7978845608, 10**10) * (1 + R(44715, 10**6) * z * z))),
+    }
+    form = forms.get(name)
+    return None if form is None else (z, form)
+
+
+@functools.cache
+def odd_part_identity_holds(name: str) -> Optional[str]:
+    """SymPy's proof that ``sigma(z) - sigma(-z) = z`` and ``sigma(0) = 0``: a one-line
+    account, or None when the activation has no closed form here or SymPy cannot show it.
+
+    ReLU (piecewise) is split at 0 (z = p > 0, z = -p, z = 0); the smooth ones simplify to 0."""
+    import sympy as sp
+
+    found = sympy_activation(name)
+    if found is None:
+        return None
+    z, form = found
+    if sp.simplify(form.subs(z, 0)) != 0:
+        return None
+    if name == "relu":
+        p = sp.Symbol("p", positive=True)
+        cases = [form.subs(z, t) - form.subs(z, -t) - t for t in (p, -p, sp.Integer(0))]
+        return "sigma(z) - sigma(-z) = z by cases z > 0, z < 0, z = 0 (SymPy)" if all(
+            sp.simplify(c) == 0 for c in cases) else None
+    if sp.simplify(form - form.subs(z, -z) - z) != 0:
+        return None
+    return f"sigma(z) - sigma(-z) - z simplifies to 0 for sigma(z) = {sp.sstr(form)} (SymPy)"
+
+
+def _exact_rows(M) -> tuple[tuple[Fraction, ...], ...]:
+    materialize = getattr(M, "materialize", None)
+    if materialize is not None:
+        return materialize()
+    return tuple(tuple(Fraction(x) for x in row) for row in M)
+
+
+def symbolic_identity(inst: Instance, w: Witness) -> tuple[str, str]:
+    """Is ``w``'s block equal to ``x -> Px + f(x)`` for every real ``x``? ``("proved", how)``
+    when the units cancel exactly after the odd-part identity, ``("refuted", why)`` when they do
+    not, ``("skipped", why)`` when the activation has no symbolic odd-part identity here.
+
+    Every hidden unit ``b sigma(a.x + c)`` is keyed by ``v = (a, c)`` up to sign (and, for ReLU,
+    up to a positive factor); ``sigma(-w) = sigma(w) - w`` moves the sign into the affine part."""
+    act = inst.activation
+    if act.gated or not act.odd_part_identity:
+        return "skipped", f"{act.label} has no odd-part identity"
+    how = odd_part_identity_holds(act.name)
+    if how is None:
+        return "skipped", f"no symbolic odd-part identity for {act.label}"
+    positive_scaling = act.homogeneous_degree == 1
+    d = inst.d
+    zero = Fraction(0)
+    coef: dict[tuple[Fraction, ...], list[Fraction]] = {}
+    linear = [[zero] * d for _ in range(d)]  # D(x) = sum_u coef_u sigma(u.(x,1)) + linear x + const
+    const = [zero] * d
+
+    def add(A, c, B, sign: int) -> None:
+        rows = _exact_rows(A)
+        cols = list(zip(*_exact_rows(B)))
+        for i, a in enumerate(rows):
+            v = tuple(a) + ((Fraction(c[i]),) if c is not None else (zero,))
+            b = [sign * x for x in cols[i]]
+            lead = next((x for x in v if x != 0), None)
+            if lead is None:
+                continue  # b sigma(0) = 0 (checked symbolically above)
+            if positive_scaling:
+                scale = abs(lead)
+                v = tuple(x / scale for x in v)
+                b = [x * scale for x in b]
+                lead = lead / scale
+            if lead < 0:  # b sigma(-u) = b sigma(u) - b u
+                v = tuple(-x for x in v)
+                for r in range(d):
+                    if b[r]:
+                        for k in range(d):
+                            linear[r][k] -= b[r] * v[k]
+                        const[r] -= b[r] * v[d]
+            acc = coef.setdefault(v, [zero] * d)
+            for r in range(d):
+                acc[r] += b[r]
+
+    add(w.W_up, _witness_bias_up(inst, w), w.W_down, +1)
+    add(inst.W_up, inst.b_up, inst.W_down, -1)
+    P = None if inst.skip is None else _exact_rows(inst.skip)
+    for r in range(d):
+        for k in range(d):
+            linear[r][k] -= (P[r][k] if P is not None else (1 if r == k else 0))
+        const[r] += (Fraction(w.b_down[r]) if w.b_down is not None else zero) - (
+            Fraction(inst.b_down[r]) if inst.b_down is not None else zero)
+    left = sum(1 for acc in coef.values() if any(acc))
+    if left:
+        return "refuted", f"{left} ridge(s) sigma(u.x + c) keep a nonzero coefficient after the odd-part identity"
+    if any(any(row) for row in linear) or any(const):
+        return "refuted", "the affine parts differ"
+    return "proved", f"{how}; all {len(coef)} ridges cancel and the affine parts agree (exact)"
 
 
 # ------------------------------------------------------------------------ Z3
@@ -287,7 +416,7 @@ def crosscheck(
     act = inst.activation
     small = inst.n * inst.d <= EXACT_LIMIT
     exact = act.spec.exact_evaluation and small
-    cc = CrossCheck(method="exact rational evaluation" if exact else "float64 screening")
+    cc = CrossCheck(method="exact rational evaluation" if exact else "float64 screening (an extra)")
     verdict = decision.verdict
     agree: list[bool] = []
     w = decision.witness
@@ -298,6 +427,17 @@ def crosscheck(
         # Constants b sigma(c) of the output bias (GELU family, a_i = 0 rows) as rows (0, c).
         up, b_up, down, b_down = winfo.block.evaluable()
         w = Witness(subset=(), W_up=up, W_down=down, b_down=b_down, b_up=b_up)
+    # Smooth activations (no exact evaluation): the symbolic identity is their exact check.
+    # ReLU has exact evaluation and Z3 already (symbolic_identity covers it too, on request).
+    if w is not None and act.odd_part_identity and not act.gated and not act.spec.exact_evaluation:
+        if inst.n * inst.d * inst.d > SYMBOLIC_LIMIT:
+            cc.symbolic_note = f"symbolic identity skipped: n d^2 > {SYMBOLIC_LIMIT}"
+        else:
+            cc.symbolic_identity, cc.symbolic_note = symbolic_identity(inst, w)
+        if cc.symbolic_identity != "skipped":
+            if not exact:
+                cc.method = "symbolic identity (SymPy, exact); float64 screening as an extra"
+            agree.append((cc.symbolic_identity == "proved") == (verdict == "absorbable"))
     if w is not None:
         if small:
             if width_route:
@@ -319,16 +459,21 @@ def crosscheck(
         else:
             cc.notes.append("witness evaluation skipped: block too large for the Python evaluator")
     relu_like = act.spec.z3_encodable
-    z3_ok = use_z3 and relu_like and inst.d <= Z3_MAX_D
+    # The subset search is activation-free (R5's submatrix condition): every activation with the
+    # odd-part identity gets it; the identity check encodes ReLU only.
+    subset_ok = use_z3 and act.odd_part_identity and not act.gated and inst.d <= Z3_MAX_D
+    z3_ok = use_z3 and (relu_like or subset_ok) and inst.d <= Z3_MAX_D
     if z3_ok:
-        if w is not None and inst.n <= Z3_IDENTITY_MAX_N:
+        if not relu_like:
+            pass
+        elif w is not None and inst.n <= Z3_IDENTITY_MAX_N:
             cc.z3_identity = z3_identity(inst, w, z3_timeout)
             if cc.z3_identity != "unknown":
                 agree.append((cc.z3_identity == "proved") == (verdict == "absorbable"))
         elif w is not None:
             cc.notes.append(f"Z3 identity skipped: n > {Z3_IDENTITY_MAX_N}")
-        if inst.has_bias or width_route:
-            pass  # the subset test is R5's at width n; the width route's block is checked above
+        if width_route or not subset_ok or decision.width not in (None, inst.n):
+            pass  # the subset test is R5's / R9's at width n; the width route's block is checked above
         elif inst.n > Z3_SUBSET_MAX_N:
             cc.notes.append(f"Z3 subset search skipped: n > {Z3_SUBSET_MAX_N}")
         else:

@@ -6,7 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from pybridge.decision.crosscheck import block_value, crosscheck, z3_identity, z3_subset
+from pybridge.decision.crosscheck import (
+    block_value,
+    crosscheck,
+    odd_part_identity_holds,
+    symbolic_identity,
+    z3_identity,
+    z3_subset,
+)
 from pybridge.generate import generate
 from pybridge.io import instance_from_json
 from pybridge.model import Activation, Decision, Instance, Witness
@@ -48,7 +55,7 @@ def test_planted_relu_witness_exact_and_z3(skip: bool, bias: bool) -> None:
     assert cc.method == "exact rational evaluation"
     assert cc.witness_equal is True and cc.max_abs_diff == "0" and cc.witness_is_flip is True
     assert cc.z3_identity == "proved"
-    assert cc.z3_subset == ("skipped" if bias else "exists")
+    assert cc.z3_subset == "exists"  # with biases too: R9's condition is the same submatrix test
     assert cc.consistent is True
 
 
@@ -67,14 +74,73 @@ def test_tampered_witness_detected() -> None:
     assert cc.witness_equal is True and cc.witness_is_flip is False and cc.consistent is False
 
 
-@pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "silu"])
-def test_smooth_activations_float_screening(name: str) -> None:
+SMOOTH = ["gelu", "gelu_tanh", "silu", "quick_gelu", "gelu_fast"]
+
+
+@pytest.mark.parametrize("name", SMOOTH)
+def test_smooth_activations_exact_symbolic_check_and_float_screening(name: str) -> None:
     g = generate(Activation(name), 3, 6, absorbable=True, seed=2, bias=True)
     cc = crosscheck(g.instance, absorbable(flip_witness(g.instance, g.subset)))
-    assert cc.method == "float64 screening"
-    assert cc.witness_equal is True and cc.z3_identity == "skipped"
+    assert cc.method == "symbolic identity (SymPy, exact); float64 screening as an extra"
+    assert cc.symbolic_identity == "proved", cc.symbolic_note
+    assert "simplifies to 0" in cc.symbolic_note and cc.consistent is True
+    assert cc.witness_equal is True and cc.z3_identity == "skipped"   # the float screening, kept
     bad = flip_witness(g.instance, ())
-    assert crosscheck(g.instance, absorbable(bad)).witness_equal is False
+    cc = crosscheck(g.instance, absorbable(bad))
+    assert cc.witness_equal is False and cc.symbolic_identity == "refuted" and cc.consistent is False
+
+
+@pytest.mark.parametrize("name", SMOOTH + ["relu"])
+def test_odd_part_identity_proved_by_sympy(name: str) -> None:
+    assert odd_part_identity_holds(name) is not None
+
+
+def test_sympy_refuses_a_false_odd_part_identity(monkeypatch) -> None:
+    """The symbolic step is not vacuous: an odd extra term z^3/4 or a constant -1/4 is refused
+    (an even term such as z^2 would keep the identity, and is rightly accepted)."""
+    import sympy as sp
+
+    import pybridge.decision.crosscheck as cx
+
+    def fake(name: str):
+        z = sp.Symbol("z", real=True)
+        return z, {"odd_extra": z / (1 + sp.exp(-z)) + sp.Rational(1, 4) * z**3,
+                   "even_extra": z / (1 + sp.exp(-z)) + sp.Rational(1, 4) * z**2,
+                   "offset": z / (1 + sp.exp(-z)) - sp.Rational(1, 4)}[name]
+
+    monkeypatch.setattr(cx, "sympy_activation", fake)
+    assert cx.odd_part_identity_holds.__wrapped__("odd_extra") is None
+    assert cx.odd_part_identity_holds.__wrapped__("even_extra") is not None
+    assert cx.odd_part_identity_holds.__wrapped__("offset") is None     # sigma(0) != 0
+
+
+def test_symbolic_identity_tampered_witness_by_one_ulp_of_a_fraction() -> None:
+    """A witness off by 1/10^12 in one W_down entry passes the float screening's tolerance
+    but not the exact symbolic check."""
+    g = generate(Activation("gelu"), 3, 6, absorbable=True, seed=7)
+    w = flip_witness(g.instance, g.subset)
+    nudged = ((w.W_down[0][0] + F(1, 10**12),) + w.W_down[0][1:],) + w.W_down[1:]
+    cc = crosscheck(g.instance, absorbable(Witness(w.subset, w.W_up, nudged)))
+    assert cc.symbolic_identity == "refuted" and cc.consistent is False
+
+
+@pytest.mark.parametrize("name", ["gelu", "silu"])
+def test_generic_not_absorbable_smooth_gets_the_exact_subset_search(name: str) -> None:
+    g = generate(Activation(name), 3, 9, seed=4)
+    cc = crosscheck(g.instance, Decision("not_absorbable", "R5", "x", "no S"))
+    assert cc.z3_subset == "none" and cc.consistent is True
+    planted = generate(Activation(name), 3, 9, absorbable=True, seed=4)
+    cc = crosscheck(planted.instance, Decision("not_absorbable", "R5", "x", "wrong claim"))
+    assert cc.z3_subset == "exists" and cc.consistent is False
+
+
+def test_relu_witness_also_checked_symbolically_up_to_positive_scaling() -> None:
+    # x + relu(x) + relu(2x) = 4 relu(x) - relu(-x): rows x and 2x are one ridge for ReLU
+    inst = instance_from_json('{"activation": "relu", "W_up": [[1], [2]], "W_down": [[1, 1]]}')
+    w = Witness((), ((F(1),), (F(-1),)), ((F(4), F(-1)),))
+    assert symbolic_identity(inst, w)[0] == "proved"
+    w_bad = Witness((), ((F(1),), (F(-1),)), ((F(3), F(-1)),))
+    assert symbolic_identity(inst, w_bad)[0] == "refuted"
 
 
 def test_generic_not_absorbable_relu_z3_finds_no_subset() -> None:
