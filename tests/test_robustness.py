@@ -232,8 +232,9 @@ def test_instance_validates_on_construction() -> None:
         Instance(relu, ((0.5, 0.0), (0.0, 1.0)), A)  # type: ignore[arg-type]
     with pytest.raises(InputError, match="W_down must be"):
         Instance(relu, A, ((F(1), F(0)),))
+    assert Instance("relu", A, A).activation == relu  # a name is resolved (issue 21)
     with pytest.raises(InputError):
-        Instance("relu", A, A)  # type: ignore[arg-type]
+        Instance("no_such_activation", A, A)  # type: ignore[arg-type]
     assert Instance(relu, A, A, b_up=(F(1), 0)).n == 2
 
 

@@ -195,6 +195,10 @@ def check_cmd(
         raise click.UsageError("--keep-certificate needs Coq: it cannot be combined with --no-prove")
     if keep_dir is not None:
         parent = keep_dir.parent if str(keep_dir.parent) else Path(".")
+        if keep_dir.exists() and not keep_dir.is_dir():
+            raise InputError(f"--keep-certificate {keep_dir} is not a directory")
+        if not keep_dir.is_dir() and parent.exists() and not parent.is_dir():
+            raise InputError(f"--keep-certificate {keep_dir}: {parent} is not a directory")
         if not keep_dir.is_dir() and not parent.is_dir():
             raise InputError(f"--keep-certificate {keep_dir}: its parent directory {parent} does not exist")
     instance = load(file, _activation_option(activation), max_entries=max_entries)
