@@ -10,11 +10,15 @@
     continuity of the activation, [1 <= d] and [0 < eps].  The continuity
     of each activation the certificates name is here too
     ([relu_pow_continuity] for [relu^k]; the others from
-    [analysis/Activations.v] and [activations/MoreActivations.v]). *)
+    [analysis/Activations.v] and [activations/MoreActivations.v]).
+    Post-norm certificates glue a bare block's verdict: by [PostNorm]'s
+    [postrms_*_iff], or by [postnorm_of_bare_*] below (an absorbable bare
+    block gives an absorbable post-norm block for every [gamma], zero
+    entries included: [g = h] gives [N g = N h]). *)
 
 From Coq Require Import Reals Lra Lia.
 From Absorb Require Import Sums Blocks BiasBlocks Norms ActivationDefs Activations.
-From Absorb Require Import MoreActivationDefs MoreActivations PreNorm.
+From Absorb Require Import MoreActivationDefs MoreActivations PreNorm PostNorm.
 Open Scope R_scope.
 
 (** ** Continuity of the activations *)
@@ -111,4 +115,32 @@ Proof.
   apply parallel_not_residual_free; auto.
   - apply gated_bias_bounded_on_bounded, Hs.
   - exact (mlp_block_bounded_on_bounded tau d g Ht Hg).
+Qed.
+
+(** ** Post-norm sublayers: the sufficient direction, any [gamma] *)
+
+(** [N] reads only the first [d] coordinates. *)
+Definition respects (d : nat) (N : vec -> vec) : Prop :=
+  forall u v, vec_eq d u v -> vec_eq d (N u) (N v).
+
+Lemma layer_norm_respects d eps gamma beta : respects d (layer_norm d eps gamma beta).
+Proof. intros u v H. unfold layer_norm. apply affine_normalize_ext, center_ext, H. Qed.
+
+Lemma rms_norm_respects d eps gamma beta : respects d (rms_norm d eps gamma beta).
+Proof. intros u v H. apply rms_norm_of_eq, H. Qed.
+
+Theorem postnorm_of_bare_ungated N sigma d n m P A B : respects d N ->
+  absorbable_ungated sigma d n m P A B -> absorbable_postnorm_ungated N sigma d n m P A B.
+Proof. intros HN [A' [B' H]]. exists A', B'. intros x. apply HN, H. Qed.
+
+Theorem postnorm_of_bare_ungated_bias N sigma d n m P A c B b0 : respects d N ->
+  absorbable_ungated_bias sigma d n m P A c B b0 ->
+  absorbable_postnorm_ungated_bias N sigma d n m P A c B b0.
+Proof. intros HN [A' [c' [B' [b0' H]]]]. exists A', c', B', b0'. intros x. apply HN, H. Qed.
+
+Theorem postnorm_of_bare_gated_bias N gamma d n m P C cg A cu B b0 : respects d N ->
+  absorbable_gated_bias gamma d n m P C cg A cu B b0 ->
+  absorbable_postnorm_gated_bias N gamma d n m P C cg A cu B b0.
+Proof.
+  intros HN [C' [cg' [A' [cu' [B' [b0' H]]]]]]. exists C', cg', A', cu', B', b0'. intros x. apply HN, H.
 Qed.
