@@ -26,7 +26,8 @@ from fractions import Fraction
 from typing import Optional
 
 from pybridge.certify.encoding import CoqWriter
-from pybridge.certify.kinds import CannotCertify
+from pybridge.certify.agreement import agreement
+from pybridge.certify.kinds import CannotCertify, Extract
 from pybridge.coq.protocol import final_assumptions
 from pybridge.decision.sublayer import (CERT_PARALLEL, CERT_POST_IFF, CERT_POST_SUFFICIENT, CERT_PRENORM,
                                         SublayerDecision, continuity_lemma)
@@ -50,6 +51,9 @@ class SublayerCertificate:
     stem: str
     source: str
     summary: str
+    #: the bare certificate's extract (partial certificates) and the block it must agree with
+    extract: Optional[Extract] = None
+    extract_of: Optional[Instance] = None
 
 
 def prenorm_key(act: Activation, d: int, n: int, kind: str, eps: Fraction, parallel: bool) -> tuple:
@@ -61,7 +65,7 @@ def _eps_text(eps: Fraction) -> list[str]:
     """``eps_s`` (the exact rational) and ``eps_s_pos : 0 < eps_s``."""
     if not isinstance(eps, Fraction) or eps <= 0:
         raise CannotCertify("eps must be an exact number > 0")
-    return [f"Definition eps_s : R := IZR ({eps.numerator}%Z) / IZR ({eps.denominator}%Z).",
+    return [f"Definition eps_s : Rdefinitions.R := IZR ({eps.numerator}%Z) / IZR ({eps.denominator}%Z).",
             "Lemma eps_s_pos : 0 < eps_s.\nProof. apply eps_literal_pos; reflexivity. Qed."]
 
 
@@ -175,7 +179,8 @@ def postnorm_certificate(instance: Instance, bare: Decision, sub: SublayerDecisi
               + " ".join(MODULES) + ".\n" + body[first:] + "\n".join(glue)
               + f"\nTheorem verdict : {new_stmt}.\nProof.\n{proof}Qed.\n" + _FOOTER)
     return SublayerCertificate("CertSublayerPost", source,
-                               f"{cert.summary}, glued to the post-{norm.kind} sublayer (R11')")
+                               f"{cert.summary}, glued to the post-{norm.kind} sublayer (R11')",
+                               cert.extract, cert.extract_of or instance)
 
 
 def certify_sublayer(instance: Instance, bare: Decision, sub: SublayerDecision, backend: ProverBackend, *,
@@ -208,6 +213,12 @@ def run_certificate(cert: SublayerCertificate, backend: ProverBackend, *, timeou
     """Compile ``cert``; accept only allowed axioms (as the pipeline does)."""
     from dataclasses import replace
 
+    if cert.extract is not None:
+        assert cert.extract_of is not None
+        bad = agreement(cert.extract_of, cert.extract)
+        if bad is not None:
+            return ProverResult(ProverOutcome.REJECTED, 0.0, f"the certificate's extracted entries disagree with "
+                                f"the weights ({bad})", prover=backend.name)
     res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout)
     if not res.accepted:
         return res
