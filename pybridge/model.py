@@ -223,3 +223,6 @@ class Report:
     certificate_path: Optional[str] = None
     crosscheck: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    #: the verdict about the block inside its transformer sublayer (R11, R11'), as JSON
+    #: (:meth:`pybridge.certify.sublayer.SublayerReport.to_json`); None: no norm given
+    sublayer: Optional[dict] = None

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from pybridge.certify.sublayer import analyse_sublayer, unavailable_sublayer
 from pybridge.checking import check, positive_int, rejected, report_to_json
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
@@ -118,7 +119,12 @@ def layer_digest(layer: Any, *, data: bool = True) -> str:
     import numpy as np
 
     h = hashlib.sha256(b"pybridge-layer-1\0" if data else b"pybridge-layer-header-1\0")
-    for kind, refs in (("weight", layer.weights), ("bias", layer.biases)):
+    norm = getattr(layer, "norm", None)
+    norm_refs = {k: r for k, r in (("weight", getattr(norm, "weight", None)), ("bias", getattr(norm, "bias", None)))
+                 if r is not None}
+    if norm is not None:  # the sublayer's verdict rests on its norm (site, eps, gamma and beta)
+        h.update(f"norm:{norm.site.position}:{norm.site.kind}:{norm.site.parallel}:{norm.eps}:{norm.status}\0".encode())
+    for kind, refs in (("weight", layer.weights), ("bias", layer.biases), ("norm", norm_refs)):
         for role in sorted(refs):
             ref = refs[role]
             if not data:
@@ -167,8 +173,9 @@ class LayerReport:
         doc: dict = {"layer": self.layer, "family": self.family, "status": self.status, "note": self.note}
         if self.report is not None:
             doc.update(report_to_json(self.report))
+            doc["sublayer"] = self.report.sublayer
         else:
-            doc.update({"verdict": None, "checked": False})
+            doc.update({"verdict": None, "checked": False, "sublayer": None})
             if self.activation is not None:
                 doc["activation"] = self.activation
             if self.shape is not None:
@@ -279,6 +286,31 @@ def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: O
     return rep
 
 
+def sublayer_json(layer: Any, instance: Instance, rep: Report, *, prove: bool, timeout: float,
+                  backend: Optional[ProverBackend], shared: Optional[dict] = None) -> dict:
+    """The ``"sublayer"`` entry of one analysed layer: its norm read exactly, the sublayer
+    verdict from the bare one, its certificate checked (:mod:`pybridge.certify.sublayer`).
+    A norm tensor that is missing or unreadable gives that status, never ``none``."""
+    from pybridge.io import checkpoints as ck
+
+    ref = getattr(layer, "norm", None)
+    position, kind, parallel = (ref.site.position, ref.site.kind, ref.site.parallel) if ref is not None \
+        else ("none", None, False)
+    if ref is not None and ref.status != "ok":
+        return unavailable_sublayer(position, kind, parallel, ref.status, ref.problem).to_json()
+    try:
+        norm = ck.load_norm(layer, instance.d)
+    except InputError as exc:
+        return unavailable_sublayer(position, kind, parallel, "bad_tensor", str(exc)).to_json()
+    if prove and backend is None:
+        backend = CoqBackend()
+    start = time.monotonic()
+    sub = analyse_sublayer(instance, norm, rep.decision, rep.checked, prove=prove, backend=backend,
+                           timeout=timeout, shared=shared)
+    rep.timings["sublayer"] = round(time.monotonic() - start, 4)
+    return sub.to_json()
+
+
 def _open_layers(path: str, mapping: Optional[dict[str, str]], transposed: bool) -> tuple[Any, list]:
     from pybridge.io import checkpoints as ck
 
@@ -299,7 +331,10 @@ def scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, 
     layer = layers[k]
     digest = layer_digest(layer) if want_digest else None
     instance = ck.load_layer(layer, act, lazy=False)
-    return analyse_layer(instance, **options), digest
+    rep = analyse_layer(instance, **options)
+    rep.sublayer = sublayer_json(layer, instance, rep, prove=options["prove"], timeout=options["timeout"],
+                                 backend=options["backend"])
+    return rep, digest
 
 
 # ------------------------------------------------------------------ scan
@@ -420,6 +455,8 @@ class _Scan:
     options: dict  #: keyword arguments of analyse_layer in the workers
     where: tuple  #: (checkpoint path, mapping, transposed) for the workers
     shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
+    #: weight-independent sublayer certificates (pre-norm, parallel): key -> (first layer, result)
+    sublayer_shared: dict = field(default_factory=dict)
     notes: set[str] = field(default_factory=set)
     done: int = 0
 
@@ -542,6 +579,8 @@ class _Scan:
             rep.timings["decide"] = round(decide_s, 4)
             if self.prove and _weight_independent(instance, decision):
                 self.shared[key] = (layer.name, rep)
+        rep.sublayer = sublayer_json(layer, instance, rep, prove=self.prove,
+                                     timeout=self.timeout, backend=self.backend, shared=self.sublayer_shared)
         lr.report, lr.status = rep, "ok"
 
     def accept(self, planned: _Planned, outcome: Callable[[], tuple[Report, Optional[str]]]) -> None:

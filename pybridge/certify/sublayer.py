@@ -25,13 +25,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.agreement import agreement
+from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Extract
 from pybridge.coq.protocol import final_assumptions
-from pybridge.decision.sublayer import (CERT_PARALLEL, CERT_POST_IFF, CERT_POST_SUFFICIENT, CERT_PRENORM,
-                                        SublayerDecision, continuity_lemma)
-from pybridge.model import Activation, Decision, Instance
+from pybridge.decision.sublayer import (
+    CERT_PARALLEL,
+    CERT_POST_IFF,
+    CERT_POST_SUFFICIENT,
+    CERT_PRENORM,
+    SublayerDecision,
+    continuity_lemma,
+    decide_sublayer,
+)
+from pybridge.model import Activation, Decision, Instance, Norm
 from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, ProverOutcome, ProverResult
 
 MODULES = ("BiasBlocks", "Norms", "MoreActivationDefs", "PreNorm", "PostNorm", "CertifySublayer")
@@ -230,3 +237,84 @@ def run_certificate(cert: SublayerCertificate, backend: ProverBackend, *, timeou
         return replace(res, outcome=ProverOutcome.REJECTED, message=f"disallowed assumptions: {', '.join(disallowed)}")
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     return replace(res, message=f"{cert.summary}; axioms: {', '.join(named) or 'none'}")
+
+
+# ------------------------------------------------------------------ one sublayer, reported
+
+
+@dataclass
+class SublayerReport:
+    """The sublayer verdict of one block and what checked it (see :func:`analyse_sublayer`)."""
+
+    decision: Optional[SublayerDecision]
+    position: str
+    kind: Optional[str]
+    parallel: bool
+    checked: bool = False
+    prover: Optional[ProverResult] = None
+    status: str = "ok"
+    reason: str = ""
+    note: str = ""
+
+    def to_json(self) -> dict:
+        """The ``"sublayer"`` entry of a layer (``check --json`` / ``scan``)."""
+        dec = self.decision
+        norm = dec.norm if dec is not None else None
+        doc: dict = {
+            "norm": self.position, "kind": self.kind, "parallel": self.parallel, "status": self.status,
+            "verdict": dec.verdict if dec else None, "result": dec.result if dec else None,
+            "theorem": dec.theorem if dec else None, "checked": self.checked,
+            "reason": self.reason or (dec.reason if dec else ""),
+            "eps": str(norm.eps) if norm is not None and norm.eps is not None else None,
+            "gamma_zero_entries": sum(g == 0 for g in norm.gamma) if norm is not None and norm.gamma else None,
+        }
+        if self.prover is not None:
+            msg = self.prover.message
+            doc["prover"] = {"outcome": self.prover.outcome.value, "accepted": self.prover.accepted,
+                             "seconds": round(self.prover.seconds, 3),
+                             "message": msg if len(msg) <= 2000 else msg[:2000] + "..."}
+        if self.note:
+            doc["note"] = self.note
+        return doc
+
+
+def analyse_sublayer(instance: Instance, norm: Norm, bare: Decision, bare_checked: bool, *, prove: bool,
+                     backend: Optional[ProverBackend], timeout: float,
+                     shared: Optional[dict] = None) -> SublayerReport:
+    """Decide the sublayer of ``instance`` in ``norm`` from the bare decision and, with
+    ``prove``, have Coq check its certificate. ``shared``: key -> (first layer, result) of
+    weight-independent (pre-norm / parallel) certificates, filled and reused."""
+    sub = decide_sublayer(instance, norm, bare)
+    rep = SublayerReport(sub, norm.position, norm.kind, norm.parallel)
+    if sub.verdict not in ("absorbable", "not_absorbable"):
+        return rep
+    if not sub.certificate:
+        rep.reason = sub.reason + "; no certificate written (checked: false)"
+        return rep
+    if not prove or backend is None:
+        rep.reason = sub.reason + "; not checked (--no-prove)"
+        return rep
+    if sub.certificate in (CERT_POST_IFF, CERT_POST_SUFFICIENT) and not bare_checked:
+        rep.reason = sub.reason + "; the bare block's certificate was not accepted, so the transfer is not checked"
+        return rep
+    key = None
+    if sub.certificate in (CERT_PRENORM, CERT_PARALLEL) and norm.kind is not None and norm.eps is not None:
+        key = prenorm_key(instance.activation, instance.d, instance.n, norm.kind, norm.eps,
+                          sub.certificate == CERT_PARALLEL)
+    if key is not None and shared is not None and key in shared:
+        first, result = shared[key]
+        rep.prover, rep.note = result, f"sublayer certificate shared with {first}"
+    else:
+        rep.prover = certify_sublayer(instance, bare, sub, backend, timeout=timeout)
+        if key is not None and shared is not None and rep.prover is not None and rep.prover.accepted:
+            shared[key] = (instance.source, rep.prover)
+    rep.checked = bool(rep.prover is not None and rep.prover.accepted)
+    if not rep.checked and rep.prover is not None:
+        rep.reason = sub.reason + f"; certificate {rep.prover.outcome.value}: not checked"
+    return rep
+
+
+def unavailable_sublayer(position: str, kind: Optional[str], parallel: bool, status: str,
+                         reason: str) -> SublayerReport:
+    """A sublayer whose norm could not be read (a missing tensor, a bad eps)."""
+    return SublayerReport(None, position, kind, parallel, status=status, reason=reason)
