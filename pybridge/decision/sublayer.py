@@ -136,7 +136,7 @@ def _decide_post(instance: Instance, norm: Norm, bare: Decision) -> SublayerDeci
                                 f"post-RMSNorm: the same as the bare block (R11'), which is {bare.verdict}")
     why = ZERO_GAMMA if zero_gamma else SINGULAR_SKIP
     if bare.verdict == "absorbable":
-        return SublayerDecision(norm, "absorbable", "R11'", "Absorb.spec.Paper.R11p_zero_gamma",
+        return SublayerDecision(norm, "absorbable", "R11'", f"Absorb.certify.CertifySublayer.postnorm_of_bare_{form}",
                                 f"post-{_kind(norm)}: the bare block is absorbable at {m}, so the sublayer is "
                                 f"(N(g) = N(h) when g = h; R11p_zero_gamma)", CERT_POST_SUFFICIENT)
     return SublayerDecision(norm, "undecided", None, None, f"{why}; the bare block is {bare.verdict}")
