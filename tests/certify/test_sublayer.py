@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.certify.sublayer import (analyse_sublayer, certificate_for, prenorm_certificate, run_certificate)
+from pybridge.certify.sublayer import analyse_sublayer, certificate_for, prenorm_certificate, run_certificate
 from pybridge.cli import main
 from pybridge.decision import decide
 from pybridge.decision.sublayer import SINGULAR_SKIP, ZERO_GAMMA, decide_sublayer

@@ -47,7 +47,9 @@ Proof. exact gelu_fast_continuous. Qed.
 (** ** The normalizations with [eps > 0] *)
 
 Lemma identity_nonzero_mat d : (1 <= d)%nat -> nonzero_mat d identity.
-Proof. intros Hd. exists 0%nat, 0%nat. unfold identity. simpl. split; [lia|]. split; [lia|]. lra. Qed.
+Proof.
+  intros Hd. exists 0%nat, 0%nat. unfold identity. simpl. split; [lia|]. split; [lia|]. lra.
+Qed.
 
 Lemma layer_norm_is_norm d eps gamma beta : 0 < eps -> is_norm d (layer_norm d eps gamma beta).
 Proof. intros He. exists eps, gamma, beta. split; [exact He | left; reflexivity]. Qed.
@@ -77,7 +79,8 @@ Qed.
 (** The gated form [x + B (gamma(C N(x) + cg) ⊙ (A N(x) + cu)) + b0]. *)
 Theorem cert_prenorm_gated sigma d n N :
   continuity sigma -> (1 <= d)%nat -> is_norm d N ->
-  forall (C : mat) (cg : vec) (A : mat) (cu : vec) (B : mat) (b0 : vec) (tau : R -> R) (N' g : vec -> vec),
+  forall (C : mat) (cg : vec) (A : mat) (cu : vec) (B : mat) (b0 : vec) (tau : R -> R)
+         (N' g : vec -> vec),
     continuity tau -> is_norm d N' -> mlp_block tau d g ->
     ~ same_fun d (prenorm d identity N (gated_bias sigma d n C cg A cu B b0)) (fun x => g (N' x)).
 Proof.
@@ -90,7 +93,8 @@ Qed.
 
 Theorem cert_parallel_ungated sigma d n N2 :
   continuity sigma -> (1 <= d)%nat -> is_norm d N2 ->
-  forall (A : mat) (c : vec) (B : mat) (b0 : vec) (N1 N1' N2' attn attn' g : vec -> vec) (tau : R -> R),
+  forall (A : mat) (c : vec) (B : mat) (b0 : vec) (N1 N1' N2' attn attn' g : vec -> vec)
+         (tau : R -> R),
     is_norm d N1 -> bounded_on_bounded d attn -> is_norm d N1' -> is_norm d N2' ->
     bounded_on_bounded d attn' -> continuity tau -> mlp_block tau d g ->
     ~ same_fun d (parallel_residual N1 N2 attn (ungated_bias sigma d n A c B b0))
@@ -142,5 +146,6 @@ Theorem postnorm_of_bare_gated_bias N gamma d n m P C cg A cu B b0 : respects d 
   absorbable_gated_bias gamma d n m P C cg A cu B b0 ->
   absorbable_postnorm_gated_bias N gamma d n m P C cg A cu B b0.
 Proof.
-  intros HN [C' [cg' [A' [cu' [B' [b0' H]]]]]]. exists C', cg', A', cu', B', b0'. intros x. apply HN, H.
+  intros HN [C' [cg' [A' [cu' [B' [b0' H]]]]]].
+  exists C', cg', A', cu', B', b0'. intros x. apply HN, H.
 Qed.
