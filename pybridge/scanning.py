@@ -210,6 +210,17 @@ class ScanResult:
     resumed: int = 0
 
     @property
+    def sublayer_problems(self) -> list[tuple[str, dict]]:
+        """Analysed layers whose sublayer could not be read (a missing or bad norm tensor, a
+        bad eps): ``(layer, sublayer entry)``."""
+        out = []
+        for lr in self.layers:
+            sub = lr.report.sublayer if lr.report is not None else (lr.recorded or {}).get("sublayer")
+            if isinstance(sub, dict) and sub.get("status", "ok") != "ok":
+                out.append((lr.layer, sub))
+        return out
+
+    @property
     def problems(self) -> list[LayerReport]:
         """Layers that were not analysed: too large, not whole, unreadable (or not finished)."""
         return [lr for lr in self.layers if lr.status in NOT_ANALYSED]
@@ -219,10 +230,15 @@ class ScanResult:
         entries = [lr.to_json() for lr in self.layers]
         counts: dict[str, int] = {}
         statuses: dict[str, int] = {}
+        sub_counts: dict[str, int] = {}
         for entry in entries:
             statuses[entry["status"]] = statuses.get(entry["status"], 0) + 1
             if entry.get("verdict") is not None:
                 counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
+            sub = entry.get("sublayer") or {}
+            key = sub.get("verdict") or (sub.get("status") if sub.get("status", "ok") != "ok" else None)
+            if key is not None:
+                sub_counts[key] = sub_counts.get(key, 0) + 1
         return {
             "format": REPORT_FORMAT,
             "checkpoint": self.checkpoint,
@@ -236,6 +252,8 @@ class ScanResult:
                 "statuses": statuses,
                 "verdicts": counts,
                 "checked": sum(entry.get("checked") is True for entry in entries),
+                "sublayer_verdicts": sub_counts,
+                "sublayer_checked": sum((entry.get("sublayer") or {}).get("checked") is True for entry in entries),
                 "resumed": self.resumed,
             },
             "layers": entries,

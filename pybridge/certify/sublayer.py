@@ -46,6 +46,7 @@ _NORM_FN = {"layernorm": "layer_norm", "rmsnorm": "rms_norm"}
 _FOOTER = "End Cert.\nPrint Assumptions Cert.verdict.\n"
 _HEAD = "Theorem verdict : "
 _PRED = re.compile(r"\babsorbable_(ungated_bias|ungated|gated_bias|gated)\b")
+_BARE_LEFT = re.compile(r"\babsorbable_(?!postnorm_)\w*")
 #: explicit arguments of ``CertifySublayer.postnorm_of_bare_*`` before the norm's respect
 _ARITY = {"ungated": 8, "ungated_bias": 10, "gated_bias": 12}
 _RESERVED = re.compile(r"\b(verdict_bare|eps_s|eps_s_pos|gam_s|bet_s|Hg_s|E_s[0-9])\b")
@@ -141,6 +142,8 @@ def _post_glue(stmt: str, how: str, kind: str) -> tuple[str, str]:
         raise CannotCertify("the bare certificate's statement has no post-norm counterpart "
                             "(bias-free gated blocks are stated without biases)")
     new = _PRED.sub(lambda m: f"absorbable_postnorm_{m.group(1)} ({fn} d eps_s gam_s bet_s)", stmt)
+    if _BARE_LEFT.search(new):  # a predicate about the bare block would stay: never mix the two
+        raise CannotCertify("the bare certificate's statement names a predicate with no post-norm counterpart")
     if how == CERT_POST_IFF:
         if kind != "rmsnorm":
             raise CannotCertify("the iff is proved for RMSNorm only")
@@ -159,6 +162,8 @@ def _post_glue(stmt: str, how: str, kind: str) -> tuple[str, str]:
     if parts[0].lstrip().startswith(("~", "forall", "exists")) or len(parts) > 2:
         raise CannotCertify("the bare certificate does not state absorbability of the block itself")
     first = _PRED.sub(lambda m: f"absorbable_postnorm_{m.group(1)} ({fn} d eps_s gam_s bet_s)", parts[0])
+    if _BARE_LEFT.search(first):
+        raise CannotCertify("the bare certificate's statement names a predicate with no post-norm counterpart")
     pred = _PRED.search(parts[0])
     assert pred is not None
     bare = "verdict_bare" if len(parts) == 1 else "(proj1 verdict_bare)"

@@ -366,7 +366,9 @@ def scan_cmd(
     if result.json_out is not None:
         click.echo(f"report: {result.json_out}" + (f" ({result.resumed} layers kept from the earlier report)"
                                                    if resume else ""))
-    if any(lr.rejected for lr in result.layers):
+    sub_rejected = any(((lr.report.sublayer or {}).get("prover") or {}).get("outcome") == "rejected"
+                       for lr in result.layers if lr.report is not None)
+    if any(lr.rejected for lr in result.layers) or sub_rejected:
         sys.exit(1)
     bad = result.problems
     if bad:
@@ -429,11 +431,18 @@ def _print_scan(checkpoint: Path, result, doc: dict) -> None:
                   highlight=False)
     for note in result.notes:
         console.print(f"note: {escape(note)}", highlight=False)
+    if result.sublayer_problems:  # the bare verdicts stand; the sublayer's norm could not be read
+        name, sub = result.sublayer_problems[0]
+        console.print(f"note: [bold red]the sublayer of {len(result.sublayer_problems)} of {len(result.layers)} "
+                      f"layers was not analysed[/] (first: {escape(name)}: {escape(str(sub.get('status')))}: "
+                      f"{escape(str(sub.get('reason')))})", highlight=False)
     summary = doc["summary"]
     console.print(
         f"{summary['layers']} layers; verdicts: "
         + (", ".join(f"{k} {v}" for k, v in summary["verdicts"].items()) or "none")
         + f"; Coq-checked: {summary['checked']}"
+        + ("; sublayer: " + ", ".join(f"{k} {v}" for k, v in summary["sublayer_verdicts"].items())
+           + f", Coq-checked {summary['sublayer_checked']}" if summary.get("sublayer_verdicts") else "")
         + ("" if set(summary["statuses"]) <= {"ok"} else
            "; statuses: " + ", ".join(f"{k} {v}" for k, v in summary["statuses"].items())),
         highlight=False,

@@ -157,3 +157,30 @@ def test_cli_scan_table_and_check_json_norm(backend, capsys, tmp_path: Path) -> 
         main(["check", str(tmp_path / "bad.json"), "--no-prove"])
     assert exc.value.code == 2
     assert "norm.gamma has length 3" in capsys.readouterr().err
+
+
+def test_cli_scan_missing_norm_tensor_is_shown(capsys, tmp_path: Path) -> None:
+    builder, layer_names = CASES["gpt2"][:2]
+    tensors, config = builder()
+    tensors = with_norms(tensors, layer_names[:1], "ln_2", True)  # layer h.1 has no ln_2
+    with pytest.raises(SystemExit) as exc:
+        main(["scan", str(write(tmp_path, tensors, config)), "--no-prove", "--json-out", str(tmp_path / "r.json")])
+    assert exc.value.code == 0  # the bare verdicts stand
+    assert "the sublayer of 1 of 2 layers was not analysed" in capsys.readouterr().out
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert [e["sublayer"]["status"] for e in doc["layers"]] == ["ok", "missing_tensor"]
+    assert "h.1.ln_2.weight" in doc["layers"][1]["sublayer"]["reason"]
+    assert doc["summary"]["sublayer_verdicts"] == {"not_absorbable": 1, "missing_tensor": 1}
+
+
+
+def test_post_rmsnorm_gated_without_biases_is_not_checked(backend) -> None:
+    """R3's statement is about bias-free gated blocks, which have no post-norm counterpart
+    in the library: the verdict transfers but is reported unchecked, never claimed."""
+    inst = Instance(Activation("swiglu"), I2, MINUS_I2, W_gate=I2)
+    bare = decide(inst)
+    assert bare.verdict == "not_absorbable"
+    rep = analyse_sublayer(inst, post("rmsnorm"), bare, True, prove=True, backend=backend, timeout=120)
+    doc = rep.to_json()
+    assert doc["verdict"] == "not_absorbable" and doc["checked"] is False
+    assert doc["prover"]["outcome"] == "not_certified" and "not checked" in doc["reason"]
