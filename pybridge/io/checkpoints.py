@@ -48,7 +48,7 @@ from pybridge.errors import InputError
 from pybridge.io.architectures import (ARCHITECTURES, Architecture, NormSite, Stack, architecture_for, none_site,
                                       norm_site, t5_gating)
 from pybridge.io.build import build_instance
-from pybridge.exact.numbers import exact_array
+from pybridge.exact.numbers import exact_array, fraction_from_text
 from pybridge.exact.arrays import ArrayMatrix
 from pybridge.io.safetensors_file import SafetensorsFile
 from pybridge.io.strictjson import strict_loads
@@ -518,10 +518,7 @@ def exact_eps(raw: object, where: str) -> Fraction:
     text = repr(raw) if isinstance(raw, float) else str(raw)
     if len(text) > 60:
         raise InputError(f"{where}: eps {text[:40]!r}... is too long")
-    try:
-        value = Fraction(text.strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{where}: eps {text[:40]!r} is not a number") from None
+    value = fraction_from_text(text.strip(), f"{where}: eps", max_digits=60, max_exponent=400)
     if value <= 0:
         raise InputError(f"{where}: eps {text[:40]} is not > 0")
     if value.numerator.bit_length() > 256 or value.denominator.bit_length() > 256:

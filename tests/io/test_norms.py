@@ -113,7 +113,7 @@ def test_missing_norm_bias_and_bad_eps(tmp_path: Path) -> None:
     statuses = [layer.norm.status for layer in layers]
     assert statuses == ["ok", "missing_tensor", "ok"]
     assert layers[0].status == "ok"  # the bare block is whole
-    for bad in (0, -1e-5, "x", True, float("inf")):
+    for bad in (0, -1e-5, "x", True, float("inf"), "1e-99999999", "9" * 100):
         (tmp_path / "b").mkdir(exist_ok=True)
         layers = build(tmp_path / "b", "gpt2", {"layer_norm_epsilon": bad})
         assert layers[0].norm.status == "bad_config", bad
