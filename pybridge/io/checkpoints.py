@@ -546,7 +546,7 @@ def norm_ref(ckpt: Checkpoint, prefix: str, site: NormSite) -> NormRef:
     for role, name in wanted:
         if name in ckpt.tensors:
             setattr(ref, role, TensorRef(ckpt.tensors[name].file, name))
-        elif role == "weight" or name in ckpt.elsewhere:
+        else:
             where = ckpt.elsewhere.get(name)
             ref.status = MISSING
             ref.problem = f"missing norm tensor {name}" + (f" ({where})" if where else "")

@@ -150,3 +150,10 @@ def test_neox_parallel_default_and_opt_no_affine(tmp_path: Path) -> None:
     layers = ck.find_layers(ck.open_checkpoint(write(tmp_path / "o", tensors, config)))
     norm = ck.load_norm(layers[0], D)
     assert norm.gamma == (Fraction(1),) * D and norm.beta == (Fraction(0),) * D
+
+
+def test_missing_norm_bias_is_missing(tmp_path: Path) -> None:
+    """A family whose norm has a bias: an absent bias is a problem too (never read as zero)."""
+    layers = build(tmp_path, "gpt2", drop="h.0.ln_2.bias")
+    assert layers[0].norm.status == "missing_tensor" and "h.0.ln_2.bias" in layers[0].norm.problem
+    assert layers[1].norm.status == "ok"
