@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-from pybridge.certify.sublayer import analyse_sublayer, unavailable_sublayer
+from pybridge.certify.sublayer import analyse_sublayer, finish_deferred, unavailable_sublayer
 from pybridge.checking import check, positive_int, rejected, report_to_json
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
@@ -305,7 +305,7 @@ def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: O
 
 
 def sublayer_json(layer: Any, instance: Instance, rep: Report, *, prove: bool, timeout: float,
-                  backend: Optional[ProverBackend], shared: Optional[dict] = None) -> dict:
+                  backend: Optional[ProverBackend], shared: Optional[dict] = None, defer_shared: bool = False) -> dict:
     """The ``"sublayer"`` entry of one analysed layer: its norm read exactly, the sublayer
     verdict from the bare one, its certificate checked (:mod:`pybridge.certify.sublayer`).
     A norm tensor that is missing or unreadable gives that status, never ``none``."""
@@ -324,7 +324,7 @@ def sublayer_json(layer: Any, instance: Instance, rep: Report, *, prove: bool, t
         backend = CoqBackend()
     start = time.monotonic()
     sub = analyse_sublayer(instance, norm, rep.decision, rep.checked, prove=prove, backend=backend,
-                           timeout=timeout, shared=shared)
+                           timeout=timeout, shared=shared, defer_shared=defer_shared)
     rep.timings["sublayer"] = round(time.monotonic() - start, 4)
     return sub.to_json()
 
@@ -350,8 +350,9 @@ def scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, 
     digest = layer_digest(layer) if want_digest else None
     instance = ck.load_layer(layer, act, lazy=False)
     rep = analyse_layer(instance, **options)
+    # weight-independent (pre-norm) sublayer certificates are left to the scan's process, which shares them
     rep.sublayer = sublayer_json(layer, instance, rep, prove=options["prove"], timeout=options["timeout"],
-                                 backend=options["backend"])
+                                 backend=options["backend"], defer_shared=True)
     return rep, digest
 
 
@@ -614,6 +615,10 @@ class _Scan:
                 lr.note = (f"the worker read other weights (digest {digest[:19]}..., here {lr.digest[:19]}...): "
                            "is the checkpoint path the same file on every machine?")
             else:
+                if rep.sublayer is not None and lr.shape is not None:
+                    rep.sublayer = finish_deferred(rep.sublayer, planned.act, *lr.shape, backend=self.backend,
+                                                   timeout=self.timeout, shared=self.sublayer_shared,
+                                                   layer=planned.name)
                 lr.report, lr.status = rep, "ok"
                 if planned.retried:
                     lr.note = "analysed again, alone, after a worker process ended abruptly"

@@ -260,6 +260,8 @@ class SublayerReport:
     status: str = "ok"
     reason: str = ""
     note: str = ""
+    #: the weight-independent certificate is left to the process that shares them (scan workers)
+    deferred: bool = False
 
     def to_json(self) -> dict:
         """The ``"sublayer"`` entry of a layer (``check --json`` / ``scan``)."""
@@ -274,21 +276,29 @@ class SublayerReport:
             "gamma_zero_entries": sum(g == 0 for g in norm.gamma) if norm is not None and norm.gamma else None,
         }
         if self.prover is not None:
-            msg = self.prover.message
-            doc["prover"] = {"outcome": self.prover.outcome.value, "accepted": self.prover.accepted,
-                             "seconds": round(self.prover.seconds, 3),
-                             "message": msg if len(msg) <= 2000 else msg[:2000] + "..."}
+            doc["prover"] = prover_json(self.prover)
         if self.note:
             doc["note"] = self.note
+        if self.deferred:
+            doc["deferred"] = True
         return doc
+
+
+def prover_json(result: ProverResult) -> dict:
+    """Coq's answer on a sublayer certificate, as JSON."""
+    msg = result.message
+    return {"outcome": result.outcome.value, "accepted": result.accepted, "seconds": round(result.seconds, 3),
+            "message": msg if len(msg) <= 2000 else msg[:2000] + "..."}
 
 
 def analyse_sublayer(instance: Instance, norm: Norm, bare: Decision, bare_checked: bool, *, prove: bool,
                      backend: Optional[ProverBackend], timeout: float,
-                     shared: Optional[dict] = None) -> SublayerReport:
+                     shared: Optional[dict] = None, defer_shared: bool = False) -> SublayerReport:
     """Decide the sublayer of ``instance`` in ``norm`` from the bare decision and, with
     ``prove``, have Coq check its certificate. ``shared``: key -> (first layer, result) of
-    weight-independent (pre-norm / parallel) certificates, filled and reused."""
+    weight-independent (pre-norm / parallel) certificates, filled and reused; with
+    ``defer_shared`` such a certificate is not run here but marked ``deferred`` for
+    :func:`finish_deferred` in the process holding ``shared``."""
     sub = decide_sublayer(instance, norm, bare)
     rep = SublayerReport(sub, norm.position, norm.kind, norm.parallel)
     if sub.verdict not in ("absorbable", "not_absorbable"):
@@ -306,6 +316,9 @@ def analyse_sublayer(instance: Instance, norm: Norm, bare: Decision, bare_checke
     if sub.certificate in (CERT_PRENORM, CERT_PARALLEL) and norm.kind is not None and norm.eps is not None:
         key = prenorm_key(instance.activation, instance.d, instance.n, norm.kind, norm.eps,
                           sub.certificate == CERT_PARALLEL)
+    if key is not None and defer_shared:
+        rep.deferred, rep.reason = True, sub.reason + "; certificate pending"
+        return rep
     if key is not None and shared is not None and key in shared:
         first, result = shared[key]
         rep.prover, rep.note = result, f"sublayer certificate shared with {first}"
@@ -323,3 +336,36 @@ def unavailable_sublayer(position: str, kind: Optional[str], parallel: bool, sta
                          reason: str) -> SublayerReport:
     """A sublayer whose norm could not be read (a missing tensor, a bad eps)."""
     return SublayerReport(None, position, kind, parallel, status=status, reason=reason)
+
+
+def finish_deferred(entry: dict, act: Activation, d: int, n: int, *, backend: Optional[ProverBackend],
+                    timeout: float, shared: dict, layer: str) -> dict:
+    """Complete a ``deferred`` sublayer entry (a scan worker's): its weight-independent
+    certificate, read from ``shared`` or checked now and shared. Other entries unchanged."""
+    if not entry.get("deferred"):
+        return entry
+    out = {k: v for k, v in entry.items() if k != "deferred"}
+    reason = str(out.get("reason", "")).removesuffix("; certificate pending")
+    try:
+        eps = Fraction(str(out["eps"]))
+        key = prenorm_key(act, d, n, str(out["kind"]), eps, bool(out["parallel"]))
+    except (KeyError, ValueError, ZeroDivisionError):
+        out["reason"] = reason + "; not checked (the deferred entry is incomplete)"
+        return out
+    if backend is None:
+        out["reason"] = reason + "; not checked"
+        return out
+    if key in shared:
+        first, result = shared[key]
+        out["note"] = f"sublayer certificate shared with {first}"
+    else:
+        try:
+            cert = prenorm_certificate(act, d, n, str(out["kind"]), eps, bool(out["parallel"]))
+            result = run_certificate(cert, backend, timeout=timeout)
+        except CannotCertify as exc:
+            result = ProverResult(ProverOutcome.NOT_CERTIFIED, 0.0, f"not certified: {exc}", prover=backend.name)
+        if result.accepted:
+            shared[key] = (layer, result)
+    out["prover"], out["checked"] = prover_json(result), result.accepted
+    out["reason"] = reason if result.accepted else reason + f"; certificate {result.outcome.value}: not checked"
+    return out

@@ -184,3 +184,13 @@ def test_post_rmsnorm_gated_without_biases_is_not_checked(backend) -> None:
     doc = rep.to_json()
     assert doc["verdict"] == "not_absorbable" and doc["checked"] is False
     assert doc["prover"]["outcome"] == "not_certified" and "not checked" in doc["reason"]
+
+
+def test_scan_workers_leave_prenorm_certificates_to_be_shared(backend, tmp_path: Path) -> None:
+    """With worker processes, the weight-independent pre-norm certificate is checked once,
+    in the scan's process, and shared by every layer with the same key."""
+    result = scan(ckpt(tmp_path / "gpt2", "gpt2"), backend=backend, jobs=2).to_json()
+    subs = [entry["sublayer"] for entry in result["layers"]]
+    assert all(s["verdict"] == "not_absorbable" and s["checked"] and "deferred" not in s for s in subs), subs
+    assert sum("shared with" in s.get("note", "") for s in subs) == 1
+    assert all("pending" not in s["reason"] for s in subs)
