@@ -18,7 +18,8 @@ from pybridge.exact.evidence import Evidence
 from pybridge.exact.width_evidence import WidthInfo
 from pybridge.prover import ProverResult
 
-__all__ = ["Activation", "Decision", "Instance", "Matrix", "ProverResult", "Report", "Vector", "Verdict", "Witness"]
+__all__ = ["Activation", "Decision", "Instance", "Matrix", "Norm", "ProverResult", "Report", "Vector", "Verdict",
+           "Witness"]
 
 Vector = tuple[Fraction, ...]
 Matrix = tuple[Vector, ...]
@@ -180,6 +181,25 @@ def _validate_instance(inst: Instance) -> None:
 
 
 @dataclass(frozen=True)
+class Norm:
+    """The normalization around an MLP block in its transformer sublayer (R11, R11').
+
+    ``position``: ``pre`` (``x + f(N x)``), ``post`` (``N(x + f(x))``) or ``none`` (none
+    known: ``note`` says why). ``kind``: ``layernorm`` or ``rmsnorm`` (None with ``none``).
+    ``parallel``: attention and MLP add to one skip (``x + attn(N1 x) + f(N2 x)``).
+    ``gamma``/``beta``: exact, length ``d`` (``beta`` None: no bias); ``eps`` exact, > 0.
+    """
+
+    position: str
+    kind: Optional[str] = None
+    parallel: bool = False
+    gamma: Optional[Vector] = None
+    beta: Optional[Vector] = None
+    eps: Optional[Fraction] = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Witness:
     """Residual-free weights equal to the residual block, and the subset S used."""
 
@@ -230,3 +250,6 @@ class Report:
     certificate_path: Optional[str] = None
     crosscheck: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
+    #: the verdict about the block inside its transformer sublayer (R11, R11'), as JSON
+    #: (:meth:`pybridge.certify.sublayer.SublayerReport.to_json`); None: no norm given
+    sublayer: Optional[dict] = None

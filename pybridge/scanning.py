@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from pybridge.certify.sublayer import analyse_sublayer, finish_deferred, unavailable_sublayer
 from pybridge.checking import check, positive_int, rejected, report_to_json
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
@@ -120,7 +121,12 @@ def layer_digest(layer: Any, *, data: bool = True) -> str:
     import numpy as np
 
     h = hashlib.sha256(b"pybridge-layer-1\0" if data else b"pybridge-layer-header-1\0")
-    for kind, refs in (("weight", layer.weights), ("bias", layer.biases)):
+    norm = getattr(layer, "norm", None)
+    norm_refs = {k: r for k, r in (("weight", getattr(norm, "weight", None)), ("bias", getattr(norm, "bias", None)))
+                 if r is not None}
+    if norm is not None:  # the sublayer's verdict rests on its norm (site, eps, gamma and beta)
+        h.update(f"norm:{norm.site.position}:{norm.site.kind}:{norm.site.parallel}:{norm.eps}:{norm.status}\0".encode())
+    for kind, refs in (("weight", layer.weights), ("bias", layer.biases), ("norm", norm_refs)):
         for role in sorted(refs):
             ref = refs[role]
             if not data:
@@ -169,8 +175,9 @@ class LayerReport:
         doc: dict = {"layer": self.layer, "family": self.family, "status": self.status, "note": self.note}
         if self.report is not None:
             doc.update(report_to_json(self.report))
+            doc["sublayer"] = self.report.sublayer
         else:
-            doc.update({"verdict": None, "checked": False})
+            doc.update({"verdict": None, "checked": False, "sublayer": None})
             if self.activation is not None:
                 doc["activation"] = self.activation
             if self.shape is not None:
@@ -205,6 +212,17 @@ class ScanResult:
     resumed: int = 0
 
     @property
+    def sublayer_problems(self) -> list[tuple[str, dict]]:
+        """Analysed layers whose sublayer could not be read (a missing or bad norm tensor, a
+        bad eps): ``(layer, sublayer entry)``."""
+        out = []
+        for lr in self.layers:
+            sub = lr.report.sublayer if lr.report is not None else (lr.recorded or {}).get("sublayer")
+            if isinstance(sub, dict) and sub.get("status", "ok") != "ok":
+                out.append((lr.layer, sub))
+        return out
+
+    @property
     def problems(self) -> list[LayerReport]:
         """Layers that were not analysed: too large, not whole, unreadable (or not finished)."""
         return [lr for lr in self.layers if lr.status != "ok"]
@@ -214,10 +232,15 @@ class ScanResult:
         entries = [lr.to_json() for lr in self.layers]
         counts: dict[str, int] = {}
         statuses: dict[str, int] = {}
+        sub_counts: dict[str, int] = {}
         for entry in entries:
             statuses[entry["status"]] = statuses.get(entry["status"], 0) + 1
             if entry.get("verdict") is not None:
                 counts[entry["verdict"]] = counts.get(entry["verdict"], 0) + 1
+            sub = entry.get("sublayer") or {}
+            key = sub.get("verdict") or (sub.get("status") if sub.get("status", "ok") != "ok" else None)
+            if key is not None:
+                sub_counts[key] = sub_counts.get(key, 0) + 1
         return {
             "format": REPORT_FORMAT,
             "checkpoint": self.checkpoint,
@@ -231,6 +254,8 @@ class ScanResult:
                 "statuses": statuses,
                 "verdicts": counts,
                 "checked": sum(entry.get("checked") is True for entry in entries),
+                "sublayer_verdicts": sub_counts,
+                "sublayer_checked": sum((entry.get("sublayer") or {}).get("checked") is True for entry in entries),
                 "resumed": self.resumed,
             },
             "layers": entries,
@@ -281,6 +306,31 @@ def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: O
     return rep
 
 
+def sublayer_json(layer: Any, instance: Instance, rep: Report, *, prove: bool, timeout: float,
+                  backend: Optional[ProverBackend], shared: Optional[dict] = None, defer_shared: bool = False) -> dict:
+    """The ``"sublayer"`` entry of one analysed layer: its norm read exactly, the sublayer
+    verdict from the bare one, its certificate checked (:mod:`pybridge.certify.sublayer`).
+    A norm tensor that is missing or unreadable gives that status, never ``none``."""
+    from pybridge.io import checkpoints as ck
+
+    ref = getattr(layer, "norm", None)
+    position, kind, parallel = (ref.site.position, ref.site.kind, ref.site.parallel) if ref is not None \
+        else ("none", None, False)
+    if ref is not None and ref.status != "ok":
+        return unavailable_sublayer(position, kind, parallel, ref.status, ref.problem).to_json()
+    try:
+        norm = ck.load_norm(layer, instance.d)
+    except InputError as exc:
+        return unavailable_sublayer(position, kind, parallel, "bad_tensor", str(exc)).to_json()
+    if prove and backend is None:
+        backend = CoqBackend()
+    start = time.monotonic()
+    sub = analyse_sublayer(instance, norm, rep.decision, rep.checked, prove=prove, backend=backend,
+                           timeout=timeout, shared=shared, defer_shared=defer_shared)
+    rep.timings["sublayer"] = round(time.monotonic() - start, 4)
+    return sub.to_json()
+
+
 def _open_layers(path: str, mapping: Optional[dict[str, str]], transposed: bool) -> tuple[Any, list]:
     from pybridge.io import checkpoints as ck
 
@@ -301,7 +351,11 @@ def scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, 
     layer = layers[k]
     digest = layer_digest(layer) if want_digest else None
     instance = ck.load_layer(layer, act, lazy=False)
-    return analyse_layer(instance, **options), digest
+    rep = analyse_layer(instance, **options)
+    # weight-independent (pre-norm) sublayer certificates are left to the scan's process, which shares them
+    rep.sublayer = sublayer_json(layer, instance, rep, prove=options["prove"], timeout=options["timeout"],
+                                 backend=options["backend"], defer_shared=True)
+    return rep, digest
 
 
 # ------------------------------------------------------------------ scan
@@ -422,6 +476,8 @@ class _Scan:
     options: dict  #: keyword arguments of analyse_layer in the workers
     where: tuple  #: (checkpoint path, mapping, transposed) for the workers
     shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
+    #: weight-independent sublayer certificates (pre-norm, parallel): key -> (first layer, result)
+    sublayer_shared: dict = field(default_factory=dict)
     notes: set[str] = field(default_factory=set)
     done: int = 0
 
@@ -544,6 +600,8 @@ class _Scan:
             rep.timings["decide"] = round(decide_s, 4)
             if self.prove and _weight_independent(instance, decision):
                 self.shared[key] = (layer.name, rep)
+        rep.sublayer = sublayer_json(layer, instance, rep, prove=self.prove,
+                                     timeout=self.timeout, backend=self.backend, shared=self.sublayer_shared)
         lr.report, lr.status = rep, "ok"
 
     def accept(self, planned: _Planned, outcome: Callable[[], tuple[Report, Optional[str]]]) -> None:
@@ -559,6 +617,10 @@ class _Scan:
                 lr.note = (f"the worker read other weights (digest {digest[:19]}..., here {lr.digest[:19]}...): "
                            "is the checkpoint path the same file on every machine?")
             else:
+                if rep.sublayer is not None and lr.shape is not None:
+                    rep.sublayer = finish_deferred(rep.sublayer, planned.act, *lr.shape, backend=self.backend,
+                                                   timeout=self.timeout, shared=self.sublayer_shared,
+                                                   layer=planned.name)
                 lr.report, lr.status = rep, "ok"
                 if planned.retried:
                     lr.note = "analysed again, alone, after a worker process ended abruptly"

@@ -94,7 +94,8 @@ def print_report(report: Report, console: Console) -> None:
         f"d={report.d}, n={report.n}",
         highlight=False,
     )
-    console.print(f"verdict: [{VERDICT_STYLE[d.verdict]}]{d.verdict}[/]", highlight=False)
+    console.print(f"verdict: [{VERDICT_STYLE[d.verdict]}]{d.verdict}[/]   (about the bare block {BARE_FORM})",
+                  highlight=False)
     console.print(f"result: {d.result or '-'}   theorem: {d.theorem or '-'}", highlight=False)
     console.print(f"reason: {escape(d.reason)}", highlight=False)
     if report.prover is None:
@@ -131,9 +132,53 @@ def print_report(report: Report, console: Console) -> None:
         consistent = cc.get("consistent")
         parts.append("consistent: " + ("no independent evidence gathered" if consistent is None else str(consistent)))
         console.print("crosscheck: " + escape("; ".join(str(p) for p in parts if p)), highlight=False)
+    if report.sublayer is not None:
+        print_sublayer(report.sublayer, console)
     console.print(
         "timings: " + ", ".join(f"{k} {v:.2f} s" for k, v in report.timings.items()), highlight=False
     )
+
+
+#: what the bare verdict is about, and each kind of sublayer (one line each in the output)
+BARE_FORM = "x + B σ(A x + c) + b0, no normalization"
+SUBLAYER_FORMS = {
+    "pre": "the pre-norm sublayer x + f(N x)",
+    "post": "the post-norm sublayer N(x + f(x))",
+    "parallel": "the parallel-residual sublayer x + attn(N1 x) + f(N2 x)",
+    "none": "no normalization known",
+}
+
+
+def sublayer_about(entry: dict) -> str:
+    """One line saying which function a sublayer verdict is about."""
+    form = SUBLAYER_FORMS["parallel" if entry.get("parallel") else entry.get("norm", "none")]
+    kind = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm"}.get(str(entry.get("kind")), "")
+    return f"{form}" + (f", N a {kind}" if kind else "") + (f", eps = {entry['eps']}" if entry.get("eps") else "")
+
+
+def print_sublayer(entry: dict, console: Console) -> None:
+    """The sublayer verdict of ``check`` (R11 / R11') in human form."""
+    verdict = entry.get("verdict")
+    shown = f"[{VERDICT_STYLE.get(verdict, 'bold')}]{verdict}[/]" if verdict else f"[bold red]{entry.get('status')}[/]"
+    console.print(f"sublayer verdict: {shown}   (about {escape(sublayer_about(entry))})", highlight=False)
+    console.print(f"  result: {entry.get('result') or '-'}   theorem: {entry.get('theorem') or '-'}   "
+                  f"checked: {entry.get('checked')}", highlight=False)
+    console.print(f"  reason: {escape(str(entry.get('reason', '')))}", highlight=False)
+
+
+def sublayer_cell(entry: Optional[dict]) -> str:
+    """The scan table's sublayer column: verdict (or status), where the norm is, checked."""
+    if not entry:
+        return "-"
+    where = "par" if entry.get("parallel") else entry.get("norm", "none")
+    kind = {"layernorm": "LN", "rmsnorm": "RMS"}.get(str(entry.get("kind")), "")
+    verdict = entry.get("verdict")
+    if entry.get("status", "ok") != "ok":
+        return f"[bold red]{escape(str(entry.get('status')))}[/] ({where} {kind})".replace(" )", ")")
+    if verdict is None:
+        return f"- ({where})"
+    style = VERDICT_STYLE.get(verdict, "bold")
+    return f"[{style}]{escape(str(verdict))}[/] ({where} {kind}{', checked' if entry.get('checked') else ''})"
 
 
 def _print_width(report: Report, console: Console) -> None:
@@ -202,15 +247,41 @@ def check_cmd(
         if not keep_dir.is_dir() and not parent.is_dir():
             raise InputError(f"--keep-certificate {keep_dir}: its parent directory {parent} does not exist")
     instance = load(file, _activation_option(activation), max_entries=max_entries)
+    norm = _json_norm(file, instance.d)
     if keep_dir is not None:
         ensure_writable_dir(keep_dir, "--keep-certificate")
     report = check(instance, prove=not no_prove, timeout=timeout, keep_dir=keep_dir, width=width,
                    min_width=min_width)
+    sub_rejected = False
+    if norm is not None:
+        from pybridge.certify.sublayer import analyse_sublayer
+        from pybridge.coq.backend import CoqBackend
+
+        sub = analyse_sublayer(instance, norm, report.decision, report.checked, prove=not no_prove,
+                               backend=None if no_prove else CoqBackend(), timeout=timeout)
+        report.sublayer = sub.to_json()
+        sub_rejected = sub.prover is not None and sub.prover.rejected
     if as_json:
-        click.echo(json.dumps(report_to_json(report), indent=2))
+        doc = report_to_json(report)
+        if report.sublayer is not None:
+            doc["sublayer"] = report.sublayer
+        click.echo(json.dumps(doc, indent=2))
     else:
         print_report(report, plain_console())
-    sys.exit(exit_code(report))
+    sys.exit(max(exit_code(report), 1 if sub_rejected else 0))
+
+
+def _json_norm(file: Path, d: int):
+    """The ``"norm"`` of a JSON instance (None for other formats or when absent)."""
+    if file.suffix.lower() != ".json":
+        return None
+    from pybridge.io.jsonfile import norm_from_json
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{file}: {exc}") from None
+    return norm_from_json(text, d)
 
 
 def plain_console() -> Console:
@@ -340,7 +411,9 @@ def scan_cmd(
     if result.json_out is not None:
         click.echo(f"report: {result.json_out}" + (f" ({result.resumed} layers kept from the earlier report)"
                                                    if resume else ""))
-    if any(lr.rejected for lr in result.layers):
+    sub_rejected = any(((lr.report.sublayer or {}).get("prover") or {}).get("outcome") == "rejected"
+                       for lr in result.layers if lr.report is not None)
+    if any(lr.rejected for lr in result.layers) or sub_rejected:
         sys.exit(1)
     bad = result.problems
     if bad:
@@ -380,13 +453,13 @@ def _print_scan(checkpoint: Path, result, doc: dict) -> None:
     if not console.is_terminal:
         console.width = max(console.width, 160)
     table = Table(title=escape(f"{checkpoint} ({result.model_type or 'model type unknown'}): {result.activation_note}"))
-    for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "note"):
+    for col in ("layer", "activation", "d", "n", "verdict", "result", "theorem", "checked", "sublayer", "note"):
         table.add_column(col)
     for entry in doc["layers"]:
         verdict = entry.get("verdict")
         if verdict is None:
             table.add_row(escape(entry["layer"]), str(entry.get("activation", "-")), str(entry.get("d", "-")), str(entry.get("n", "-")),
-                          f"[bold red]{entry['status']}[/]", "-", "-", "no", escape(entry["note"]))
+                          f"[bold red]{entry['status']}[/]", "-", "-", "no", "-", escape(entry["note"]))
             continue
         note = entry["note"] or (entry.get("reason", "") if verdict in ("outside_hypotheses", "undecided") else "")
         if entry.get("resumed"):
@@ -395,16 +468,26 @@ def _print_scan(checkpoint: Path, result, doc: dict) -> None:
             escape(entry["layer"]), str(entry.get("activation")), str(entry.get("d")), str(entry.get("n")),
             f"[{VERDICT_STYLE.get(verdict, 'bold')}]{escape(str(verdict))}[/]", str(entry.get("result") or "-"),
             escape(str(entry.get("theorem") or "-").rsplit(".", 1)[-1]), "yes" if entry.get("checked") else "no",
-            escape(str(note)),
+            sublayer_cell(entry.get("sublayer")), escape(str(note)),
         )
     console.print(table)
+    console.print(f"verdict: about the bare block {BARE_FORM}; sublayer: about the block inside its "
+                  "normalization (pre: x + f(N x), post: N(x + f(x)), par: x + attn(N1 x) + f(N2 x)), R11 / R11'",
+                  highlight=False)
     for note in result.notes:
         console.print(f"note: {escape(note)}", highlight=False)
+    if result.sublayer_problems:  # the bare verdicts stand; the sublayer's norm could not be read
+        name, sub = result.sublayer_problems[0]
+        console.print(f"note: [bold red]the sublayer of {len(result.sublayer_problems)} of {len(result.layers)} "
+                      f"layers was not analysed[/] (first: {escape(name)}: {escape(str(sub.get('status')))}: "
+                      f"{escape(str(sub.get('reason')))})", highlight=False)
     summary = doc["summary"]
     console.print(
         f"{summary['layers']} layers; verdicts: "
         + (", ".join(f"{k} {v}" for k, v in summary["verdicts"].items()) or "none")
         + f"; Coq-checked: {summary['checked']}"
+        + ("; sublayer: " + ", ".join(f"{k} {v}" for k, v in summary["sublayer_verdicts"].items())
+           + f", Coq-checked {summary['sublayer_checked']}" if summary.get("sublayer_verdicts") else "")
         + ("" if set(summary["statuses"]) <= {"ok"} else
            "; statuses: " + ", ".join(f"{k} {v}" for k, v in summary["statuses"].items())),
         highlight=False,

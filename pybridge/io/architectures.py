@@ -180,3 +180,118 @@ def t5_gating(config: dict) -> tuple[bool, str, str]:
     if isinstance(explicit, str):
         return gated, explicit, f"dense_act_fn={explicit}, feed_forward_proj={proj}"
     return gated, act, f"feed_forward_proj={proj}"
+
+
+# ------------------------------------------------------------------ normalization (R11)
+
+
+@dataclass(frozen=True)
+class NormSite:
+    """Where the normalization of a stack's MLP sublayer is, as the family's config selects it.
+
+    ``position``: ``pre`` | ``post`` | ``none``; ``kind``: ``layernorm`` | ``rmsnorm``;
+    ``tensor``: relative to the layer prefix, without ``.weight``/``.bias``; ``bias``:
+    whether the norm has a ``.bias`` tensor; ``affine=False``: no tensors (``gamma = 1``,
+    ``beta = 0``); ``gamma_offset``: ``gamma = offset + weight`` (Gemma, Nemotron: 1);
+    ``eps``: the raw config value (or the family's default) and ``eps_note`` where it was read.
+    """
+
+    position: str
+    kind: Optional[str] = None
+    tensor: Optional[str] = None
+    bias: bool = False
+    parallel: bool = False
+    eps: object = None
+    eps_note: str = ""
+    gamma_offset: int = 0
+    affine: bool = True
+    note: str = ""
+
+
+def _eps(config: dict, key: str, default: float) -> tuple[object, str]:
+    if key in config and config[key] is not None:
+        return config[key], f"{key}={config[key]!r:.40}"
+    return default, f"{key} absent: default {default!r}"
+
+
+def _flag(config: dict, key: str, default: bool) -> bool:
+    v = config.get(key, default)
+    return v if isinstance(v, bool) else default
+
+
+def none_site(note: str) -> NormSite:
+    """No normalization known for this sublayer; ``note`` says why (never guessed)."""
+    return NormSite("none", note=note)
+
+
+def norm_site(arch: Architecture, stack: Stack, config: dict) -> NormSite:
+    """The MLP sublayer's normalization for ``arch`` / ``stack`` under ``config`` (the
+    stack's config: CLIP's text or vision config). Families or variants whose
+    sublayer is not ``x + f(N x)``, ``N(x + f x)`` or a parallel residual get ``none``
+    with the reason."""
+    mt = config.get("model_type")
+    fam = arch.family
+    if fam == "llama":
+        if mt in ("olmo", "olmo2"):
+            return none_site(f"{mt}: its normalization (parameter-free LayerNorm / post-sublayer RMSNorm) "
+                             "is not modelled")
+        e, en = _eps(config, "rms_norm_eps", 1e-6)
+        return NormSite("pre", "rmsnorm", "post_attention_layernorm", eps=e, eps_note=en)
+    if fam in ("mixtral",):
+        return none_site("mixture of experts: the sublayer adds a routed sum of experts, not one block")
+    if fam == "phi3":
+        e, en = _eps(config, "rms_norm_eps", 1e-5)
+        return NormSite("pre", "rmsnorm", "post_attention_layernorm", eps=e, eps_note=en)
+    if fam == "gemma":
+        if mt != "gemma":
+            return none_site(f"{mt}: sandwich normalization (pre- and post-feedforward RMSNorm) is not modelled")
+        e, en = _eps(config, "rms_norm_eps", 1e-6)
+        return NormSite("pre", "rmsnorm", "post_attention_layernorm", eps=e, eps_note=en, gamma_offset=1,
+                        note="Gemma RMSNorm scales by 1 + weight")
+    if fam == "nemotron":
+        e, en = _eps(config, "norm_eps", 1e-5)
+        return NormSite("pre", "layernorm", "post_attention_layernorm", bias=True, eps=e, eps_note=en,
+                        gamma_offset=1, note="Nemotron LayerNorm1P scales by 1 + weight")
+    if fam == "phi":
+        e, en = _eps(config, "layer_norm_eps", 1e-5)
+        return NormSite("pre", "layernorm", "input_layernorm", bias=True, parallel=True, eps=e, eps_note=en,
+                        note="Phi: attention and MLP read one input_layernorm and add to one skip")
+    if fam == "gpt2":
+        e, en = _eps(config, "layer_norm_epsilon", 1e-5)
+        return NormSite("pre", "layernorm", "ln_2", bias=True, eps=e, eps_note=en)
+    if fam == "gpt_neox":
+        e, en = _eps(config, "layer_norm_eps", 1e-5)
+        par = _flag(config, "use_parallel_residual", True)
+        return NormSite("pre", "layernorm", "post_attention_layernorm", bias=True, parallel=par, eps=e,
+                        eps_note=en, note=f"use_parallel_residual={par}")
+    if fam == "opt":
+        before = _flag(config, "do_layer_norm_before", True)
+        affine = _flag(config, "layer_norm_elementwise_affine", True)
+        return NormSite("pre" if before else "post", "layernorm", "final_layer_norm", bias=True, eps=1e-5,
+                        eps_note="nn.LayerNorm default 1e-5", affine=affine,
+                        note=f"do_layer_norm_before={before}")
+    if fam in ("bert", "mpnet"):
+        e, en = _eps(config, "layer_norm_eps", 1e-12)
+        return NormSite("post", "layernorm", "output.LayerNorm", bias=True, eps=e, eps_note=en)
+    if fam == "distilbert":
+        return NormSite("post", "layernorm", "output_layer_norm", bias=True, eps=1e-12,
+                        eps_note="DistilBERT's eps 1e-12")
+    if fam == "falcon":
+        e, en = _eps(config, "layer_norm_epsilon", 1e-5)
+        if not _flag(config, "parallel_attn", True):
+            return NormSite("pre", "layernorm", "post_attention_layernorm", bias=True, eps=e, eps_note=en,
+                            note="parallel_attn=false")
+        if _flag(config, "new_decoder_architecture", False) and config.get("num_ln_in_parallel_attn") != 1:
+            return NormSite("pre", "layernorm", "ln_mlp", bias=True, parallel=True, eps=e, eps_note=en,
+                            note="new_decoder_architecture: ln_attn and ln_mlp")
+        return NormSite("pre", "layernorm", "input_layernorm", bias=True, parallel=True, eps=e, eps_note=en,
+                        note="parallel_attn: one input_layernorm")
+    if fam == "t5":
+        e, en = _eps(config, "layer_norm_epsilon", 1e-6)
+        sub = ".".join(stack.roles["up"].split(".")[:2])  # layer.1 (encoder) / layer.2 (decoder)
+        return NormSite("pre", "rmsnorm", f"{sub}.layer_norm", eps=e, eps_note=en,
+                        note="T5LayerNorm: RMS, no bias")
+    if fam == "clip":
+        e, en = _eps(config, "layer_norm_eps", 1e-5)
+        return NormSite("pre", "layernorm", "layer_norm2", bias=True, eps=e, eps_note=en)
+    return none_site(f"{fam}: no normalization known for this family")

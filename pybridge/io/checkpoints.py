@@ -36,21 +36,24 @@ gated block with ``silu`` is SwiGLU, ``gelu`` GeGLU, ``gelu_pytorch_tanh`` GeGLU
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
 from pybridge.activations import resolve_hf
 from pybridge.errors import InputError
-from pybridge.io.architectures import Architecture, Stack, architecture_for, t5_gating, ARCHITECTURES
+from pybridge.io.architectures import (ARCHITECTURES, Architecture, NormSite, Stack, architecture_for, none_site,
+                                      norm_site, t5_gating)
 from pybridge.io.build import build_instance
-from pybridge.exact.numbers import exact_array
+from pybridge.exact.numbers import exact_array, fraction_from_text
 from pybridge.exact.arrays import ArrayMatrix
 from pybridge.io.safetensors_file import SafetensorsFile
 from pybridge.io.strictjson import strict_loads
 from pybridge.io.torchfile import TorchFile
-from pybridge.model import Activation, Instance
+from pybridge.model import Activation, Instance, Norm
 
 TensorFile = Union[SafetensorsFile, TorchFile]
 
@@ -85,6 +88,20 @@ class TensorRef:
 
 
 @dataclass
+class NormRef:
+    """The normalization of one layer's MLP sublayer: its site (:class:`NormSite`), its
+    tensors and exact ``eps``. ``status`` is ``ok``, ``missing_tensor`` (a norm tensor the
+    family has is absent: ``problem`` names it) or ``bad_config`` (``eps`` unreadable)."""
+
+    site: NormSite
+    weight: Optional[TensorRef] = None
+    bias: Optional[TensorRef] = None
+    eps: Optional[Fraction] = None
+    status: str = "ok"
+    problem: str = ""
+
+
+@dataclass
 class Layer:
     """One MLP block: where its tensors are, how they are stored, and whether it is whole.
 
@@ -101,6 +118,8 @@ class Layer:
     problem: str = ""
     stack: Optional[Stack] = None
     expect_gated: Optional[bool] = None
+    #: the sublayer's normalization (None: not looked for)
+    norm: Optional[NormRef] = None
 
     @property
     def gated(self) -> bool:
@@ -462,13 +481,18 @@ def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: 
         budget[0] -= len(indices)
     layers: dict[int, Layer] = {}
     out: list[Layer] = []
+    site = norm_site(arch, stack, config) if declared else none_site(
+        f"family {arch.family} inferred from tensor names: its normalization is not read without config.json")
     for i in indices:
         prefix = root + stack.layer.format(i=i)
         if stack.experts:
-            out.extend(_experts(ckpt, prefix, present.get(i, []), config, arch, stack, roles, gated, declared,
-                                budget))
+            experts = _experts(ckpt, prefix, present.get(i, []), config, arch, stack, roles, gated, declared, budget)
+            for blk in experts:
+                blk.norm = NormRef(site)
+            out.extend(experts)
             continue
         blk = _block(ckpt, prefix, present.get(i, []), roles, stack.namespace, arch, stack, gated)
+        blk.norm = norm_ref(ckpt, prefix, site)
         if i >= count:
             blk.status, blk.problem = EXTRA, f"layer {i} beyond {key}={count} declared by config.json"
         layers[i] = blk
@@ -482,6 +506,77 @@ def _stack_layers(ckpt: Checkpoint, arch: Architecture, stack: Stack, declared: 
     else:
         _mark_duplicates(layers, groups, root, stack)
     return out
+
+
+def exact_eps(raw: object, where: str) -> Fraction:
+    """``eps`` exactly: a JSON number as the decimal it is written as (``1e-05`` -> 1/100000);
+    it must be finite and > 0 (:class:`InputError` otherwise)."""
+    if isinstance(raw, bool) or not isinstance(raw, (int, float, str)):
+        raise InputError(f"{where}: eps {str(raw)[:40]!r} is not a number")
+    if isinstance(raw, float) and not math.isfinite(raw):
+        raise InputError(f"{where}: eps {raw!r} is not finite")
+    text = repr(raw) if isinstance(raw, float) else str(raw)
+    if len(text) > 60:
+        raise InputError(f"{where}: eps {text[:40]!r}... is too long")
+    value = fraction_from_text(text.strip(), f"{where}: eps", max_digits=60, max_exponent=400)
+    if value <= 0:
+        raise InputError(f"{where}: eps {text[:40]} is not > 0")
+    if value.numerator.bit_length() > 256 or value.denominator.bit_length() > 256:
+        raise InputError(f"{where}: eps {text[:40]} has too many digits")
+    return value
+
+
+def norm_ref(ckpt: Checkpoint, prefix: str, site: NormSite) -> NormRef:
+    """The norm tensors of the layer at ``prefix`` for ``site``; a tensor the family has that
+    is absent gives the status ``missing_tensor`` (never silently ``none``)."""
+    ref = NormRef(site)
+    if site.position == "none":
+        return ref
+    try:
+        ref.eps = exact_eps(site.eps, site.eps_note)
+    except InputError as exc:
+        ref.status, ref.problem = "bad_config", str(exc)
+        return ref
+    if not site.affine:
+        return ref
+    assert site.tensor is not None
+    wanted = [("weight", f"{prefix}.{site.tensor}.weight")]
+    if site.bias:
+        wanted.append(("bias", f"{prefix}.{site.tensor}.bias"))
+    for role, name in wanted:
+        if name in ckpt.tensors:
+            setattr(ref, role, TensorRef(ckpt.tensors[name].file, name))
+        else:
+            where = ckpt.elsewhere.get(name)
+            ref.status = MISSING
+            ref.problem = f"missing norm tensor {name}" + (f" ({where})" if where else "")
+            return ref
+    return ref
+
+
+def load_norm(layer: Layer, d: int) -> Norm:
+    """The exact normalization of ``layer``'s sublayer (``d`` the block's width of the
+    residual stream). :class:`InputError` when its status is not ``ok`` or a tensor has the
+    wrong shape."""
+    ref = layer.norm
+    if ref is None or ref.site.position == "none":
+        return Norm("none", note=ref.site.note if ref is not None else "no normalization looked for")
+    site = ref.site
+    if ref.status != "ok":
+        raise InputError(f"{layer.name}: {ref.problem}")
+    if ref.weight is None:
+        gamma: tuple[Fraction, ...] = (Fraction(1),) * d
+        beta: Optional[tuple[Fraction, ...]] = (Fraction(0),) * d if site.bias else None
+    else:
+        raw = tuple(_read_vector(ref.weight, f"{layer.name} norm gamma"))
+        gamma = tuple(Fraction(site.gamma_offset) + Fraction(x) for x in raw)
+        beta = tuple(Fraction(x) for x in _read_vector(ref.bias, f"{layer.name} norm beta")) \
+            if ref.bias is not None else None
+    for name, vec in (("gamma", gamma), ("beta", beta)):
+        if vec is not None and len(vec) != d:
+            raise InputError(f"{layer.name}: norm {name} has length {len(vec)}, the block has d = {d}")
+    note = "; ".join(x for x in (site.note, site.eps_note) if x)
+    return Norm(site.position, site.kind, site.parallel, gamma, beta, ref.eps, note)
 
 
 def _suffix_index(names: Iterable[str], suffixes: set[str]) -> dict[str, list[str]]:
@@ -588,7 +683,8 @@ def find_mapped_layers(ckpt: Checkpoint, mapping: dict[str, str], transposed: bo
             if m:
                 idx = _number(m.group(1), tname)
                 layer = found.setdefault(idx, Layer(f"layer {idx}", "custom", {}, {}, transposed,
-                                                    expect_gated="gate" in mapping))
+                                                    expect_gated="gate" in mapping,
+                                                    norm=NormRef(none_site("--map names no normalization"))))
                 if role.startswith("b_"):
                     layer.biases[role[2:]] = ref
                 else:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Optional
 
 from pybridge.errors import InputError
-from pybridge.model import Activation, Instance
+from pybridge.model import Activation, Instance, Norm
 from pybridge.io.activations import parse_activation
 from pybridge.io.build import ROLES, build_instance, optional_activation
 from pybridge.exact.numbers import fraction_from_json
@@ -42,7 +42,7 @@ def instance_from_json(
     doc = strict_loads(text, limits=limits)
     if not isinstance(doc, dict):
         raise InputError("JSON instance must be an object")
-    unknown = [k for k in doc if k != "activation" and k not in ROLES]
+    unknown = [k for k in doc if k not in ("activation", "norm") and k not in ROLES]
     if unknown:
         raise InputError(f"unknown key {unknown[0]!r:.40} in JSON instance")
     raw_act = doc.get("activation")
@@ -57,6 +57,51 @@ def instance_from_json(
         depth = 1 if key.startswith("b_") else 2
         tensors[key] = _numbers(doc[key], key, depth, limits)
     return build_instance(act, tensors, source=source)
+
+
+NORM_KEYS = ("position", "kind", "gamma", "beta", "eps", "parallel")
+
+
+def norm_from_json(text: str, d: int, *, limits: Limits = DEFAULT_LIMITS) -> Optional[Norm]:
+    """The ``"norm"`` object of a JSON instance, exactly (None when absent)::
+
+        "norm": {"position": "pre" | "post", "kind": "layernorm" | "rmsnorm",
+                 "gamma": [...], "beta": [...], "eps": "1e-5", "parallel": false}
+
+    ``gamma`` defaults to ones, ``beta`` to none (zero); both have length ``d``; ``eps`` is
+    required, exact and > 0. Anything else is an :class:`InputError`."""
+    doc = strict_loads(text, limits=limits)
+    if not isinstance(doc, dict) or doc.get("norm") is None:
+        return None
+    raw = doc["norm"]
+    if not isinstance(raw, dict):
+        raise InputError("norm: expected an object with position, kind, eps (and gamma, beta, parallel)")
+    unknown = [k for k in raw if k not in NORM_KEYS]
+    if unknown:
+        raise InputError(f"norm: unknown key {unknown[0]!r:.40}")
+    position, kind, parallel = raw.get("position"), raw.get("kind"), raw.get("parallel", False)
+    if position not in ("pre", "post"):
+        raise InputError(f"norm.position must be \"pre\" or \"post\", got {str(position)[:20]!r}")
+    if kind not in ("layernorm", "rmsnorm"):
+        raise InputError(f"norm.kind must be \"layernorm\" or \"rmsnorm\", got {str(kind)[:20]!r}")
+    if not isinstance(parallel, bool):
+        raise InputError("norm.parallel must be true or false")
+    if "eps" not in raw:
+        raise InputError("norm.eps is required (the exact epsilon inside the square root, > 0)")
+    eps = fraction_from_json(raw["eps"], "norm.eps", max_digits=limits.max_digits)
+    if eps <= 0:
+        raise InputError(f"norm.eps must be > 0, got {eps}")
+    vecs: dict[str, Optional[tuple[Fraction, ...]]] = {}
+    for key in ("gamma", "beta"):
+        value = raw.get(key)
+        if value is None:
+            vecs[key] = None
+            continue
+        if isinstance(value, list) and len(value) != d:
+            raise InputError(f"norm.{key} has length {len(value)}, the block has d = {d}")
+        vecs[key] = tuple(_numbers(value, f"norm.{key}", 1, limits))  # type: ignore[arg-type]
+    gamma = vecs["gamma"] if vecs["gamma"] is not None else (Fraction(1),) * d
+    return Norm(position, kind, parallel, gamma, vecs["beta"], eps, "from the JSON instance")
 
 
 def instance_to_json(instance: Instance) -> dict:
@@ -75,4 +120,4 @@ def instance_to_json(instance: Instance) -> dict:
     return doc
 
 
-__all__ = ["instance_from_json", "instance_to_json", "strict_loads", "Fraction"]
+__all__ = ["instance_from_json", "instance_to_json", "norm_from_json", "strict_loads", "Fraction"]
