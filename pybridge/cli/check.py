@@ -18,6 +18,9 @@ from pybridge.errors import InputError
 from pybridge.files import atomic_write_text
 from pybridge.model import Report
 
+#: ``--timeout``: a finite number of seconds (``inf`` and ``nan`` are refused by the range).
+TIMEOUT = click.FloatRange(min=1, max=10**7)
+
 VERDICT_STYLE = {
     "absorbable": "bold green",
     "not_absorbable": "bold red",
@@ -161,7 +164,7 @@ def _print_width(report: Report, console: Console) -> None:
     help="Directory to keep the generated Coq certificate in.",
 )
 @click.option("--no-prove", is_flag=True, help="Decide and cross-check only; no Coq.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout (s).")
+@click.option("--timeout", type=TIMEOUT, default=120.0, show_default=True, help="Coq timeout (s).")
 @click.option(
     "--max-entries", type=click.IntRange(min=1), default=None,
     help="Largest matrix accepted, in entries (default 4000000; checked before reading).",
@@ -227,7 +230,7 @@ def generate_cmd(
 @click.option("--activation", default=None, help="Override the activation from config.json.")
 @click.option("--json-out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the JSON report here.")
 @click.option("--no-prove", is_flag=True, help="Decide only; no Coq.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout per certificate (s).")
+@click.option("--timeout", type=TIMEOUT, default=120.0, show_default=True, help="Coq timeout per certificate (s).")
 @click.option(
     "--max-entries", type=click.IntRange(min=1), default=1_000_000, show_default=True,
     help="Ungated layers with more entries per matrix are reported undecided (not analysed).",

@@ -1,0 +1,101 @@
+"""The driver: one Coq file, written by pybridge from the instances alone, that loads
+certificates and checks that each proves the statement expected for its instance.
+
+Layout of a driver for certificates ``1..k`` (``N`` a fresh random tag per run, so that
+no certificate can name or shadow the driver's own modules)::
+
+    <imports>                                   (the expected claims' library modules)
+    Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
+    Module Slot_N_i.  Load "./<certificate i>.v".  End Slot_N_i.
+    Definition vetted_N_i : Expected_N_i.claim := Slot_N_i.Cert.verdict.
+    Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
+
+Every expected claim is elaborated before any certificate is loaded (a certificate's
+notations or imports cannot change how a claim reads), and ``Load`` reads each certificate
+as its own file (an unterminated comment cannot swallow the driver). ``vetted`` type-checks
+only if the certificate's ``verdict`` proves exactly the claim (Coq's conversion); its
+assumptions are read between the two markers only (:func:`assumptions`), so nothing a
+certificate prints can pose as them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from pybridge.certify.encoding import CoqWriter
+from pybridge.certify.statement import Expected
+from pybridge.coq.protocol import parse_assumptions
+
+_MODULE_START = "Module Cert."
+_TRAILER = "Print Assumptions Cert.verdict.\n"
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A driver's source, its file stem, and the certificate files it loads (stem, text)."""
+
+    stem: str
+    source: str
+    files: tuple[tuple[str, str], ...]
+    tag: str
+
+
+def certificate_file(stem: str, source: str) -> tuple[str, str]:
+    """The file a certificate is loaded from: ``stem_<sha256[:12]>``, its final ``Print
+    Assumptions`` dropped (the driver prints the vetted theorem's instead, once)."""
+    body = source[:-len(_TRAILER)] if source.endswith(_TRAILER) else source
+    return f"{stem}_{hashlib.sha256(source.encode()).hexdigest()[:12]}", body
+
+
+def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[str]]:
+    """(import header, module body) of one expected claim."""
+    w = CoqWriter(extra=expected.modules)
+    expected.write(w)
+    w.add(f"Definition claim : Prop := {expected.claim}.")
+    cut = w.lines.index(_MODULE_START)
+    return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."]
+
+
+def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
+    """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``."""
+    tag = tag or secrets.token_hex(8)
+    head: list[str] = []
+    expected: list[str] = []
+    checks: list[str] = []
+    files = []
+    for i, (stem, source, exp) in enumerate(items):
+        fstem, body = certificate_file(stem, source)
+        files.append((fstem, body))
+        h, lines = _expected_lines(exp, f"Expected_{tag}_{i}")
+        head += [ln for ln in h if ln not in head]
+        expected += lines
+        checks += [f"Module Slot_{tag}_{i}.", f'Load "./{fstem}.v".', f"End Slot_{tag}_{i}."]
+    for i in range(len(items)):
+        checks.append(f"Definition vetted_{tag}_{i} : Expected_{tag}_{i}.claim := Slot_{tag}_{i}.Cert.verdict.")
+    for i in range(len(items)):
+        checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
+                   f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
+    source = "\n".join(head + expected + checks) + "\n"
+    stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+    return Driver(stem, source, tuple(files), tag)
+
+
+def assumptions(output: str, tag: str, i: int) -> Optional[tuple[str, ...]]:
+    """The axioms ``Print Assumptions vetted_<tag>_<i>`` printed (None: it did not run).
+
+    Read between ``begin`` and ``end`` markers: coqc's stdout comes before its stderr in
+    ``output``, so only the driver's own command prints there."""
+    begin, end = f"begin_{tag}_{i}\n     : nat\n", f"end_{tag}_{i}\n     : nat"
+    a = output.find(begin)
+    if a < 0:
+        return None
+    b = output.find(end, a + len(begin))
+    if b < 0:
+        return None
+    chunk = output[a + len(begin):b]
+    if "Closed under the global context" not in chunk and "Axioms:" not in chunk:
+        return None
+    return parse_assumptions(chunk)
