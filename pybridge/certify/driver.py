@@ -7,13 +7,17 @@ no certificate can name or shadow the driver's own modules)::
     <imports>                                   (the expected claims' library modules)
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
     Module Slot_N_i.  Load "./<certificate i>.v".  End Slot_N_i.
+    Lemma same_N_i_X : Slot_N_i.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
     Definition vetted_N_i : Expected_N_i.claim := Slot_N_i.Cert.verdict.
     Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
 
 Every expected claim is elaborated before any certificate is loaded (a certificate's
 notations or imports cannot change how a claim reads), and ``Load`` reads each certificate
-as its own file (an unterminated comment cannot swallow the driver). ``vetted`` type-checks
-only if the certificate's ``verdict`` proves exactly the claim (Coq's conversion); its
+as its own file (an unterminated comment cannot swallow the driver). The certificate's data
+are first compared with the instance's by the VM (``same_*``: a swapped or edited certificate
+fails there at once, where Coq's conversion would unfold real-number definitions for
+minutes); ``vetted`` then type-checks only if the certificate's ``verdict`` proves exactly
+the claim (Coq's conversion, on equal data); its
 assumptions are read between the two markers only (:func:`assumptions`), so nothing a
 certificate prints can pose as them.
 """
@@ -21,6 +25,7 @@ certificate prints can pose as them.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -31,16 +36,19 @@ from pybridge.coq.protocol import parse_assumptions
 
 _MODULE_START = "Module Cert."
 _TRAILER = "Print Assumptions Cert.verdict.\n"
+_DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) :")
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver's source, its file stem, and the certificate files it loads (stem, text)."""
+    """A driver's source, its file stem, the certificate files it loads (stem, text) and the
+    file each item loads (``loads[i]``)."""
 
     stem: str
     source: str
     files: tuple[tuple[str, str], ...]
     tag: str
+    loads: tuple[str, ...] = ()
 
 
 def certificate_file(stem: str, source: str) -> tuple[str, str]:
@@ -50,13 +58,16 @@ def certificate_file(stem: str, source: str) -> tuple[str, str]:
     return f"{stem}_{hashlib.sha256(source.encode()).hexdigest()[:12]}", body
 
 
-def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[str]]:
-    """(import header, module body) of one expected claim."""
+def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[str], list[str]]:
+    """(import header, module body, the data names the claim uses) of one expected claim."""
     w = CoqWriter(extra=expected.modules)
+    start = len(w.lines)
     expected.write(w)
+    names = [m.group(1) for ln in w.lines[start:] for m in [_DEFINED.match(ln)] if m is not None]
+    used = [x for x in dict.fromkeys(names) if re.search(rf"(?<![\w.]){re.escape(x)}(?![\w.])", expected.claim)]
     w.add(f"Definition claim : Prop := {expected.claim}.")
     cut = w.lines.index(_MODULE_START)
-    return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."]
+    return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."], used
 
 
 def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
@@ -65,22 +76,34 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     head: list[str] = []
     expected: list[str] = []
     checks: list[str] = []
-    files = []
+    files: list[tuple[str, str]] = []
+    loads: list[str] = []
+    data: list[list[str]] = []
     for i, (stem, source, exp) in enumerate(items):
         fstem, body = certificate_file(stem, source)
-        files.append((fstem, body))
-        h, lines = _expected_lines(exp, f"Expected_{tag}_{i}")
+        if (fstem, body) not in files:  # the same certificate twice: one file, loaded twice
+            files.append((fstem, body))
+        loads.append(fstem)
+        h, lines, used = _expected_lines(exp, f"Expected_{tag}_{i}")
         head += [ln for ln in h if ln not in head]
         expected += lines
+        data.append(used)
         checks += [f"Module Slot_{tag}_{i}.", f'Load "./{fstem}.v".', f"End Slot_{tag}_{i}."]
-    for i in range(len(items)):
-        checks.append(f"Definition vetted_{tag}_{i} : Expected_{tag}_{i}.claim := Slot_{tag}_{i}.Cert.verdict.")
+    for i, used in enumerate(data):
+        # the certificate's data equal the instance's, by the VM (fast, and fails fast): the
+        # statements are then compared on equal data, never by unfolding real-number terms
+        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{i}.Cert"
+        for x in used:
+            checks.append(f"Lemma same_{tag}_{i}_{x} : {sl}.{x} = {ex}.{x}.\n"
+                          f"Proof. vm_cast_no_check (eq_refl {ex}.{x}). Qed.")
+        checks.append(f"Definition vetted_{tag}_{i} : {ex}.claim := {sl}.verdict.")
     for i in range(len(items)):
         checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
                    f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
-    source = "\n".join(head + expected + checks) + "\n"
+    quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
+    source = "\n".join(head + quiet + expected + checks) + "\n"
     stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    return Driver(stem, source, tuple(files), tag)
+    return Driver(stem, source, tuple(files), tag, tuple(loads))
 
 
 def assumptions(output: str, tag: str, i: int) -> Optional[tuple[str, ...]]:
