@@ -241,8 +241,8 @@ def _full(inst: Instance, decision: Decision, d: _Data) -> Iterator[tuple[str, t
                           _join(d.nd, d.plain_up, d.skip, lambda w: d.user_down(w, "Bu"))))
         for P, A, B, extra, write in forms:
             assert write is not None
-            for claim in _claims(lambda t, P=P, A=A, B=B: f"absorbable_ungated {s} d n {t} {P} {A} {B}",
-                                 positive, m, texts):
+            pred = f"absorbable_ungated {s} d n {{}} {P} {A} {B}"
+            for claim in _claims(pred.format, positive, m, texts):
                 yield claim, mods + extra, write
         return
     # biases
@@ -270,8 +270,8 @@ def _full(inst: Instance, decision: Decision, d: _Data) -> Iterator[tuple[str, t
                           lambda w: d.bias_vectors(w, None, "bs")))
                    for A, c, extra, up in ups]
     for P, A, c, B, b0, extra, write in forms_b:
-        for claim in _claims(lambda t, P=P, A=A, c=c, B=B, b0=b0:
-                             f"absorbable_ungated_bias {s} d n {t} {P} {A} {c} {B} {b0}", positive, m, texts):
+        pred = f"absorbable_ungated_bias {s} d n {{}} {P} {A} {c} {B} {b0}"
+        for claim in _claims(pred.format, positive, m, texts):
             yield claim, mods + BIAS + extra, write
 
 
