@@ -101,11 +101,13 @@ def test_partial_bias_certificate_with_disagreeing_entries_rejected(backend):
     inst = biased("gelu", 8, 40, 54)
     dec = decide(inst)
     R = build_certificate(inst, dec).extract.block
-    res = certify(_up_changed(inst, 3, R[1], 1), dec, backend)
+    changed = _up_changed(inst, 3, R[1], 1)
+    res = certify(changed, rebound(dec, changed), backend)
     assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message and f"W_up[3][{R[1]}]" in res.message
     down = [list(r) for r in inst.W_down]
     down[R[0]][11] -= 1
-    res = certify(replace(inst, W_down=tuple(tuple(r) for r in down)), dec, backend)
+    changed = replace(inst, W_down=tuple(tuple(r) for r in down))
+    res = certify(changed, rebound(dec, changed), backend)
     assert res.outcome is ProverOutcome.REJECTED and f"W_down[{R[0]}][11]" in res.message
 
 
