@@ -8,7 +8,8 @@ no certificate can name or shadow the driver's own modules)::
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
     Module Slot_N_i.  Load "./<certificate i>.v".  End Slot_N_i.
     Lemma same_N_i_X : Slot_N_i.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
-    Definition vetted_N_i : Expected_N_i.claim := Slot_N_i.Cert.verdict.
+    Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the data rewritten to the
+      certificate's, then exactly Slot_N_i.Cert.verdict)
     Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
 
 Every expected claim is elaborated before any certificate is loaded (a certificate's
@@ -16,8 +17,9 @@ notations or imports cannot change how a claim reads), and ``Load`` reads each c
 as its own file (an unterminated comment cannot swallow the driver). The certificate's data
 are first compared with the instance's by the VM (``same_*``: a swapped or edited certificate
 fails there at once, where Coq's conversion would unfold real-number definitions for
-minutes); ``vetted`` then type-checks only if the certificate's ``verdict`` proves exactly
-the claim (Coq's conversion, on equal data); its
+minutes); the claim is ``claim_of`` its data, which ``vetted`` rewrites into the certificate's
+(equal) data, and then holds only if the certificate's ``verdict`` proves exactly that
+statement (Coq's conversion, on the very same constants: no data unfolded); its
 assumptions are read between the two markers only (:func:`assumptions`), so nothing a
 certificate prints can pose as them.
 """
@@ -36,7 +38,7 @@ from pybridge.coq.protocol import parse_assumptions
 
 _MODULE_START = "Module Cert."
 _TRAILER = "Print Assumptions Cert.verdict.\n"
-_DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) :")
+_DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) : (.+?) :=")
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,13 @@ def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[st
     w = CoqWriter(extra=expected.modules)
     start = len(w.lines)
     expected.write(w)
-    names = [m.group(1) for ln in w.lines[start:] for m in [_DEFINED.match(ln)] if m is not None]
-    used = [x for x in dict.fromkeys(names) if re.search(rf"(?<![\w.]){re.escape(x)}(?![\w.])", expected.claim)]
-    w.add(f"Definition claim : Prop := {expected.claim}.")
+    types = {m.group(1): m.group(2) for ln in w.lines[start:] for m in [_DEFINED.match(ln)] if m is not None}
+    used = [x for x in types if re.search(rf"(?<![\w.]){re.escape(x)}(?![\w.])", expected.claim)]
+    # the claim as a function of its data, so that the driver can rewrite the certificate's
+    # (equal) data into it instead of having Coq unfold both
+    binders = " ".join(f"({x} : {types[x]})" for x in used)
+    w.add(f"Definition claim_of {binders} : Prop := {expected.claim}.")
+    w.add(f"Definition claim : Prop := claim_of {' '.join(used)}.")
     cut = w.lines.index(_MODULE_START)
     return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."], used
 
@@ -96,7 +102,9 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         for x in used:
             checks.append(f"Lemma same_{tag}_{i}_{x} : {sl}.{x} = {ex}.{x}.\n"
                           f"Proof. vm_cast_no_check (eq_refl {ex}.{x}). Qed.")
-        checks.append(f"Definition vetted_{tag}_{i} : {ex}.claim := {sl}.verdict.")
+        rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in used)
+        checks.append(f"Lemma vetted_{tag}_{i} : {ex}.claim.\n"
+                      f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.verdict. Qed.")
     for i in range(len(items)):
         checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
                    f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
