@@ -84,8 +84,10 @@ def test_partial_bias_certificate_accepted_for_any_biases(backend, act):
     other = replace(_up_changed(inst, 3, 7, 5), b_up=tuple(x + 1 for x in inst.b_up),
                     b_down=tuple(-x for x in inst.b_down))
     assert 7 not in R and agreement(other, build_certificate(inst, dec).extract) is None
-    # the decision is bound to inst's weights: rebound to other's, the same certificate is vetted for other
-    assert certify(other, replace(dec, weights_sha256=weights_digest(other)), backend).accepted
+    # the decision and the certificate's header are bound to inst's weights: rebound to other's,
+    # the certificate is refused (issue 20) although its statement would cover other
+    res = certify(other, replace(dec, weights_sha256=weights_digest(other)), backend)
+    assert res.rejected and "recorded digest of the weights" in res.message
 
 
 def test_partial_bias_certificate_below_n_accepted(backend):

@@ -173,7 +173,10 @@ def test_partial_certificate_accepted_and_covers_weights_outside_the_block(coq):
     up[3][7] += 5
     other = replace(inst, W_up=tuple(tuple(r) for r in up))
     assert agreement(other, cert.extract) is None
-    assert certify(other, rebound(dec, other), coq).accepted
+    # but the certificate was written from inst's weights (its header records their digest):
+    # a decision rebound to other is refused (issue 20: nothing written for other weights)
+    res = certify(other, rebound(dec, other), coq)
+    assert res.rejected and "recorded digest of the weights" in res.message
 
 
 @pytest.mark.coq
