@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from pybridge.certify.pipeline import certify
+from pybridge.certify.pipeline import certify, foreign
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
 from pybridge.decision.crosscheck import crosscheck as run_crosscheck
@@ -80,10 +80,17 @@ def check(
     """Decide ``instance`` exactly, have the prover check a certificate, cross-check.
 
     ``prove=False`` skips the prover (``checked`` stays False). ``keep_dir`` keeps
-    the generated certificate. ``decision`` may be passed to reuse an earlier one.
+    the generated certificate. ``decision`` may be passed to reuse an earlier one made by
+    ``decide`` for these same weights: :class:`InputError` when its ``weights_sha256`` is
+    not this instance's digest (a decision for other weights, or one built by hand).
+    ``timeout`` may be ``inf`` (no time limit).
     ``report.checked`` is True only when the prover accepted the certificate.
     """
     _check_arguments(instance, timeout, keep_dir, backend, decision)
+    if decision is not None:
+        why = foreign(instance, decision)
+        if why is not None:
+            raise InputError(f"decision refused: {why}")
     timings: dict[str, float] = {}
     start = time.monotonic()
     if decision is None:

@@ -234,6 +234,10 @@ class Decision:
     width: Optional[int] = None
     #: Canonical form, width data, explicit block, min-width bounds (width route only).
     width_info: Optional[WidthInfo] = field(default=None, compare=False, repr=False)
+    #: sha256 of the exact instance the decision was made for
+    #: (:func:`pybridge.decision.identity.weights_digest`, set by ``decide``); ``check`` and
+    #: ``certify`` refuse a decision whose digest is not their instance's.
+    weights_sha256: Optional[str] = field(default=None, compare=False, repr=False)
 
 
 @dataclass

@@ -17,7 +17,7 @@ import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Optional, Protocol, runtime_checkable
+from typing import Optional, Protocol, Sequence, runtime_checkable
 
 from pybridge.errors import ProverUnavailable
 
@@ -111,6 +111,13 @@ class ProverBackend(Protocol):
     def check_file(
         self, source: str, *, stem: str, timeout: float, keep_dir: Optional[Path] = None
     ) -> ProverResult: ...
+
+    def check_files(
+        self, files: Sequence[tuple[str, str]], *, main: str, timeout: float, keep_dir: Optional[Path] = None
+    ) -> ProverResult:
+        """Check ``main`` with the other files (``(stem, source)``) beside it (a driver
+        loading certificates; :mod:`pybridge.certify.driver`)."""
+        ...
 
     def describe(self, names: list[str]) -> dict[str, TheoremInfo]: ...
 

@@ -273,4 +273,13 @@ def evidence_entry_changed(inst: Instance, dec, i: int, j: int, change, match_we
     A2 = type(ev.A)(tuple(tuple(r) for r in rows), ev.A.den)
     if match_weights:
         inst = replace(inst, W_up=tuple(tuple(F(v, A2.den) for v in r) for r in A2.rows))
-    return inst, replace(dec, evidence=replace(ev, A=A2))
+    return inst, rebound(replace(dec, evidence=replace(ev, A=A2)), inst)
+
+
+def rebound(dec, inst: Instance):
+    """``dec`` with its weights digest forged to be ``inst``'s: what a decision for other
+    weights must carry to get past the digest check, so that the later checks (agreement,
+    statement vetting, Coq) are the ones tested."""
+    from pybridge.decision.identity import weights_digest
+
+    return replace(dec, weights_sha256=weights_digest(inst))

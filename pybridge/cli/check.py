@@ -21,6 +21,9 @@ from pybridge.files import atomic_write_text
 from pybridge.generate import MAX_DIM
 from pybridge.model import Activation, Report
 
+#: ``--timeout``: a finite number of seconds (``inf`` and ``nan`` are refused by the range).
+TIMEOUT = click.FloatRange(min=1, max=10**7)
+
 VERDICT_STYLE = {
     "absorbable": "bold green",
     "not_absorbable": "bold red",
@@ -213,7 +216,7 @@ def _print_width(report: Report, console: Console) -> None:
     help="Directory to keep the generated Coq certificate in (created if missing; its parent must exist).",
 )
 @click.option("--no-prove", is_flag=True, help="Decide and cross-check only; no Coq.")
-@click.option("--timeout", type=click.FloatRange(min=1), default=120.0, show_default=True, help="Coq timeout (s).")
+@click.option("--timeout", type=TIMEOUT, default=120.0, show_default=True, help="Coq timeout (s).")
 @click.option(
     "--max-entries", type=click.IntRange(min=1), default=None,
     help="Largest matrix accepted, in entries (default 4000000; checked before reading).",
@@ -347,8 +350,7 @@ def generate_cmd(
 @click.option("--resume", is_flag=True,
               help="With --json-out: keep the layers that file records for the same weights; analyse the rest.")
 @click.option("--no-prove", is_flag=True, help="Decide only; no Coq.")
-@click.option("--timeout", type=click.FloatRange(min=1, max=1e6), default=120.0, show_default=True,
-              help="Coq timeout per certificate (s).")
+@click.option("--timeout", type=TIMEOUT, default=120.0, show_default=True, help="Coq timeout per certificate (s).")
 @click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
               help="Memory one layer may use, e.g. 8G (default: the memory available now; on a cluster, "
                    "the largest worker's limit). Layers estimated above it are reported too_large.")

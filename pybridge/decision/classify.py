@@ -23,6 +23,7 @@ from typing import Any, Optional
 from pybridge.activations import qualified
 from pybridge.decision import width_route
 from pybridge.decision.genericity import check_generic
+from pybridge.decision.identity import weights_digest
 from pybridge.decision.skips import SkipReduction, reduce_skip
 from pybridge.decision.subset_search import search_subset
 from pybridge.errors import InputError
@@ -94,10 +95,19 @@ def _check_width(inst: Instance, width: object) -> int:
 
 def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False) -> Decision:
     """Decide absorbability at width ``width`` (default n) exactly, or the least absorbing
-    width (``min_width``); ``Decision.evidence`` / ``Decision.width_info`` hold the exact data."""
+    width (``min_width``); ``Decision.evidence`` / ``Decision.width_info`` hold the exact data.
+
+    The decision carries ``weights_sha256``, the digest of ``inst``
+    (:func:`pybridge.decision.identity.weights_digest`): certificates are only written for
+    the weights it was made for."""
     if not isinstance(inst, Instance):
         raise TypeError(f"decide expects an Instance, not {type(inst).__name__}")
     m = _check_width(inst, width)
+    return replace(_decide(inst, m, width, min_width), weights_sha256=weights_digest(inst))
+
+
+def _decide(inst: Instance, m: int, width: Optional[int], min_width: bool) -> Decision:
+    """:func:`decide` without the digest (also for the reduced block of R1 with biases)."""
     act = inst.activation
     skip = reduce_skip(inst)
     fixed = _classification(inst, skip)
@@ -114,12 +124,21 @@ def decide(inst: Instance, width: Optional[int] = None, min_width: bool = False)
     if inst.has_bias and (m != inst.n or min_width) and inst.skip is None:
         return width_route.decide_bias(inst, m, min_width, None, dict(wbase, method=width_route.METHOD))
     r5 = _decide_r5(inst, skip)
-    if r5.verdict == "outside_hypotheses" and route:
+    # R5 leaves the block open (not generic, or the subset search inconclusive: e.g. d = 1
+    # with many rows): the width route decides it exactly when it covers the activation.
+    if r5.verdict in ("outside_hypotheses", "undecided") and route:
         if not inst.has_bias:
-            return width_route.decide_width(inst, m, False, skip.inverse, wbase)
-        if inst.skip is None:
-            return width_route.decide_bias(inst, m, False, r5, dict(wbase, method=width_route.METHOD))
+            wd = width_route.decide_width(inst, m, False, skip.inverse, wbase)
+        elif inst.skip is None:
+            wd = width_route.decide_bias(inst, m, False, r5, dict(wbase, method=width_route.METHOD))
+        else:
+            return r5
+        # an R5 "undecided" stays when the width route decides nothing either
+        return wd if r5.verdict == "outside_hypotheses" or wd.verdict in DECIDED else r5
     return r5
+
+
+DECIDED = ("absorbable", "not_absorbable")
 
 
 def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
@@ -186,7 +205,7 @@ def _decide_skip_bias(inst: Instance, width: Optional[int], min_width: bool, ski
     (``skip_reduction_ungated_bias``: absorbable at width m iff the user's block is) and
     report its verdict, with any explicit block mapped back to the user's block."""
     red = reduced_bias_instance(inst, skip.inverse)
-    dec = decide(red, width, min_width)
+    dec = _decide(red, _check_width(red, width), width, min_width)
     info = dec.width_info
     if info is not None:
         info = width_route._user_witness(inst, info)

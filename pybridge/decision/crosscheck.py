@@ -75,7 +75,9 @@ class CrossCheck:
 
 
 def _mv(M: Sequence[Sequence], x: Sequence):
-    return [sum((a * b for a, b in zip(row, x)), x[0] * 0) for row in M]
+    """``M x``; an empty ``x`` (a hidden layer of width 0) gives zeros."""
+    zero = x[0] * 0 if len(x) else 0
+    return [sum((a * b for a, b in zip(row, x)), zero) for row in M]
 
 
 def _plus(u, v):

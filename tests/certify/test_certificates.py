@@ -170,9 +170,12 @@ def test_disallowed_axiom_rejected():
     class FakeBackend:
         name = "coq"
 
-        def check_file(self, source, *, stem, timeout, keep_dir=None):
+        def check_files(self, files, *, main, timeout, keep_dir=None):
+            """Answers as coqc would between the driver's markers, with a disallowed axiom."""
+            tag = re.search(r"Check (begin_\w+)\.", dict(files)[main]).group(1).split("_", 1)[1]
             return ProverResult(ProverOutcome.ACCEPTED, 0.1,
-                                "Axioms:\nCert.cheat : False\nClassical_Prop.classic : forall P, P")
+                                f"begin_{tag}\n     : nat\nAxioms:\nCert.cheat : False\n"
+                                f"Classical_Prop.classic : forall P, P\nend_{tag}\n     : nat\n")
 
     inst = generic_instance(2, 5, 13)
     res = certify(inst, decide(inst), FakeBackend())

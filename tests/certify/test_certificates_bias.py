@@ -10,12 +10,13 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from helpers import evidence_entry_changed, generic_instance
+from helpers import evidence_entry_changed, generic_instance, rebound
 
 from pybridge.certify.agreement import agreement
 from pybridge.certify.bias import find_block
 from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.decision import decide
+from pybridge.decision.identity import weights_digest
 from pybridge.exact.modular import scale_matrix
 from pybridge.model import Activation, Instance
 from pybridge.prover import ProverOutcome
@@ -83,7 +84,10 @@ def test_partial_bias_certificate_accepted_for_any_biases(backend, act):
     other = replace(_up_changed(inst, 3, 7, 5), b_up=tuple(x + 1 for x in inst.b_up),
                     b_down=tuple(-x for x in inst.b_down))
     assert 7 not in R and agreement(other, build_certificate(inst, dec).extract) is None
-    assert certify(other, dec, backend).accepted
+    # the decision and the certificate's header are bound to inst's weights: rebound to other's,
+    # the certificate is refused (issue 20) although its statement would cover other
+    res = certify(other, replace(dec, weights_sha256=weights_digest(other)), backend)
+    assert res.rejected and "recorded digest of the weights" in res.message
 
 
 def test_partial_bias_certificate_below_n_accepted(backend):
@@ -99,11 +103,13 @@ def test_partial_bias_certificate_with_disagreeing_entries_rejected(backend):
     inst = biased("gelu", 8, 40, 54)
     dec = decide(inst)
     R = build_certificate(inst, dec).extract.block
-    res = certify(_up_changed(inst, 3, R[1], 1), dec, backend)
+    changed = _up_changed(inst, 3, R[1], 1)
+    res = certify(changed, rebound(dec, changed), backend)
     assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message and f"W_up[3][{R[1]}]" in res.message
     down = [list(r) for r in inst.W_down]
     down[R[0]][11] -= 1
-    res = certify(replace(inst, W_down=tuple(tuple(r) for r in down)), dec, backend)
+    changed = replace(inst, W_down=tuple(tuple(r) for r in down))
+    res = certify(changed, rebound(dec, changed), backend)
     assert res.outcome is ProverOutcome.REJECTED and f"W_down[{R[0]}][11]" in res.message
 
 
@@ -179,7 +185,8 @@ def test_coded_partial_bias_certificate_tampered_rejected(backend):
     res = certify(inst2, dec2, backend)
     assert res.outcome is ProverOutcome.REJECTED, res.message
     assert "coded" in build_certificate(inst2, dec2).source
-    res = certify(_up_changed(inst, 3, R[1], F(1, 2**40)), dec, backend)
+    changed = _up_changed(inst, 3, R[1], F(1, 2**40))
+    res = certify(changed, rebound(dec, changed), backend)
     assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message
     src = cert.source
     old = "Definition E : int := "

@@ -10,7 +10,7 @@ from math import prod
 
 import numpy as np
 import pytest
-from helpers import RELU, evidence_entry_changed, generic_instance, mat
+from helpers import RELU, evidence_entry_changed, generic_instance, mat, rebound
 
 from pybridge.certify.agreement import agreement
 from pybridge.certify.kinds import CertificateKind
@@ -173,7 +173,10 @@ def test_partial_certificate_accepted_and_covers_weights_outside_the_block(coq):
     up[3][7] += 5
     other = replace(inst, W_up=tuple(tuple(r) for r in up))
     assert agreement(other, cert.extract) is None
-    assert certify(other, dec, coq).accepted
+    # but the certificate was written from inst's weights (its header records their digest):
+    # a decision rebound to other is refused (issue 20: nothing written for other weights)
+    res = certify(other, rebound(dec, other), coq)
+    assert res.rejected and "recorded digest of the weights" in res.message
 
 
 @pytest.mark.coq
@@ -184,11 +187,12 @@ def test_partial_certificate_with_disagreeing_entries_rejected(coq):
     up = [list(r) for r in inst.W_up]
     up[3][R[1]] += 1
     other = replace(inst, W_up=tuple(tuple(r) for r in up))
-    res = certify(other, dec, coq)
+    res = certify(other, rebound(dec, other), coq)
     assert res.outcome is ProverOutcome.REJECTED and "disagree" in res.message
     down = [list(r) for r in inst.W_down]
     down[R[0]][11] -= 1
-    res = certify(replace(inst, W_down=tuple(tuple(r) for r in down)), dec, coq)
+    other = replace(inst, W_down=tuple(tuple(r) for r in down))
+    res = certify(other, rebound(dec, other), coq)
     assert res.outcome is ProverOutcome.REJECTED and "W_down" in res.message
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import pytest
-from helpers import mat
+from helpers import mat, rebound
 
 from pybridge.certify.kinds import CannotCertify
 from pybridge.certify.pipeline import build_certificate, certify
@@ -152,7 +152,7 @@ def test_generic_partial_certificate_rechecks_the_extract(backend):
     up = [list(r) for r in i.W_up]
     up[1][R[0]] += 1
     other = Instance(i.activation, tuple(tuple(r) for r in up), i.W_down, skip=i.skip, b_up=i.b_up, b_down=i.b_down)
-    bad = certify(other, dec, backend)
+    bad = certify(other, rebound(dec, other), backend)
     assert bad.outcome is ProverOutcome.REJECTED
     assert bad.message == f"the certificate's extracted entries disagree with the reduced weights (W_up, P^-1 W_down) " \
                           f"(W_up[1][{R[0]}])"

@@ -1,0 +1,132 @@
+"""The driver: one Coq file, written by pybridge from the instances alone, that loads
+certificates and checks that each proves the statement expected for its instance.
+
+Layout of a driver for certificates ``1..k`` (``N`` a fresh random tag per run, so that
+no certificate can name or shadow the driver's own modules)::
+
+    <imports>                                   (the expected claims' library modules)
+    Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
+    Module Slot_N_i.  Load "./<certificate i>.v".  End Slot_N_i.
+    Lemma same_N_i_X : Slot_N_i.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
+    Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the data rewritten to the
+      certificate's, then exactly Slot_N_i.Cert.verdict)
+    Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
+
+Every expected claim is elaborated before any certificate is loaded (a certificate's
+notations or imports cannot change how a claim reads), and ``Load`` reads each certificate
+as its own file (an unterminated comment cannot swallow the driver). The certificate's data
+are first compared with the instance's by the VM (``same_*``: a swapped or edited certificate
+fails there at once, where Coq's conversion would unfold real-number definitions for
+minutes); the claim is ``claim_of`` its data, which ``vetted`` rewrites into the certificate's
+(equal) data, and then holds only if the certificate's ``verdict`` proves exactly that
+statement (Coq's conversion, on the very same constants: no data unfolded); its
+assumptions are read between the two markers only (:func:`assumptions`), so nothing a
+certificate prints can pose as them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from pybridge.certify.encoding import CoqWriter
+from pybridge.certify.statement import Expected
+from pybridge.coq.protocol import parse_assumptions
+
+_MODULE_START = "Module Cert."
+_TRAILER = "Print Assumptions Cert.verdict.\n"
+_DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) : (.+?) :=")
+
+
+@dataclass(frozen=True)
+class Driver:
+    """A driver's source, its file stem, the certificate files it loads (stem, text) and the
+    file each item loads (``loads[i]``)."""
+
+    stem: str
+    source: str
+    files: tuple[tuple[str, str], ...]
+    tag: str
+    loads: tuple[str, ...] = ()
+
+
+def certificate_file(stem: str, source: str) -> tuple[str, str]:
+    """The file a certificate is loaded from: ``stem_<sha256[:12]>``, its final ``Print
+    Assumptions`` dropped (the driver prints the vetted theorem's instead, once)."""
+    body = source[:-len(_TRAILER)] if source.endswith(_TRAILER) else source
+    return f"{stem}_{hashlib.sha256(source.encode()).hexdigest()[:12]}", body
+
+
+def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[str], list[str]]:
+    """(import header, module body, the data names the claim uses) of one expected claim."""
+    w = CoqWriter(extra=expected.modules)
+    start = len(w.lines)
+    expected.write(w)
+    types = {m.group(1): m.group(2) for ln in w.lines[start:] for m in [_DEFINED.match(ln)] if m is not None}
+    used = [x for x in types if re.search(rf"(?<![\w.]){re.escape(x)}(?![\w.])", expected.claim)]
+    # the claim as a function of its data, so that the driver can rewrite the certificate's
+    # (equal) data into it instead of having Coq unfold both
+    binders = " ".join(f"({x} : {types[x]})" for x in used)
+    w.add(f"Definition claim_of {binders} : Prop := {expected.claim}.")
+    w.add(f"Definition claim : Prop := claim_of {' '.join(used)}.")
+    cut = w.lines.index(_MODULE_START)
+    return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."], used
+
+
+def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
+    """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``."""
+    tag = tag or secrets.token_hex(8)
+    head: list[str] = []
+    expected: list[str] = []
+    checks: list[str] = []
+    files: list[tuple[str, str]] = []
+    loads: list[str] = []
+    data: list[list[str]] = []
+    for i, (stem, source, exp) in enumerate(items):
+        fstem, body = certificate_file(stem, source)
+        if (fstem, body) not in files:  # the same certificate twice: one file, loaded twice
+            files.append((fstem, body))
+        loads.append(fstem)
+        h, lines, used = _expected_lines(exp, f"Expected_{tag}_{i}")
+        head += [ln for ln in h if ln not in head]
+        expected += lines
+        data.append(used)
+        checks += [f"Module Slot_{tag}_{i}.", f'Load "./{fstem}.v".', f"End Slot_{tag}_{i}."]
+    for i, used in enumerate(data):
+        # the certificate's data equal the instance's, by the VM (fast, and fails fast): the
+        # statements are then compared on equal data, never by unfolding real-number terms
+        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{i}.Cert"
+        for x in used:
+            checks.append(f"Lemma same_{tag}_{i}_{x} : {sl}.{x} = {ex}.{x}.\n"
+                          f"Proof. vm_cast_no_check (eq_refl {ex}.{x}). Qed.")
+        rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in used)
+        checks.append(f"Lemma vetted_{tag}_{i} : {ex}.claim.\n"
+                      f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.verdict. Qed.")
+    for i in range(len(items)):
+        checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
+                   f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
+    quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
+    source = "\n".join(head + quiet + expected + checks) + "\n"
+    stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+    return Driver(stem, source, tuple(files), tag, tuple(loads))
+
+
+def assumptions(output: str, tag: str, i: int) -> Optional[tuple[str, ...]]:
+    """The axioms ``Print Assumptions vetted_<tag>_<i>`` printed (None: it did not run).
+
+    Read between ``begin`` and ``end`` markers: coqc's stdout comes before its stderr in
+    ``output``, so only the driver's own command prints there."""
+    begin, end = f"begin_{tag}_{i}\n     : nat\n", f"end_{tag}_{i}\n     : nat"
+    a = output.find(begin)
+    if a < 0:
+        return None
+    b = output.find(end, a + len(begin))
+    if b < 0:
+        return None
+    chunk = output[a + len(begin):b]
+    if "Closed under the global context" not in chunk and "Axioms:" not in chunk:
+        return None
+    return parse_assumptions(chunk)
