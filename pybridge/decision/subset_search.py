@@ -7,7 +7,7 @@ that :func:`verify_nosub` re-checks with the logic of Coq's ``check_nosub``.
 
 Generic weights are settled first on a block (:func:`block_indices`): rows
 ``R`` of ``W_down`` and columns ``R`` of ``W_up`` with ``|R|^2 >= n + 1`` give
-``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS,
+``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS LU with delayed reduction,
 :func:`~pybridge.exact.modular.solve_square_blas`) yields a functional supported on
 ``R x R`` (a :class:`BlockNoSubsetCertificate`, written in full coordinates,
 so that it is also a certificate for the whole system). Primes are drawn per
@@ -26,16 +26,14 @@ from typing import Iterator, Literal, Optional
 
 import numpy as np
 
+from pybridge.exact.blas_lu import prime_bound
 from pybridge.exact.evidence import Functional, NoSubsetCertificate
 from pybridge.exact.modular import (
-    BLAS_MAX_INNER,
-    BLAS_PRIME_BOUND,
     IntMatrix,
     matvec_mod,
     random_primes,
     rref_mod,
     solve_left_mod,
-    solve_mod,
     solve_square_blas,
 )
 
@@ -126,7 +124,7 @@ class _System:
         p, n = self.p, self.n
         ks = np.array([k for k, _ in positions], dtype=np.int64)
         ls = np.array([l for _, l in positions], dtype=np.int64)
-        out = np.empty((n + 1, len(positions)))
+        out = np.empty((n + 1, len(positions)), order="F")  # column-major: what the LU factors in place
         af = self.amod.astype(np.float64)  # n x d
         bsc = (self.bmod * self.dT % p).astype(np.float64)  # d x n
         start = 0
@@ -257,17 +255,13 @@ def _block_search(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOu
     if n < 2 or r * r < n + 1:
         return None
     Ab, Bb, Tb = sub_matrices(A, B, T, R)
-    small = n + 1 <= BLAS_MAX_INNER
-    p = random_primes(1, BLAS_PRIME_BOUND // 2, BLAS_PRIME_BOUND)[0] if small else random_primes(1)[0]
+    bound = prime_bound(n + 1)
+    p = random_primes(1, bound // 2, bound)[0]
     system = _System(Ab, Bb, Tb, p)
     positions = _positions(r, n + 1)
     e_last = np.zeros(n + 1, dtype=np.int64)
     e_last[n] = 1
-    if small:
-        y = solve_square_blas(system.transposed_float(positions), e_last, p)
-    else:
-        m, rhs = system.rows(positions)
-        y = solve_mod(np.concatenate([m, rhs[:, None]], axis=1).T, e_last, p)
+    y = solve_square_blas(system.transposed_float(positions), e_last, p)  # the system is factored in place
     if y is None:
         return None
     f = system.functional(positions, y, None)

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.decision.subset_search import _positions, _System
-from pybridge.exact.modular import IntMatrix, _reduce, random_primes, rank_mod, solve_square_blas
+from pybridge.exact.blas_lu import reduce_balanced as _reduce
+from pybridge.exact.modular import IntMatrix, random_primes, rank_mod, solve_square_blas
 
 P = 1048573  # the largest prime below 2**20
 
@@ -80,7 +81,8 @@ def test_scan_workers_use_one_blas_thread() -> None:
     import subprocess
     import sys
 
-    code = ("from pybridge.exact.modular import _openblas_thread_functions, use_one_blas_thread\n"
+    code = ("from pybridge.exact.openblas import thread_functions as _openblas_thread_functions\n"
+            "from pybridge.exact.modular import use_one_blas_thread\n"
             "f = _openblas_thread_functions()\n"
             "use_one_blas_thread()\n"
             "print('none' if f is None else int(f[0]()))")
