@@ -51,7 +51,7 @@ def _fields(block: np.ndarray, mbits: int, ebits: int) -> tuple[np.ndarray, np.n
     """``(significand, effective exponent field)`` of IEEE floats as ``int64``: the value of a
     finite entry is ``+- sig * 2**(eff - bias - mbits)`` (``eff`` 1 for subnormals)."""
     ut = _FORMATS[block.dtype.itemsize][0]
-    bits = np.ascontiguousarray(block).view(ut)
+    bits: np.ndarray = np.ascontiguousarray(block).view(ut)
     ex = ((bits >> ut(mbits)) & ut((1 << ebits) - 1)).astype(np.int64)
     sig = (bits & ut((1 << mbits) - 1)).astype(np.int64)
     normal = ex > 0
