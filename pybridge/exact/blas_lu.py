@@ -207,7 +207,7 @@ def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]
     fp, pinv = float(p), 1.0 / p
     if m.dtype == np.float64:
         a = m if m.flags.f_contiguous else np.asfortranarray(m)
-        if not float(np.max(np.abs(a), initial=0.0)) < START_BOUND:
+        if a.size and not max(float(a.max()), -float(a.min())) < START_BOUND:  # no |a| temporary
             reduce_balanced(a, fp, pinv)
     else:
         a = np.asfortranarray(np.remainder(m, p), dtype=np.float64)
