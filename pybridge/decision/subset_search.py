@@ -30,7 +30,7 @@ from pybridge.exact.blas_lu import prime_bound
 from pybridge.exact.evidence import Functional, NoSubsetCertificate
 from pybridge.exact.modular import (
     IntMatrix,
-    matvec_mod,
+    matmul_mod,
     random_primes,
     rref_mod,
     solve_left_mod,
@@ -125,7 +125,7 @@ class _System:
         ks = np.array([k for k, _ in positions], dtype=np.int64)
         ls = np.array([l for _, l in positions], dtype=np.int64)
         out = np.empty((n + 1, len(positions)), order="F")  # column-major: what the LU factors in place
-        af = self.amod.astype(np.float64)  # n x d
+        af = np.asfortranarray(self.amod, dtype=np.float64)  # n x d, columns contiguous (read by blocks)
         bsc = (self.bmod * self.dT % p).astype(np.float64)  # d x n
         start = 0
         while start < len(positions):  # runs of positions in one row k: column-scaled blocks of A
@@ -149,16 +149,16 @@ class _System:
         return Functional(pivot, tuple((k, tuple(r)) for k, r in sorted(rows.items())))
 
     def values(self, f: Functional) -> tuple[np.ndarray, int]:
-        """``(y_i)_i`` and the target ``t`` of a functional, mod p (for self-checks)."""
+        """``(y_i)_i`` and the target ``t`` of a functional, mod p (for self-checks): with
+        ``Y_k`` the functional's rows, ``y_i = dT sum_k bmod[k, i] (amod[i] . Y_k)``."""
         p = self.p
-        y = np.zeros(self.n, dtype=np.int64)
-        t = 0
-        for k, row in f.rows:
-            r = np.array(row, dtype=np.int64)
-            ya = np.array([sum(int(a) * int(b) for a, b in zip(self.amod[i], r)) % p for i in range(self.n)],
-                          dtype=np.int64) if self.d * self.n < 20000 else matvec_mod(self.amod, r, p)
-            y = (y + self.bmod[k] * ya % p) % p
-            t = (t + sum(int(a) * int(b) for a, b in zip(self.tmod[k], r))) % p
+        if not f.rows:
+            return np.zeros(self.n, dtype=np.int64), 0
+        ks = [k for k, _ in f.rows]
+        fm = np.array([row for _, row in f.rows], dtype=np.int64).reshape(len(ks), self.d) % p
+        ya = matmul_mod(self.amod, fm.T, p)  # n x K
+        y = (self.bmod[ks, :] * ya.T % p).sum(axis=0) % p  # K terms below p each: no overflow
+        t = int(np.sum(matmul_mod(self.tmod[ks, :], fm.T, p).diagonal()) % p)
         return y * self.dT % p, t * self.rhs_scale % p
 
 

@@ -335,6 +335,18 @@ def matvec_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
     return (r_hi * 65536 % p + r_lo) % p
 
 
+def matmul_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
+    """``m @ v mod p`` for residues ``0 <= m, v < p``: one exact ``float64`` BLAS product when
+    every sum stays below ``2**53`` (``k (p - 1)**2 < 2**53``, ``k`` the inner size), else
+    :func:`matvec_mod`'s 16-bit limbs in ``int64`` (inner size up to ``2**15``)."""
+    k = m.shape[1]
+    if k * (p - 1) ** 2 < 2**53:
+        return np.remainder(m.astype(np.float64) @ v.astype(np.float64), float(p)).astype(np.int64)
+    if k > 2**15:
+        raise ValueError("matmul_mod: inner size above 2**15")
+    return matvec_mod(m, v, p)
+
+
 def to_flint(m: np.ndarray, p: int) -> flint.nmod_mat:
     """An ``nmod_mat`` from a residue array (python-flint takes Python sequences;
     ``ndarray.tolist`` converts in C)."""
