@@ -85,10 +85,11 @@ def random_primes(count: int, lo: int = 2**30, hi: int = 2**31, rng: Optional[ra
 class IntMatrix:
     """A rational matrix as integer numerators over one common positive denominator.
 
-    Built from rows of Python ints (``IntMatrix(rows, den)``) or from a NumPy
-    numerator array (:meth:`from_numerators`: ``int64``, or ``object`` holding
-    Python ints when some numerator needs more than 63 bits). Both views are
-    available (:attr:`rows`, :meth:`numerators`); each is computed once, on first use.
+    Built from rows of Python ints (``IntMatrix(rows, den)``: kept as an ``int64`` array
+    when every entry fits, as the tuples otherwise) or from a NumPy numerator array
+    (:meth:`from_numerators`: ``int64``, or ``object`` holding Python ints when some
+    numerator needs more than 63 bits). Both views are available (:attr:`rows`,
+    :meth:`numerators`); each is computed once, on first use.
     """
 
     __slots__ = ("den", "_rows", "_num", "_shape")
@@ -98,6 +99,13 @@ class IntMatrix:
         self._num: Optional[np.ndarray] = None
         self.den = den
         self._shape = (len(self._rows), len(self._rows[0]) if self._rows else 0)
+        if self._shape[0] and self._shape[1] and all(len(r) == self._shape[1] for r in self._rows):
+            try:  # entries that fit: an int64 backing; the tuples are rebuilt on demand
+                num = np.array(self._rows, dtype=np.int64)
+            except (OverflowError, TypeError, ValueError):
+                return
+            num.flags.writeable = False
+            self._num, self._rows = num, None
 
     @classmethod
     def from_numerators(cls, num: np.ndarray, den: int) -> IntMatrix:
