@@ -24,10 +24,21 @@ FIELD_LIMIT = 2**62  #: codes and plain numerators must stay below this in absol
 
 @dataclass(frozen=True)
 class Coding:
-    """Matrices written as codes over the base ``base`` (``E`` in Coq)."""
+    """Matrices written as codes over the base ``base`` (``E`` in Coq): ``data`` holds each as
+    an ``int64`` array (when built by NumPy) or as rows of Python ints; :attr:`matrices`
+    gives rows of Python ints either way, :meth:`writable` what the writer reads fastest."""
 
     base: int
-    matrices: tuple[tuple[tuple[int, ...], ...], ...]
+    data: tuple[tuple[tuple[int, ...], ...] | np.ndarray, ...]
+
+    @property
+    def matrices(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Every matrix as rows of Python ints."""
+        return tuple(tuple(map(tuple, m.tolist())) if isinstance(m, np.ndarray) else m for m in self.data)
+
+    def writable(self, i: int) -> tuple[tuple[int, ...], ...] | np.ndarray:
+        """Matrix ``i`` as stored (an ``int64`` array when there is one: no Python int per entry)."""
+        return self.data[i]
 
 
 def split(v: int) -> tuple[int, int]:
@@ -91,17 +102,24 @@ def _split_rows(m: Sequence[Sequence[int]]) -> list[list[tuple[int, int, int]]]:
     return out
 
 
-def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]
+def _coding_int64(matrices: Sequence[Sequence[Sequence[int]] | np.ndarray]
                   ) -> Optional[tuple[int, list[np.ndarray], list[np.ndarray]]]:
     """``(base, code arrays, numerator arrays)`` by NumPy when every numerator is below
     ``2**62`` (float32 weights); None otherwise. Exact: int64 throughout, powers of two
     below ``2**62`` exact in float64."""
-    if any(not len(m) or len({len(r) for r in m}) != 1 for m in matrices):
-        return None
-    try:
-        arrs = [np.array(m, dtype=np.int64) for m in matrices]
-    except OverflowError:
-        return None
+    arrs = []
+    for m in matrices:
+        if not isinstance(m, np.ndarray) and not hasattr(m, "__array__") and (
+                not len(m) or len({len(r) for r in m}) != 1):
+            return None
+        try:
+            a = np.asarray(m)
+            a = a if a.dtype == np.int64 else np.array(m, dtype=np.int64)
+        except (OverflowError, ValueError, TypeError):
+            return None
+        if a.ndim != 2 or a.size == 0 or int(a.min()) == -2**63:
+            return None
+        arrs.append(a)
     if any(a.size and np.abs(a).max() >= FIELD_LIMIT for a in arrs):
         return None
     exps = []
@@ -124,7 +142,7 @@ def _coding_int64(matrices: Sequence[Sequence[Sequence[int]]]
     return 1 << we, codes, arrs
 
 
-def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
+def coding(matrices: Sequence[Sequence[Sequence[int]] | np.ndarray]) -> Optional[Coding]:
     """The coded form of ``matrices`` (one shared base) if plain numerators do not fit
     63 bits or codes need fewer literals; None when plain numerators are the better
     (or the only possible) choice."""
@@ -137,9 +155,9 @@ def coding(matrices: Sequence[Sequence[Sequence[int]]]) -> Optional[Coding]:
         code_width = _width(np.concatenate([a.ravel() for a in arrays]), unsigned=True)
         if _literals(arrays, code_width) >= _literals(plain, _width(np.concatenate([a.ravel() for a in plain]))):
             return None
-        return Coding(base, tuple(tuple(tuple(r) for r in c.tolist()) for c in arrays))
+        return Coding(base, tuple(arrays))
     # numerators beyond int64: Python ints
-    parts = [_split_rows(m) for m in matrices]
+    parts = [_split_rows(m.tolist() if isinstance(m, np.ndarray) else m) for m in matrices]
     top = max((e for m in parts for r in m for _, _, e in r), default=0)
     we = max(1, top.bit_length())
     base = 1 << we

@@ -68,10 +68,11 @@ class CoqWriter:
                 i += k
         return "".join(parts) + "e" + ")" * len(parts)
 
-    def int_list(self, name: str, values: Sequence[int], pack: bool = False) -> str:
+    def int_list(self, name: str, values: Sequence[int] | np.ndarray, pack: bool = False) -> str:
         """Define ``name : list int`` from signed numerators; return ``name``.
 
         With ``pack``, several numerators share one literal (``IntSums.unpack``)."""
+        values = values.tolist() if isinstance(values, np.ndarray) else values  # Python ints: no int64 overflow
         w = (max((abs(v) for v in values), default=0)).bit_length() + 1
         k = 63 // w if pack else 1
         if k >= 2:
@@ -92,7 +93,7 @@ class CoqWriter:
             parts.append(part)
         return "(" + " ++ ".join(parts) + ")"
 
-    def rows(self, prefix: str, rows: Sequence[Sequence[int]], unsigned: bool = False) -> str:
+    def rows(self, prefix: str, rows: Sequence[Sequence[int]] | np.ndarray, unsigned: bool = False) -> str:
         """Define ``prefix : list (list int)`` from the rows' numerators; return ``prefix``.
 
         Rows of one length are written as one flat list, packed (``unpack w k
@@ -101,12 +102,18 @@ class CoqWriter:
         its terms, about 50 us per list cell and 0.2 ms per definition, not the
         VM. With ``unsigned`` (nonnegative values below ``2**62``, codes) the
         fields hold the values as they are (``unpacku``), one bit narrower."""
-        lengths = {len(r) for r in rows}
+        if isinstance(rows, np.ndarray):
+            if rows.ndim != 2:
+                raise ValueError("rows: a 2-D array expected")
+            lengths = {rows.shape[1]}
+            rows = rows if rows.dtype == np.int64 else rows.tolist()
+        else:
+            lengths = {len(r) for r in rows}
         if len(rows) < 2 or len(lengths) != 1 or not len(rows[0]):
-            names = [self.int_list(f"{prefix}{i}", r, pack=not unsigned) for i, r in enumerate(rows)]
+            names = [self.int_list(f"{prefix}{i}", list(map(int, r)), pack=not unsigned) for i, r in enumerate(rows)]
             self.add(f"Definition {prefix} : list (list int) := [{'; '.join(names)}].")
             return prefix
-        arr = int64_rows(rows)
+        arr = rows if isinstance(rows, np.ndarray) else int64_rows(rows)
         top = max_abs_bits(rows if arr is None else arr)
         w = max(1, top) if unsigned else top + 1
         k = 63 // w
@@ -116,7 +123,7 @@ class CoqWriter:
             words = pack_fields([v for r in rows for v in r], w, k, off) if arr is None else pack_int64(arr, w, k, off)
             body = f"{'unpacku' if unsigned else 'unpack'} {w} {k} {size} {self._chunked(prefix, words)}"
         else:
-            flat = [v for r in rows for v in r]
+            flat = arr.ravel().tolist() if arr is not None else [v for r in rows for v in r]
             body = self._chunked(prefix, [hex(v) if unsigned else int_literal(v) for v in flat])
         self.add(f"Definition {prefix} : list (list int) := rows_of {len(rows[0])} {len(rows)} ({body}).")
         return prefix
@@ -179,7 +186,7 @@ def pack_int64(arr: np.ndarray, w: int, k: int, off: int) -> list[str]:
     words = np.zeros(fields.shape[0], dtype=np.uint64)
     for j in range(k):
         words |= fields[:, j] << np.uint64(j * w)
-    return [hex(x) for x in words.tolist()]
+    return list(map(hex, words.tolist()))
 
 
 def int_literal(v: int) -> str:
@@ -188,7 +195,12 @@ def int_literal(v: int) -> str:
     return hex(v if v >= 0 else 2**63 + v)
 
 
-def columns(m: IntMatrix) -> list[tuple[int, ...]]:
+def columns(m: IntMatrix) -> list[tuple[int, ...]] | np.ndarray:
+    """The columns of ``m``'s numerators as rows: a C-ordered ``int64`` array when they are
+    ``int64`` (no Python int per entry), else tuples of Python ints."""
+    num = m.numerators()
+    if num.dtype == np.int64:
+        return np.ascontiguousarray(num.T)
     return [tuple(r[i] for r in m.rows) for i in range(m.shape[1])]
 
 
@@ -214,9 +226,11 @@ def digest(*mats: IntMatrix) -> str:
     h = hashlib.sha256()
     for m in mats:
         h.update(f"{m.shape} {m.den};".encode())
+        num = m.numerators()
+        if num.dtype == np.int64:  # the bytes of the C-ordered int64 numerators, hashed in place
+            h.update(np.ascontiguousarray(num).data.cast("B"))
+            continue
         try:
-            import numpy as np
-
             h.update(np.array(m.rows, dtype=np.int64).tobytes())
         except OverflowError:
             h.update(repr(m.rows).encode())

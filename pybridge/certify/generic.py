@@ -159,8 +159,8 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     w.z("dA", ev.A.den)
     w.z("dB", ev.B.den)
     w.add(f"Definition E : int := {codes.base}%uint63.")
-    w.rows("RA", codes.matrices[0], unsigned=True)
-    w.rows("CB", codes.matrices[1], unsigned=True)
+    w.rows("RA", codes.writable(0), unsigned=True)
+    w.rows("CB", codes.writable(1), unsigned=True)
     s = set(decision.witness.subset)
     w.add("Definition SL : list bool := [" + "; ".join("true" if i in s else "false" for i in range(n)) + "].")
     ps = prime_list(_subset_bound(ev))
@@ -169,9 +169,9 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     head = [sigma, odd, "d", "n", "dA", "dB", "E", "RA", "CB", "SL", ps]
     if bias_dens:
         w.z("dc", bias_dens[0])
-        w.int_list("Lc", codes.matrices[2][0])
+        w.int_list("Lc", codes.writable(2)[0])
         w.z("db0", bias_dens[1])
-        w.int_list("Lb0", codes.matrices[3][0])
+        w.int_list("Lb0", codes.writable(3)[0])
         kind = CertificateKind.ABSORBABLE_BIAS
         w.verdict(f"absorbable_ungated_bias {sigma} d n n identity {A} (vec_of_coded dc E Lc) {B} "
                   "(vec_of_coded db0 E Lb0)", kind, head + ["dc", "db0", "Lc", "Lb0", "sub_ok"],

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+import numpy as np
+
 from pybridge.certify.coded import Coding, coding
 from pybridge.certify.encoding import LIMIT, CoqWriter, columns, nat_list, prime_list, primes_for
 from pybridge.certify.kinds import CannotCertify
@@ -75,7 +77,7 @@ def write_nonzero_skip(w: CoqWriter, inst: Instance) -> tuple[str, str, str]:
     return "(Some (dP, RP))", str(k), str(l)
 
 
-def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p: int) -> Optional[Coding]:
+def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]] | np.ndarray, p: int) -> Optional[Coding]:
     """How a partial certificate writes its block (``Ab``, and ``Bb`` as columns ``cols``):
     codes of ``+- m 2**e`` (:mod:`.coded`) when they are denser than 63-bit numerators (float
     weights) or the only encoding possible; None: plain numerators. Raises
@@ -83,7 +85,8 @@ def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p:
     Coq sees the coded columns of ``W_down`` (none may look zero)."""
     codes = coding([Ab.rows, cols])
     plain_ok = max(Ab.max_abs(), Bb.max_abs()) < LIMIT
-    if codes is not None and any(not any(v % p for v in col) for col in cols):
+    if codes is not None and (bool(np.any(~np.any(cols % p != 0, axis=1))) if isinstance(cols, np.ndarray)
+                              else any(not any(v % p for v in col) for col in cols)):
         if not plain_ok:
             raise CannotCertify("a column of the W_down block vanishes modulo the genericity prime")
         codes = None
@@ -94,7 +97,7 @@ def block_coding(Ab: IntMatrix, Bb: IntMatrix, cols: Sequence[Sequence[int]], p:
 
 
 def write_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
-                cols: Sequence[Sequence[int]], codes: Optional[Coding]) -> None:
+                cols: Sequence[Sequence[int]] | np.ndarray, codes: Optional[Coding]) -> None:
     """The data of a partial certificate's block: ``d``, ``n``, ``R``, ``dA``, ``dB`` and
     ``RA``, ``CB`` (numerators, or codes over the base ``E``, whose residues the checkers read)."""
     w.nat("d", d)
@@ -107,5 +110,5 @@ def write_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, B
         w.rows("CB", cols)
     else:
         w.add(f"Definition E : int := {codes.base}%uint63.")
-        w.rows("RA", codes.matrices[0], unsigned=True)
-        w.rows("CB", codes.matrices[1], unsigned=True)
+        w.rows("RA", codes.writable(0), unsigned=True)
+        w.rows("CB", codes.writable(1), unsigned=True)

@@ -7,7 +7,7 @@ that :func:`verify_nosub` re-checks with the logic of Coq's ``check_nosub``.
 
 Generic weights are settled first on a block (:func:`block_indices`): rows
 ``R`` of ``W_down`` and columns ``R`` of ``W_up`` with ``|R|^2 >= n + 1`` give
-``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS,
+``n + 1`` equations; one square solve mod a prime below ``2**20`` (BLAS LU with delayed reduction,
 :func:`~pybridge.exact.modular.solve_square_blas`) yields a functional supported on
 ``R x R`` (a :class:`BlockNoSubsetCertificate`, written in full coordinates,
 so that it is also a certificate for the whole system). Primes are drawn per
@@ -26,16 +26,14 @@ from typing import Iterator, Literal, Optional
 
 import numpy as np
 
+from pybridge.exact.blas_lu import prime_bound
 from pybridge.exact.evidence import Functional, NoSubsetCertificate
 from pybridge.exact.modular import (
-    BLAS_MAX_INNER,
-    BLAS_PRIME_BOUND,
     IntMatrix,
-    matvec_mod,
+    matmul_mod,
     random_primes,
     rref_mod,
     solve_left_mod,
-    solve_mod,
     solve_square_blas,
 )
 
@@ -126,8 +124,8 @@ class _System:
         p, n = self.p, self.n
         ks = np.array([k for k, _ in positions], dtype=np.int64)
         ls = np.array([l for _, l in positions], dtype=np.int64)
-        out = np.empty((n + 1, len(positions)))
-        af = self.amod.astype(np.float64)  # n x d
+        out = np.empty((n + 1, len(positions)), order="F")  # column-major: what the LU factors in place
+        af = np.asfortranarray(self.amod, dtype=np.float64)  # n x d, columns contiguous (read by blocks)
         bsc = (self.bmod * self.dT % p).astype(np.float64)  # d x n
         start = 0
         while start < len(positions):  # runs of positions in one row k: column-scaled blocks of A
@@ -151,16 +149,16 @@ class _System:
         return Functional(pivot, tuple((k, tuple(r)) for k, r in sorted(rows.items())))
 
     def values(self, f: Functional) -> tuple[np.ndarray, int]:
-        """``(y_i)_i`` and the target ``t`` of a functional, mod p (for self-checks)."""
+        """``(y_i)_i`` and the target ``t`` of a functional, mod p (for self-checks): with
+        ``Y_k`` the functional's rows, ``y_i = dT sum_k bmod[k, i] (amod[i] . Y_k)``."""
         p = self.p
-        y = np.zeros(self.n, dtype=np.int64)
-        t = 0
-        for k, row in f.rows:
-            r = np.array(row, dtype=np.int64)
-            ya = np.array([sum(int(a) * int(b) for a, b in zip(self.amod[i], r)) % p for i in range(self.n)],
-                          dtype=np.int64) if self.d * self.n < 20000 else matvec_mod(self.amod, r, p)
-            y = (y + self.bmod[k] * ya % p) % p
-            t = (t + sum(int(a) * int(b) for a, b in zip(self.tmod[k], r))) % p
+        if not f.rows:
+            return np.zeros(self.n, dtype=np.int64), 0
+        ks = [k for k, _ in f.rows]
+        fm = np.array([row for _, row in f.rows], dtype=np.int64).reshape(len(ks), self.d) % p
+        ya = matmul_mod(self.amod, fm.T, p)  # n x K
+        y = (self.bmod[ks, :] * ya.T % p).sum(axis=0) % p  # K terms below p each: no overflow
+        t = int(np.sum(matmul_mod(self.tmod[ks, :], fm.T, p).diagonal()) % p)
         return y * self.dT % p, t * self.rhs_scale % p
 
 
@@ -257,17 +255,13 @@ def _block_search(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOu
     if n < 2 or r * r < n + 1:
         return None
     Ab, Bb, Tb = sub_matrices(A, B, T, R)
-    small = n + 1 <= BLAS_MAX_INNER
-    p = random_primes(1, BLAS_PRIME_BOUND // 2, BLAS_PRIME_BOUND)[0] if small else random_primes(1)[0]
+    bound = prime_bound(n + 1)
+    p = random_primes(1, bound // 2, bound)[0]
     system = _System(Ab, Bb, Tb, p)
     positions = _positions(r, n + 1)
     e_last = np.zeros(n + 1, dtype=np.int64)
     e_last[n] = 1
-    if small:
-        y = solve_square_blas(system.transposed_float(positions), e_last, p)
-    else:
-        m, rhs = system.rows(positions)
-        y = solve_mod(np.concatenate([m, rhs[:, None]], axis=1).T, e_last, p)
+    y = solve_square_blas(system.transposed_float(positions), e_last, p)  # the system is factored in place
     if y is None:
         return None
     f = system.functional(positions, y, None)

@@ -36,7 +36,84 @@ def dyadic_numerators(arr: np.ndarray, where: str) -> tuple[np.ndarray, int]:
         raise InputError(f"{where}: contains NaN or infinity")
     if arr.dtype.itemsize > 8:
         return _long_double(arr)
+    fast = _float_bits(arr) if arr.ndim == 2 and arr.dtype.itemsize in _FORMATS else None
+    if fast is not None:
+        return fast
     return _floats(np.asarray(arr, dtype=np.float64))  # float16/32 -> float64 is exact
+
+
+#: IEEE binary formats by item size: (unsigned view, significand bits stored, exponent bits)
+_FORMATS: dict[int, tuple[type, int, int]] = {2: (np.uint16, 10, 5), 4: (np.uint32, 23, 8), 8: (np.uint64, 52, 11)}
+CHUNK = 1 << 22  #: entries converted at once (bounds the temporaries of :func:`_float_bits`)
+
+
+def _fields(block: np.ndarray, mbits: int, ebits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(significand, effective exponent field)`` of IEEE floats as ``int64``: the value of a
+    finite entry is ``+- sig * 2**(eff - bias - mbits)`` (``eff`` 1 for subnormals)."""
+    ut = _FORMATS[block.dtype.itemsize][0]
+    bits: np.ndarray = np.ascontiguousarray(block).view(ut)
+    ex = ((bits >> ut(mbits)) & ut((1 << ebits) - 1)).astype(np.int64)
+    sig = (bits & ut((1 << mbits) - 1)).astype(np.int64)
+    normal = ex > 0
+    sig[normal] |= np.int64(1 << mbits)
+    np.maximum(ex, 1, out=ex)
+    return sig, ex
+
+
+def _float_bits(arr: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(M, E)`` of a finite 2-D float16/32/64 array from its bits, in row chunks of about
+    :data:`CHUNK` entries (temporaries a few chunks; the ``int64`` result is the one full-size
+    array); None when some numerator needs more than 63 bits (the caller falls back).
+
+    Entry ``+- sig * 2**(eff - bias - mbits)``: over the least exponent ``e0`` of the nonzero
+    entries every numerator is ``sig << (eff - e0)``; the common power of two of all of
+    them (the lowest set bit of their bitwise or) is then divided out, or multiplied in
+    while the exponent of the denominator is negative."""
+    mbits, ebits = _FORMATS[arr.dtype.itemsize][1:]
+    if arr.dtype.byteorder not in "=|":
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    rows, cols = arr.shape
+    step = max(1, CHUNK // max(cols, 1))
+    ut = _FORMATS[arr.dtype.itemsize][0]
+    mag_mask = ut((1 << (mbits + ebits)) - 1)
+    lo_mag, hi_mag = None, 0
+    for r0 in range(0, rows, step):  # pass 1: the least nonzero and the largest magnitude (as bits)
+        mag = np.ascontiguousarray(arr[r0:r0 + step]).view(ut) & mag_mask
+        hi_mag = max(hi_mag, int(mag.max()))
+        mag -= ut(1)  # 0 wraps around to the largest value: the minimum is that of the nonzero entries
+        low = int(mag.min()) + 1
+        if low <= int(mag_mask):
+            lo_mag = low if lo_mag is None else min(lo_mag, low)
+    if lo_mag is None:
+        return np.zeros((rows, cols), dtype=np.int64), 0
+    lo_e, hi_e = max(1, lo_mag >> mbits), max(1, hi_mag >> mbits)  # IEEE order: bits order magnitudes
+    if mbits + 1 + hi_e - lo_e > INT64_BITS:
+        return None
+    bias = (1 << (ebits - 1)) - 1
+    out = np.empty((rows, cols), dtype=np.int64)
+    common = 0
+    for r0 in range(0, rows, step):  # pass 2: numerators over 2**(bias + mbits - lo_e)
+        block = arr[r0:r0 + step]
+        sig, ex = _fields(block, mbits, ebits)
+        ex -= lo_e
+        np.maximum(ex, 0, out=ex)  # zeros: any shift keeps them 0
+        np.left_shift(sig, ex, out=sig)
+        neg = np.signbit(block)
+        np.negative(sig, out=sig, where=neg)
+        out[r0:r0 + step] = sig
+        common |= int(np.bitwise_or.reduce(sig, axis=None))  # two's complement keeps the lowest set bit
+    e = bias + mbits - lo_e
+    tz = (common & -common).bit_length() - 1
+    if tz > 0 and e > 0:
+        k = min(tz, e)
+        np.right_shift(out, k, out=out)  # exact: every numerator is a multiple of 2**k
+        e -= k
+    if e < 0:
+        if mbits + 1 + hi_e - lo_e - e > INT64_BITS:
+            return None
+        np.left_shift(out, -e, out=out)
+        e = 0
+    return out, e
 
 
 def _integers(arr: np.ndarray) -> np.ndarray:

@@ -1,9 +1,9 @@
 """Exact integer scaling and linear algebra modulo a prime.
 
-Elimination runs in FLINT (``python-flint``'s ``nmod_mat``) or, for the large
-square solves of the generic no-subset certificate, in a blocked LU over
-``float64`` BLAS products (exact for moduli below ``2**20``: every product
-is below ``2**40`` and every sum of up to ``2**12`` of them below ``2**53``).
+Elimination runs in FLINT (``python-flint``'s ``nmod_mat``) for the small systems of the
+general search or, for the large square solves of the generic no-subset certificate,
+in a blocked LU over ``float64`` BLAS products with delayed reduction
+(:mod:`pybridge.exact.blas_lu`: moduli below ``2**20``, exact up to ``n = 32 760``).
 Residues live in NumPy ``int64`` arrays; a product of two residues below
 ``2**31`` fits ``int64`` and sums of such products are never formed without
 reducing first (see :func:`matvec_mod`). Results mod ``p`` are used only in
@@ -18,11 +18,8 @@ multi-modular exactness checks, where any pairwise coprime moduli work.
 
 from __future__ import annotations
 
-import ctypes
-import glob
 import os
 import random
-from contextlib import contextmanager
 from fractions import Fraction
 from math import lcm
 from operator import attrgetter
@@ -31,14 +28,16 @@ from typing import Any, Iterator, Optional, Sequence
 import flint
 import numpy as np
 
+from pybridge.exact.blas_lu import prime_bound, solve_square
+from pybridge.exact.openblas import set_blas_threads
+
 #: Primes below 2**31 (checked with sympy.isprime), largest first.
 PRIMES: tuple[int, ...] = (
     2147483647, 2147483629, 2147483587, 2147483579, 2147483563, 2147483549,
     2147483543, 2147483497, 2147483489, 2147483477, 2147483423, 2147483399,
 )
 
-BLAS_PRIME_BOUND = 2**20  #: moduli below this make float64 block products exact (inner size <= 2**12)
-BLAS_MAX_INNER = 2**12
+BLAS_PRIME_BOUND = 2**20  #: the largest prime bound of the float64 LU (:func:`~pybridge.exact.blas_lu.prime_bound`)
 
 _RNG = random.Random(int.from_bytes(os.urandom(8), "little"))
 
@@ -86,10 +85,11 @@ def random_primes(count: int, lo: int = 2**30, hi: int = 2**31, rng: Optional[ra
 class IntMatrix:
     """A rational matrix as integer numerators over one common positive denominator.
 
-    Built from rows of Python ints (``IntMatrix(rows, den)``) or from a NumPy
-    numerator array (:meth:`from_numerators`: ``int64``, or ``object`` holding
-    Python ints when some numerator needs more than 63 bits). Both views are
-    available (:attr:`rows`, :meth:`numerators`); each is computed once, on first use.
+    Built from rows of Python ints (``IntMatrix(rows, den)``: kept as an ``int64`` array
+    when every entry fits, as the tuples otherwise) or from a NumPy numerator array
+    (:meth:`from_numerators`: ``int64``, or ``object`` holding Python ints when some
+    numerator needs more than 63 bits). Both views are available (:attr:`rows`,
+    :meth:`numerators`); each is computed once, on first use.
     """
 
     __slots__ = ("den", "_rows", "_num", "_shape")
@@ -99,6 +99,13 @@ class IntMatrix:
         self._num: Optional[np.ndarray] = None
         self.den = den
         self._shape = (len(self._rows), len(self._rows[0]) if self._rows else 0)
+        if self._shape[0] and self._shape[1] and all(len(r) == self._shape[1] for r in self._rows):
+            try:  # entries that fit: an int64 backing; the tuples are rebuilt on demand
+                num = np.array(self._rows, dtype=np.int64)
+            except (OverflowError, TypeError, ValueError):
+                return
+            num.flags.writeable = False
+            self._num, self._rows = num, None
 
     @classmethod
     def from_numerators(cls, num: np.ndarray, den: int) -> IntMatrix:
@@ -336,6 +343,18 @@ def matvec_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
     return (r_hi * 65536 % p + r_lo) % p
 
 
+def matmul_mod(m: np.ndarray, v: np.ndarray, p: int) -> np.ndarray:
+    """``m @ v mod p`` for residues ``0 <= m, v < p``: one exact ``float64`` BLAS product when
+    every sum stays below ``2**53`` (``k (p - 1)**2 < 2**53``, ``k`` the inner size), else
+    :func:`matvec_mod`'s 16-bit limbs in ``int64`` (inner size up to ``2**15``)."""
+    k = m.shape[1]
+    if k * (p - 1) ** 2 < 2**53:
+        return np.remainder(m.astype(np.float64) @ v.astype(np.float64), float(p)).astype(np.int64)
+    if k > 2**15:
+        raise ValueError("matmul_mod: inner size above 2**15")
+    return matvec_mod(m, v, p)
+
+
 def to_flint(m: np.ndarray, p: int) -> flint.nmod_mat:
     """An ``nmod_mat`` from a residue array (python-flint takes Python sequences;
     ``ndarray.tolist`` converts in C)."""
@@ -394,160 +413,19 @@ def solve_left_mod(m: np.ndarray, target: np.ndarray, p: int) -> Optional[np.nda
     return solve_mod(m.T.copy(), target, p)
 
 
-class _Singular(Exception):
-    """No nonzero pivot mod p: the matrix is singular mod p."""
-
-
-_BASE = 16  #: columns eliminated one by one (unreduced updates: at most 16 products pile up)
-
-
-def _reduce(x: np.ndarray, p: float, pinv: float) -> None:
-    """``x := x - rint(x / p) * p`` in place: the balanced residue of each entry.
-
-    For integer-valued ``|x| < 2**52`` and ``p < 2**20`` the result is congruent to
-    ``x`` mod ``p`` and ``|result| <= p / 2 + 4``: the computed quotient ``x * pinv``
-    is within ``2**-18`` of ``x / p``, so the rounded quotient is off by at most one
-    and only when ``x / p`` is that close to a half-integer; ``q * p`` and the
-    difference are exact integers below ``2**53``. A balanced residue is 0 exactly
-    when ``x`` is divisible by ``p``. (Four vectorised passes, against NumPy's much
-    slower ``fmod``-based ``remainder``.)"""
-    q = x * pinv
-    np.rint(q, out=q)
-    q *= p
-    x -= q
-
-
-def _trsm_unit_lower(L: np.ndarray, X: np.ndarray, p: float, pinv: float) -> None:
-    """``X := L^-1 X`` mod ``p`` in place, ``L`` unit lower triangular (recursive, BLAS products)."""
-    h = L.shape[0]
-    if h <= _BASE:
-        for c in range(h - 1):
-            _reduce(X[c], p, pinv)
-            X[c + 1:] -= np.multiply.outer(L[c + 1:, c], X[c])
-        _reduce(X, p, pinv)
-        return
-    k = h // 2
-    _trsm_unit_lower(L[:k, :k], X[:k], p, pinv)
-    X[k:] -= L[k:, :k] @ X[:k]  # left unreduced: the leaves reduce each row before using it
-    _trsm_unit_lower(L[k:, k:], X[k:], p, pinv)
-
-
-def _lu_columns(a: np.ndarray, c0: int, c1: int, p: float, pinv: float, perm: np.ndarray) -> None:
-    """Recursive LU with row pivoting of columns ``c0 .. c1`` (rows ``c0 ..``), in place:
-    L (unit, below the diagonal) and U; row swaps applied to whole rows and to ``perm``.
-    Entries are kept as balanced residues (:func:`_reduce`)."""
-    ip = int(p)
-    if c1 - c0 <= _BASE:
-        for c in range(c0, c1):
-            col = a[c:, c]
-            _reduce(col, p, pinv)
-            if col[0] != 0:  # the usual case: no search, no swap
-                r = c
-            else:
-                nz = np.flatnonzero(col)
-                if nz.size == 0:
-                    raise _Singular
-                r = c + int(nz[0])
-            if r != c:
-                a[[c, r]] = a[[r, c]]
-                perm[[c, r]] = perm[[r, c]]
-            seg = a[c, c + 1:c1]
-            _reduce(seg, p, pinv)
-            inv = float(pow(int(a[c, c]) % ip, ip - 2, ip))
-            low = a[c + 1:, c]
-            low *= inv
-            _reduce(low, p, pinv)
-            if c + 1 < c1:
-                a[c + 1:, c + 1:c1] -= np.multiply.outer(low, seg)
-        _reduce(a[c0:, c0:c1], p, pinv)
-        return
-    h = (c1 - c0) // 2
-    m = c0 + h
-    _lu_columns(a, c0, m, p, pinv, perm)
-    _trsm_unit_lower(a[c0:m, c0:m], a[c0:m, m:c1], p, pinv)
-    a[m:, m:c1] -= a[m:, c0:m] @ a[c0:m, m:c1]  # left unreduced (see solve_square_blas)
-    _lu_columns(a, m, c1, p, pinv, perm)
-
-
-@contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """Run BLAS single-threaded inside the block (restored after), when NumPy's bundled
-    OpenBLAS can be found; otherwise nothing changes. The recursive LU issues many
-    thin products, for which OpenBLAS threads cost more than they give (on the project
-    machine: 6.4 s with 2 threads against 1.8 s with one, under load)."""
-    funcs = _openblas_thread_functions()
-    if funcs is None:
-        yield
-        return
-    get, set_ = funcs
-    before = int(get())
-    set_(1)
-    try:
-        yield
-    finally:
-        set_(before)
-
-
 def use_one_blas_thread() -> None:
     """Make this process's BLAS single-threaded for good (a ``scan --jobs`` worker): with one
     worker per core, OpenBLAS's own threads only spin against the other workers (MiniLM's
     6-layer scan on two cores: 33 s with them, 18 s without)."""
-    funcs = _openblas_thread_functions()
-    if funcs is not None:
-        funcs[1](1)
-
-
-def _openblas_thread_functions() -> Optional[tuple[Any, Any]]:
-    """``(get_num_threads, set_num_threads)`` of NumPy's bundled OpenBLAS, or None."""
-    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*"))
-    for path in libs:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for prefix in ("scipy_openblas", "openblas"):
-            for suffix in ("64_", ""):
-                get = getattr(lib, f"{prefix}_get_num_threads{suffix}", None)
-                set_ = getattr(lib, f"{prefix}_set_num_threads{suffix}", None)
-                if get is not None and set_ is not None:
-                    return get, set_
-    return None
+    set_blas_threads(1)
 
 
 def solve_square_blas(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
-    """The solution of ``m x = rhs (mod p)`` for square ``m`` invertible mod ``p``, else None.
-
-    Recursive LU with row pivoting whose work is ``float64`` matrix products (BLAS).
-    Exact: ``p < 2**20``; every factor of a product is a balanced residue
-    (``|r| <= p / 2 + 4 < 2**19``, :func:`_reduce`: a pivot column, a pivot row segment,
-    a finished L panel, a finished row of U), so each product is below ``2**38``; an
-    entry receives one such product per elimination step before it is reduced at the
-    latest when its own column or row is finished, at most ``n <= 2**12`` of them, so
-    every intermediate stays below ``2**51`` (starting entries below ``2**40``) and
-    every float64 operation is exact. ``m`` may be an integer array (any residues) or
-    a ``float64`` array of integers below ``2**52`` in absolute value (it is then
-    overwritten; entries of ``2**40`` or more are reduced first)."""
+    """The solution of ``m x = rhs (mod p)`` for square ``m`` invertible mod ``p``, else None:
+    :func:`pybridge.exact.blas_lu.solve_square` (a blocked LU over ``float64`` BLAS with
+    delayed reduction; ``p`` below :func:`~pybridge.exact.blas_lu.prime_bound` of the size,
+    ``2**20`` up to ``n = 32 760``)."""
     n = m.shape[0]
-    if p >= BLAS_PRIME_BOUND or n > BLAS_MAX_INNER or m.shape != (n, n):
-        raise ValueError("solve_square_blas needs p < 2**20 and a square matrix of size <= 2**12")
-    fp, pinv = float(p), 1.0 / p
-    if m.dtype == np.float64:
-        a = m
-        if not float(np.max(np.abs(a), initial=0.0)) < 2.0**40:
-            _reduce(a, fp, pinv)
-    else:
-        a = np.remainder(m, p).astype(np.float64)
-    perm = np.arange(n)
-    with _one_blas_thread():
-        try:
-            _lu_columns(a, 0, n, fp, pinv, perm)
-        except _Singular:
-            return None
-        y = np.remainder(rhs, p).astype(np.float64)[perm].reshape(n, 1)
-        _trsm_unit_lower(a, y, fp, pinv)
-    x = np.zeros(n)
-    yv = np.remainder(y[:, 0], fp)
-    for i in reversed(range(n)):
-        s = float(np.remainder(a[i, i + 1:] @ x[i + 1:], fp))
-        x[i] = (yv[i] - s) % fp * pow(int(a[i, i]) % p, p - 2, p) % fp
-    return x.astype(np.int64)
+    if m.shape != (n, n) or p >= prime_bound(n):
+        raise ValueError("solve_square_blas needs a square matrix and p below prime_bound(n)")
+    return solve_square(m, rhs, p)

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.decision.subset_search import _positions, _System
-from pybridge.exact.modular import IntMatrix, _reduce, random_primes, rank_mod, solve_square_blas
+from pybridge.exact.blas_lu import reduce_balanced as _reduce
+from pybridge.exact.modular import IntMatrix, random_primes, rank_mod, solve_square_blas
 from helpers import examples
 
 P = 1048573  # the largest prime below 2**20
@@ -81,7 +82,8 @@ def test_scan_workers_use_one_blas_thread() -> None:
     import subprocess
     import sys
 
-    code = ("from pybridge.exact.modular import _openblas_thread_functions, use_one_blas_thread\n"
+    code = ("from pybridge.exact.openblas import thread_functions as _openblas_thread_functions\n"
+            "from pybridge.exact.modular import use_one_blas_thread\n"
             "f = _openblas_thread_functions()\n"
             "use_one_blas_thread()\n"
             "print('none' if f is None else int(f[0]()))")
@@ -89,3 +91,62 @@ def test_scan_workers_use_one_blas_thread() -> None:
     if out == "none":
         pytest.skip("NumPy's bundled OpenBLAS not found")
     assert out == "1"
+
+
+@pytest.mark.parametrize("orders", ["CCC", "FFF", "CFC", "FCF", "FFC", "CCF"])
+def test_gemm_sub_in_place_every_layout(orders):
+    """``c -= a @ b`` through BLAS for every memory order (views of larger arrays included)."""
+    from pybridge.exact.openblas import gemm_sub
+
+    rng = np.random.default_rng(len(orders))
+    big = [np.array(rng.integers(-99, 99, size=(40, 50)), dtype=np.float64, order=o) for o in orders]
+    c, a, b = big[0][3:20, 5:30], big[1][1:18, 2:11], big[2][4:13, 7:32]
+    want = c - a @ b
+    before = big[0].copy()
+    gemm_sub(c, a, b)
+    assert np.array_equal(c, want)
+    outside = np.ones(big[0].shape, dtype=bool)
+    outside[3:20, 5:30] = False
+    assert np.array_equal(big[0][outside], before[outside])  # nothing written outside the view
+
+
+def test_prime_bound_keeps_float64_exact():
+    """The LU's bound: start + n products of balanced residues stay below 2**53."""
+    from pybridge.exact.blas_lu import START_BOUND, max_size, prime_bound
+
+    for b in (2**20, 2**19, 2**18):
+        h = b // 2 + 4
+        n = max_size(b)
+        assert START_BOUND + n * h * h < 2**53 <= START_BOUND + (n + 1) * h * h
+    assert prime_bound(16385) == 2**20 and prime_bound(40000) == 2**19
+    with pytest.raises(ValueError):
+        prime_bound(10**6)
+    with pytest.raises(ValueError):  # a prime beyond the bound of the size is refused
+        solve_square_blas(np.eye(3, dtype=np.int64), np.ones(3, dtype=np.int64), 2**20 + 7)
+
+
+@pytest.mark.parametrize("n", [31, 32, 33, 65, 130])
+def test_solve_with_singular_leading_blocks(n):
+    """Zero leading minors inside every leaf (row exchanges) and at leaf boundaries."""
+    rng = np.random.default_rng(n)
+    m = rng.integers(0, P, size=(n, n))
+    m[:, :2] = 0
+    m[n - 2:, :2] = rng.integers(1, P, size=(2, 2))  # the first two pivots are in the last rows
+    m[32:34 if n > 34 else n, 32:34 if n > 34 else n] = 0
+    b = rng.integers(0, P, size=n)
+    x = solve_square_blas(m, b, P)
+    if x is None:
+        assert rank_mod(m, P) < n
+    else:
+        check_solution(m, b, x, P)
+
+
+def test_matmul_mod_both_paths():
+    from pybridge.exact.modular import matmul_mod
+
+    rng = np.random.default_rng(5)
+    for p in (1048573, 2147483647):
+        m = rng.integers(0, p, size=(20, 300))
+        v = rng.integers(0, p, size=(300, 7))
+        want = (m.astype(object).dot(v.astype(object))) % p
+        assert np.array_equal(matmul_mod(m, v, p).astype(object), want)
