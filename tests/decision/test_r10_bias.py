@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction as F
+from pathlib import Path
 from unittest.mock import patch
 
 import pytest
@@ -212,6 +213,9 @@ def test_cli_check_biased_block(tmp_path, capsys, act):
 def test_scan_clip_checkpoint_layers_decided(tmp_path):
     """A CLIP-shaped checkpoint (quick_gelu, fc1/fc2 with biases, random weights): every layer
     gets R9's verdict instead of ``undecided``."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "io"))
     from test_architectures import clip, write
 
     import pybridge.api as api

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pybridge.exact import dyadic
 from pybridge.exact.dyadic import dyadic_numerators
+from helpers import examples
 
 
 def _exact(arr: np.ndarray, num: np.ndarray, e: int) -> None:
@@ -22,7 +23,7 @@ def _exact(arr: np.ndarray, num: np.ndarray, e: int) -> None:
         assert any(m % 2 for m in nums), "the exponent of the denominator is not least"
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(st.sampled_from([np.float16, np.float32, np.float64]), st.integers(1, 9), st.integers(1, 7),
        st.integers(-30, 30), st.integers(0, 12), st.booleans(), st.integers(0, 2**32 - 1))
 def test_bits_match_fractions(dtype, rows, cols, center, spread, transposed, seed):

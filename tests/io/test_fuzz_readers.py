@@ -236,7 +236,7 @@ index_names = st.lists(
 count_values = st.one_of(st.none(), st.integers(-1, 20), st.sampled_from([10_000, 10_001, 10**9]), st.text(max_size=3))
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(index_names, st.sampled_from(["llama", "mixtral", None]), count_values, count_values)
 def test_layer_numbers_in_names(names: list[str], model_type, layers, experts) -> None:
     """Any layer/expert numbers (huge, padded, other scripts' digits), any root, any count:
