@@ -188,6 +188,7 @@ def width_to_json(report: Report) -> dict:
         doc["witness_block"] = {
             "W_up": _matrix_json(b.W_up), "b_up": [fraction_to_text(x) for x in b.b_up],
             "W_down": _matrix_json(b.W_down), "b_down": [fraction_to_text(x) for x in b.b_down],
+            "padding_rows": b.padding,  # zero rows (W_up, b_up and W_down columns zero) not listed
         }
         if b.sigma_constants:  # the output bias is b_down + sum b sigma(c) (irrational: kept symbolic)
             doc["witness_block"]["b_down_plus_sigma"] = [

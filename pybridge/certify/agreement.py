@@ -63,6 +63,8 @@ def agreement(instance: Instance, extract: Extract) -> Optional[str]:
     A, B = extract.A, extract.B
     if len(instance.W_up) != A.shape[0] or any(not 0 <= k < instance.d for k in R):
         return "the block does not fit the weights' shape"
+    if A.shape != (instance.n, len(R)) or B.shape != (len(R), instance.n) or len(set(R)) != len(R):
+        return "the extract's shape does not fit the block it names"
     bad = _mismatch(instance.W_up, range(A.shape[0]), R, A)
     if bad is not None:
         return f"W_up[{bad[0]}][{R[bad[1]]}]"

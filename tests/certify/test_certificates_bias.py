@@ -266,3 +266,26 @@ def test_r9_decisions_name_the_method_that_was_run():
     par = replace(inst, W_up=tuple(tuple(r) for r in up), b_up=tuple(b_up))
     dec = decide(par)
     assert not dec.generic and dec.method == width_route.METHOD
+
+
+def test_agreement_refuses_an_extract_of_the_wrong_shape():
+    """An extract missing a column (or with a repeated index) never 'agrees': a zip over the
+    shorter list would have compared only what is there (audit of issue 21)."""
+    from pybridge.exact.modular import IntMatrix
+
+    from pybridge.exact.arrays import ArrayMatrix
+
+    rng = np.random.default_rng(64)
+    a = rng.normal(0, 0.02, size=(40, 8)).astype(np.float32)
+    b = rng.normal(0, 0.02, size=(8, 40)).astype(np.float32)
+    inst = Instance(Activation("gelu"), ArrayMatrix(a), ArrayMatrix(b), b_up=tuple(F(k, 7) for k in range(40)))
+    cert = build_certificate(inst, decide(inst))
+    ex = cert.extract
+    assert agreement(inst, ex) is None
+    short_A = IntMatrix(tuple(tuple(r[:-1]) for r in ex.A.rows), ex.A.den)
+    assert agreement(inst, replace(ex, A=short_A)) == "the extract's shape does not fit the block it names"
+    short_B = IntMatrix(tuple(tuple(r) for r in ex.B.rows[:-1]), ex.B.den)
+    assert agreement(inst, replace(ex, B=short_B)) == "the extract's shape does not fit the block it names"
+    if len(ex.block) >= 2:
+        twice = (ex.block[0],) * len(ex.block)
+        assert agreement(inst, replace(ex, block=twice)) is not None
