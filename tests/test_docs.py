@@ -119,3 +119,15 @@ def test_api_doc_numpy_snippet_runs(monkeypatch) -> None:
     ns: dict = {}
     exec(code, ns)
     assert ns["report"].decision.verdict == "absorbable" and ns["inst"].activation.name == "gelu"
+
+
+def test_paper_view_names_every_result_of_results_toml() -> None:
+    """The graph's overview labels a result by its short name from templates/paper.toml; a
+    result without one would be drawn with its whole title (unreadable at 1024 px)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    ids = [r["id"] for r in tomllib.loads((root / "coq" / "results.toml").read_text())["result"]]
+    paper = {r["id"]: r for r in tomllib.loads((root / "pybridge" / "templates" / "paper.toml").read_text())["result"]}
+    assert [i for i in ids if i not in paper] == []
+    assert all(len(paper[i]["name"]) <= 40 for i in ids), [paper[i]["name"] for i in ids]

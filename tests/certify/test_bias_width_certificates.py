@@ -140,7 +140,9 @@ def test_tampered_kink_rejected(backend):
     dec = decide(i, width=1)
     G = [list(r) for r in dec.width_info.form.G]
     G[0][0] += 1
-    assert _rejected(backend, _with_form(i, dec, G=tuple(tuple(r) for r in G)))
+    from pybridge.exact.modular import scale_matrix
+
+    assert _rejected(backend, _with_form(i, dec, Gi=scale_matrix(tuple(tuple(r) for r in G))))
 
 
 def test_tampered_class_rejected(backend):

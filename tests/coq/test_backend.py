@@ -43,7 +43,7 @@ def test_stale_library_is_unavailable_not_rejected(tmp_path: Path) -> None:
     x = tmp_path / "coq" / "theories" / "a" / "X.v"
     x.write_text("Definition x := 2.\n")  # X recompiled, Y not: inconsistent assumptions
     subprocess.run(backend.coqc_args() + [str(x)], check=True, capture_output=True)
-    with pytest.raises(ProverUnavailable, match="inconsistent assumptions.*make -C coq") as info:
+    with pytest.raises(ProverUnavailable, match="inconsistent assumption.*make -C coq") as info:
         backend.check_file(CERT, stem="Stale", timeout=60)
     assert info.value.exit_code == EXIT_INPUT
 
