@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install.sh
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist load "$@"
