@@ -170,14 +170,7 @@ class CoqBackend:
             kept = keep_dir / f"{stem}_{digest}.v"
             kept.write_text(source)
         res = self.run(source, stem=stem, timeout=timeout)
-        kept_path = str(kept) if kept else None
-        if res.timed_out:
-            return ProverResult(ProverOutcome.TIMEOUT, res.seconds, f"coqc timed out after {timeout:g} s",
-                                prover=self.name, kept_path=kept_path)
-        if not res.ok:
-            library_failure(res.output)
-        outcome = ProverOutcome.ACCEPTED if res.ok else ProverOutcome.REJECTED
-        return ProverResult(outcome, res.seconds, res.output, prover=self.name, kept_path=kept_path)
+        return self._result(res, timeout, str(kept) if kept else None)
 
     def check_files(
         self, files: Sequence[tuple[str, str]], *, main: str, timeout: float, keep_dir: Optional[Path] = None
@@ -201,6 +194,11 @@ class CoqBackend:
                 if stem != main:
                     (Path(tmp) / f"{stem}.v").write_text(source)
             res = self.run(dict(files)[main], stem=main, timeout=timeout, directory=Path(tmp))
+        return self._result(res, timeout, kept_path)
+
+    def _result(self, res: CoqRun, timeout: float, kept_path: Optional[str]) -> ProverResult:
+        """A coqc run as a prover result: timeout, accepted or rejected (a library that cannot
+        be loaded raises :class:`ProverUnavailable`: no certificate was judged)."""
         if res.timed_out:
             return ProverResult(ProverOutcome.TIMEOUT, res.seconds, f"coqc timed out after {timeout:g} s",
                                 prover=self.name, kept_path=kept_path)

@@ -55,7 +55,8 @@ def _digest(coq: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def _cache_dir() -> Path:
+def default_cache_dir() -> Path:
+    """``$PYBRIDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/pybridge``, else ``~/.cache/pybridge``."""
     env = os.environ.get("PYBRIDGE_CACHE_DIR")
     if env:
         return Path(env)
@@ -75,7 +76,7 @@ def materialize(sources: Path, cache: Optional[Path] = None, *, build: bool = Tr
     lock; a failed build raises :class:`ProverUnavailable` and is retried next time.
     ``progress`` receives one line before the build (it takes minutes) and one after.
     """
-    root = (cache or _cache_dir()) / f"library-{_digest(sources)}"
+    root = (cache or default_cache_dir()) / f"library-{_digest(sources)}"
     coq = root / "coq"
     root.mkdir(parents=True, exist_ok=True)
     with open(root / ".lock", "w") as lock:

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
+from pybridge.coq.library_home import default_cache_dir
 from pybridge.coq.protocol import marked, parse_assumptions, parse_check, split_marked
 from pybridge.errors import ProverUnavailable
 from pybridge.files import atomic_write_text
@@ -129,15 +130,6 @@ def _ask(backend: CoqBackend, names: list[str], closure: bool = True) -> dict[st
             return out
     out.update(_ask_each(backend, requires, present))
     return out
-
-
-def default_cache_dir() -> Path:
-    """``$PYBRIDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/pybridge``, else ``~/.cache/pybridge``."""
-    env = os.environ.get("PYBRIDGE_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME")
-    return (Path(base) if base else Path.home() / ".cache") / "pybridge"
 
 
 #: answers kept for this many compiled libraries (older files are removed)
