@@ -1,10 +1,13 @@
 (** * What is proved: the paper's results as statements
 
     A. Mijoski, M. Karbevski, "Can an MLP Absorb Its Own Skip Connection?"
-    (arXiv:2604.23705); results R1-R7 as in [../shared/paper.md], and
-    R8-R10, which go beyond the paper ("deciding every block").  Each
-    result is a named [Prop], readable without any proof: this file imports
-    only definition files ([spec/]), and proves nothing.  The proofs are
+    (arXiv:2604.23705); results R1-R7 as in [docs/paper.md], and
+    R8-R11, which go beyond the paper ("deciding every block", and the block
+    inside a transformer sublayer).  Each result is a named [Prop], readable
+    without any proof: this file imports only files of definitions (those of
+    [spec/], and [decide/RidgeForm.v], [bias/BiasSpec.v],
+    [activations/MoreActivationDefs.v], which define and prove nothing
+    else), and proves nothing.  The proofs are
     [results/PaperProofs.v] ([Theorem r5_relu : Paper.R5_relu], ...).
 
     Vocabulary ([spec/BlockDefs.v]): [ungated sigma d n A B] is
