@@ -727,14 +727,24 @@ class _ProcessRunner(_Runner):
         self._fill(job)
 
     def _fill(self, job: _Scan) -> None:
+        from concurrent.futures.process import BrokenProcessPool
+
         while self.waiting and len(self.running) < self.jobs:
             planned = self.waiting[0]
             alone = planned.retried or any(p.retried for p in self.running.values())
             if (alone and self.running) or not job.fits_now(planned.memory,
                                                             sum(p.memory for p in self.running.values())):
                 break
+            try:
+                future = self.executor.submit(scan_worker, *job.worker_args(planned))
+            except BrokenProcessPool:  # a worker died since the last collect: not this layer's fault
+                if self.running:
+                    return  # _collect sees the running layers fail with the pool and starts a new one
+                self.executor.shutdown(wait=True)
+                self.executor = self._new_executor()
+                continue
             self.waiting.pop(0)
-            self.running[self.executor.submit(scan_worker, *job.worker_args(planned))] = planned
+            self.running[future] = planned
 
     def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
         import concurrent.futures as cf
