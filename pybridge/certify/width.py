@@ -41,7 +41,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from pybridge.certify.bias import find_block, write_bias_partial
-from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, nat_list
+from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
 from pybridge.certify.pieces import write_functionals, write_nonzero_skip
 from pybridge.certify.rank import rank_term
@@ -110,10 +110,6 @@ def _bools(sel: Sequence[int], k: int) -> str:
     return "[" + "; ".join("true" if t in s else "false" for t in range(k)) + "]"
 
 
-def _cols(rows: Sequence[Sequence[int]], ncols: int) -> list[tuple[int, ...]]:
-    return [tuple(r[j] for r in rows) for j in range(ncols)]
-
-
 def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix, B: IntMatrix, U: IntMatrix,
                     G: IntMatrix, L: IntMatrix, lam: IntMatrix, cls: Sequence[int]) -> str:
     """Write a block (rows of ``A``, columns of ``B``) and its canonical form (``U``, ``G``, ``L``,
@@ -127,11 +123,11 @@ def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix,
     w.z("dA", A.den)
     w.z("dB", B.den)
     w.rows("RA", A.rows)
-    w.rows("CB", _cols(B.rows, n))
+    w.rows("CB", columns(B))
     w.z("dU", U.den)
     w.rows("RU", U.rows if K else [])
     w.z("dG", G.den)
-    w.rows("CG", _cols(G.rows, K))
+    w.rows("CG", columns(G))
     w.z("dL", L.den)
     w.rows("RL", L.rows)
     w.z("dl", lam.den)
@@ -181,7 +177,7 @@ def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[tuple[str, str, st
     return CoqWriter(extra=extra), ("relu" if pm is None else pm[0]), pm
 
 
-def zmatrix(w: CoqWriter, name: str, rows: Sequence[Sequence[int]]) -> str:
+def zmatrix(w: CoqWriter, name: str, rows: Sequence[Sequence[int]] | np.ndarray) -> str:
     """A ``list (list Z)`` term for ``rows``: primitive integers read by ``zrows`` when every
     numerator fits 62 bits, else ``Z`` literals (exact at any size; slower to parse)."""
     if all(-LIMIT <= v < LIMIT for r in rows for v in r):
@@ -212,9 +208,9 @@ def width_data_terms(w: CoqWriter, data: WidthData, k: int, d: int, m: int, tag:
     P = scale_matrix(data.P) if data.r else IntMatrix((), 1)
     Q = scale_matrix(data.Q) if data.r else IntMatrix((), 1)
     w.z(f"dE{tag}", E.den)
-    ce = zmatrix(w, f"CE{tag}", _cols(E.rows, k) if k else [])
+    ce = zmatrix(w, f"CE{tag}", columns(E) if k else [])
     w.z(f"dP{tag}", P.den)
-    cp = zmatrix(w, f"CP{tag}", _cols(P.rows, data.r) if data.r else [])
+    cp = zmatrix(w, f"CP{tag}", columns(P) if data.r else [])
     w.z(f"dQ{tag}", Q.den)
     rq = zmatrix(w, f"RQ{tag}", Q.rows if data.r else [])
     tail = f"{_bools(data.T, k)} {_bools(data.S, k)} {data.r}%nat dE{tag} {ce} dP{tag} {cp} dQ{tag} {rq}"
@@ -351,7 +347,7 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
     w.z("dA", aug.den)
     w.z("dB", B.den)
     w.rows("RA", aug.rows)
-    w.rows("CB", _cols(B.rows, n))
+    w.rows("CB", columns(B))
     w.z("db0", b0.den)
     w.int_list("Lb0", b0.rows[0])
     g = gen.certificate
