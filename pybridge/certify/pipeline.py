@@ -125,12 +125,14 @@ def _prepare(instance: Instance, decision: Decision, backend: ProverBackend) -> 
     return _Prepared(cert, expected, note)
 
 
-def _judge(res: ProverResult, prep: _Prepared, tag: str, i: int) -> ProverResult:
-    """The verdict on certificate ``i`` of a driver run: the vetted theorem's assumptions."""
-    axioms = assumptions(res.message, tag, i)
+def judge_assumptions(res: ProverResult, axioms: Optional[tuple[str, ...]], missing: str,
+                      summary: str, note: str = "") -> ProverResult:
+    """An accepted coqc run judged by the assumptions it printed for the checked theorem:
+    rejected when they are ``missing`` (that message) or one is not allowed
+    (:data:`pybridge.prover.ALLOWED_AXIOMS`, primitive integers); else accepted, its message
+    ``summary`` and the axioms, then ``note``."""
     if axioms is None:
-        return replace(res, outcome=ProverOutcome.REJECTED,
-                       message="the vetted statement's Print Assumptions did not run")
+        return replace(res, outcome=ProverOutcome.REJECTED, message=missing)
     disallowed = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
     if disallowed:
         return replace(res, outcome=ProverOutcome.REJECTED,
@@ -138,8 +140,14 @@ def _judge(res: ProverResult, prep: _Prepared, tag: str, i: int) -> ProverResult
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     extra = f" + {prim} primitive-integer axioms" if prim else ""
-    return replace(res, message=f"{prep.cert.summary}; statement vetted against the instance; "
-                   f"axioms: {', '.join(named) or 'none'}{extra}{prep.note}")
+    return replace(res, message=f"{summary}; axioms: {', '.join(named) or 'none'}{extra}{note}")
+
+
+def _judge(res: ProverResult, prep: _Prepared, tag: str, i: int) -> ProverResult:
+    """The verdict on certificate ``i`` of a driver run: the vetted theorem's assumptions."""
+    return judge_assumptions(res, assumptions(res.message, tag, i),
+                             "the vetted statement's Print Assumptions did not run",
+                             f"{prep.cert.summary}; statement vetted against the instance", prep.note)
 
 
 def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,

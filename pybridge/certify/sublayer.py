@@ -28,6 +28,7 @@ from typing import Optional
 from pybridge.certify.agreement import agreement
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Extract
+from pybridge.certify.pipeline import build_certificate, judge_assumptions
 from pybridge.coq.protocol import final_assumptions
 from pybridge.decision.sublayer import (
     CERT_PARALLEL,
@@ -39,7 +40,7 @@ from pybridge.decision.sublayer import (
     decide_sublayer,
 )
 from pybridge.model import Activation, Decision, Instance, Norm
-from pybridge.prover import ALLOWED_AXIOMS, PRIMITIVE_INT_AXIOMS, ProverBackend, ProverOutcome, ProverResult
+from pybridge.prover import ProverBackend, ProverOutcome, ProverResult
 
 MODULES = ("BiasBlocks", "Norms", "MoreActivationDefs", "PreNorm", "PostNorm", "CertifySublayer")
 _NORM_FN = {"layernorm": "layer_norm", "rmsnorm": "rms_norm"}
@@ -175,8 +176,6 @@ def _post_glue(stmt: str, how: str, kind: str) -> tuple[str, str]:
 
 def postnorm_certificate(instance: Instance, bare: Decision, sub: SublayerDecision) -> SublayerCertificate:
     """The bare block's certificate glued to the post-norm sublayer's verdict."""
-    from pybridge.certify.pipeline import build_certificate
-
     norm = sub.norm
     if norm.kind not in _NORM_FN or norm.eps is None:
         raise CannotCertify("the norm has no kind or eps")
@@ -223,8 +222,6 @@ def certificate_for(instance: Instance, bare: Decision, sub: SublayerDecision) -
 
 def run_certificate(cert: SublayerCertificate, backend: ProverBackend, *, timeout: float) -> ProverResult:
     """Compile ``cert``; accept only allowed axioms (as the pipeline does)."""
-    from dataclasses import replace
-
     if cert.extract is not None:
         assert cert.extract_of is not None
         bad = agreement(cert.extract_of, cert.extract)
@@ -234,14 +231,7 @@ def run_certificate(cert: SublayerCertificate, backend: ProverBackend, *, timeou
     res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout)
     if not res.accepted:
         return res
-    axioms = final_assumptions(res.message)
-    if axioms is None:
-        return replace(res, outcome=ProverOutcome.REJECTED, message="no Print Assumptions output")
-    disallowed = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
-    if disallowed:
-        return replace(res, outcome=ProverOutcome.REJECTED, message=f"disallowed assumptions: {', '.join(disallowed)}")
-    named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
-    return replace(res, message=f"{cert.summary}; axioms: {', '.join(named) or 'none'}")
+    return judge_assumptions(res, final_assumptions(res.message), "no Print Assumptions output", cert.summary)
 
 
 # ------------------------------------------------------------------ one sublayer, reported
