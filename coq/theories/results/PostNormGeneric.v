@@ -24,45 +24,9 @@ Open Scope R_scope.
 Definition skip_submatrix_cond (d n : nat) (S : nat -> bool) (A B P : mat) : Prop :=
   forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l.
 
-Lemma mv_opp d P x k : mv d P (fun t => - x t) k = - mv d P x k.
-Proof. unfold mv. apply dot_opp_r. Qed.
-
-(** ** (=>): the even part does not see [P] *)
-
-Lemma relu_even_part_skip d n m P A B A' B' :
-  same_fun d (ungated relu d m A' B') (residual d P (ungated relu d n A B)) ->
-  forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x.
-Proof.
-  intros H k Hk x.
-  assert (Ev : forall N V (beta : nat -> R),
-    ridge_sum d N V beta x = sumn N (fun j => beta j * relu (dot d (row V j) x))
-      + sumn N (fun j => beta j * relu (dot d (row V j) (fun t => - x t)))).
-  { intros N V beta. unfold ridge_sum. rewrite <- sumn_plus. apply sumn_ext. intros j _.
-    rewrite dot_opp_r, <- Rmult_plus_distr_l, relu_add_opp. reflexivity. }
-  rewrite !Ev.
-  pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
-  unfold ungated, residual in E1, E2. rewrite mv_opp in E2.
-  cbv beta in E2. rewrite E1, E2. ring.
-Qed.
-
-Lemma ungated_odd_part_skip sigma d n m P A B A' B' : odd_part_identity sigma ->
-  same_fun d (ungated sigma d m A' B') (residual d P (ungated sigma d n A B)) ->
-  forall k, (k < d)%nat -> forall x,
-    sumn m (fun j => B' k j * dot d (row A' j) x) =
-    2 * mv d P x k + sumn n (fun i => B k i * dot d (row A i) x).
-Proof.
-  intros Hodd H k Hk x.
-  assert (Od : forall N V (beta : nat -> R),
-    sumn N (fun j => beta j * dot d (row V j) x) =
-      sumn N (fun j => beta j * sigma (dot d (row V j) x))
-      - sumn N (fun j => beta j * sigma (dot d (row V j) (fun t => - x t)))).
-  { intros N V beta. rewrite <- sumn_minus. apply sumn_ext. intros j _.
-    rewrite dot_opp_r, <- Rmult_minus_distr_l, Hodd. reflexivity. }
-  rewrite (Od m A' (B' k)), (Od n A (B k)).
-  pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
-  unfold ungated, residual in E1, E2. rewrite mv_opp in E2.
-  cbv beta in E2. rewrite E1, E2. ring.
-Qed.
+(** The even and odd parts with any linear part [P] ([relu_even_part_skip],
+    [ungated_odd_part_skip]) are in [ReluSubmatrix], which derives the identity-skip
+    forms from them. *)
 
 (** Once the rows are matched, [S = {i | c_i < 0}] has [B[:,S] A[S,:] = -P]. *)
 Lemma matched_skip_submatrix d n P A B A' B' (jf : nat -> nat) (cf : nat -> R) :

@@ -33,8 +33,13 @@ Proof. unfold relu, Rmax, Rabs. repeat destruct Rle_dec; repeat destruct Rcase_a
 Lemma relu_sub_opp z : relu z - relu (- z) = z.
 Proof. unfold relu, Rmax. repeat destruct Rle_dec; lra. Qed.
 
-Lemma relu_even_part d n m A B A' B' :
-  same_fun d (ungated relu d m A' B') (residual d identity (ungated relu d n A B)) ->
+(** The even part does not see the linear part [P] of the residual block; with [P = I]
+    it is [relu_even_part]. The odd part gives [2 P + B A = B' A'] ([ungated_odd_part_skip]). *)
+Lemma mv_opp d P x k : mv d P (fun t => - x t) k = - mv d P x k.
+Proof. unfold mv. apply dot_opp_r. Qed.
+
+Lemma relu_even_part_skip d n m P A B A' B' :
+  same_fun d (ungated relu d m A' B') (residual d P (ungated relu d n A B)) ->
   forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x.
 Proof.
   intros H k Hk x.
@@ -45,17 +50,15 @@ Proof.
     rewrite dot_opp_r, <- Rmult_plus_distr_l, relu_add_opp. reflexivity. }
   rewrite !Ev.
   pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
-  unfold ungated, residual in E1, E2.
-  rewrite (mv_identity d x k Hk) in E1. rewrite (mv_identity d _ k Hk) in E2.
+  unfold ungated, residual in E1, E2. rewrite mv_opp in E2.
   cbv beta in E2. rewrite E1, E2. ring.
 Qed.
 
-(** The odd part, for every [sigma] with [sigma(z) - sigma(-z) = z]. *)
-Lemma ungated_odd_part_eq sigma d n m A B A' B' : odd_part_identity sigma ->
-  same_fun d (ungated sigma d m A' B') (residual d identity (ungated sigma d n A B)) ->
+Lemma ungated_odd_part_skip sigma d n m P A B A' B' : odd_part_identity sigma ->
+  same_fun d (ungated sigma d m A' B') (residual d P (ungated sigma d n A B)) ->
   forall k, (k < d)%nat -> forall x,
     sumn m (fun j => B' k j * dot d (row A' j) x) =
-    2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
+    2 * mv d P x k + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
   intros Hodd H k Hk x.
   assert (Od : forall N V (beta : nat -> R),
@@ -66,9 +69,25 @@ Proof.
     rewrite dot_opp_r, <- Rmult_minus_distr_l, Hodd. reflexivity. }
   rewrite (Od m A' (B' k)), (Od n A (B k)).
   pose proof (H x k Hk) as E1. pose proof (H (fun t => - x t) k Hk) as E2.
-  unfold ungated, residual in E1, E2.
-  rewrite (mv_identity d x k Hk) in E1. rewrite (mv_identity d _ k Hk) in E2.
+  unfold ungated, residual in E1, E2. rewrite mv_opp in E2.
   cbv beta in E2. rewrite E1, E2. ring.
+Qed.
+
+Lemma relu_even_part d n m A B A' B' :
+  same_fun d (ungated relu d m A' B') (residual d identity (ungated relu d n A B)) ->
+  forall k, (k < d)%nat -> forall x, ridge_sum d m A' (B' k) x = ridge_sum d n A (B k) x.
+Proof. exact (relu_even_part_skip d n m identity A B A' B'). Qed.
+
+(** The odd part, for every [sigma] with [sigma(z) - sigma(-z) = z]. *)
+Lemma ungated_odd_part_eq sigma d n m A B A' B' : odd_part_identity sigma ->
+  same_fun d (ungated sigma d m A' B') (residual d identity (ungated sigma d n A B)) ->
+  forall k, (k < d)%nat -> forall x,
+    sumn m (fun j => B' k j * dot d (row A' j) x) =
+    2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
+Proof.
+  intros Hodd H k Hk x.
+  rewrite (ungated_odd_part_skip sigma d n m identity A B A' B' Hodd H k Hk x).
+  rewrite (mv_identity d x k Hk). reflexivity.
 Qed.
 
 Lemma relu_odd_part_eq d n m A B A' B' :
