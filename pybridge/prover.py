@@ -13,13 +13,10 @@ spelled with Coq's names because Coq is the one backend today.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Optional, Protocol, Sequence, runtime_checkable
-
-from pybridge.errors import ProverUnavailable
 
 #: Axioms a headline theorem may rest on: exactly those the library uses (Coq's classical
 #: real numbers, functional extensionality, excluded middle, which Coquelicot's integrals
@@ -120,12 +117,3 @@ class ProverBackend(Protocol):
         ...
 
     def describe(self, names: list[str]) -> dict[str, TheoremInfo]: ...
-
-
-def repo_root() -> Path:
-    """The repository holding ``coq/`` (override with ``PYBRIDGE_ROOT``)."""
-    env = os.environ.get("PYBRIDGE_ROOT")
-    root = Path(env) if env else Path(__file__).resolve().parent.parent
-    if not (root / "coq" / "_CoqProject").is_file():
-        raise ProverUnavailable(f"formal library not found under {root}/coq (set PYBRIDGE_ROOT)")
-    return root
