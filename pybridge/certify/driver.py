@@ -6,10 +6,11 @@ no certificate can name or shadow the driver's own modules)::
 
     <imports>                                   (the expected claims' library modules)
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
-    Module Slot_N_i.  Load "./<certificate i>.v".  End Slot_N_i.
-    Lemma same_N_i_X : Slot_N_i.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
+    Module Slot_N_k.  Load "./<certificate k>.v".  End Slot_N_k.   (each distinct file once)
+    Lemma same_N_i_X : Slot_N_k.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
     Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the data rewritten to the
-      certificate's, then exactly Slot_N_i.Cert.verdict)
+      certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless the claim names
+      another: a post-norm glue's embedded ``verdict_bare`` is vetted as its own item)
     Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
 
 Every expected claim is elaborated before any certificate is loaded (a certificate's
@@ -38,6 +39,7 @@ from pybridge.coq.protocol import parse_assumptions
 
 _MODULE_START = "Module Cert."
 _TRAILER = "Print Assumptions Cert.verdict.\n"
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) : (.+?) :=")
 
 
@@ -85,26 +87,31 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     files: list[tuple[str, str]] = []
     loads: list[str] = []
     data: list[list[str]] = []
+    slots: list[int] = []  # the slot (one Load) item i's certificate is in
     for i, (stem, source, exp) in enumerate(items):
+        if not _NAME.fullmatch(exp.theorem):
+            raise ValueError(f"not a theorem name: {exp.theorem!r:.40}")
         fstem, body = certificate_file(stem, source)
-        if (fstem, body) not in files:  # the same certificate twice: one file, loaded twice
+        if (fstem, body) not in files:  # a certificate vetted against several claims: loaded once
             files.append((fstem, body))
+            checks += [f"Module Slot_{tag}_{len(files) - 1}.", f'Load "./{fstem}.v".',
+                       f"End Slot_{tag}_{len(files) - 1}."]
+        slots.append(files.index((fstem, body)))
         loads.append(fstem)
         h, lines, used = _expected_lines(exp, f"Expected_{tag}_{i}")
         head += [ln for ln in h if ln not in head]
         expected += lines
         data.append(used)
-        checks += [f"Module Slot_{tag}_{i}.", f'Load "./{fstem}.v".', f"End Slot_{tag}_{i}."]
     for i, used in enumerate(data):
         # the certificate's data equal the instance's, by the VM (fast, and fails fast): the
         # statements are then compared on equal data, never by unfolding real-number terms
-        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{i}.Cert"
+        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{slots[i]}.Cert"
         for x in used:
             checks.append(f"Lemma same_{tag}_{i}_{x} : {sl}.{x} = {ex}.{x}.\n"
                           f"Proof. vm_cast_no_check (eq_refl {ex}.{x}). Qed.")
         rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in used)
         checks.append(f"Lemma vetted_{tag}_{i} : {ex}.claim.\n"
-                      f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.verdict. Qed.")
+                      f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.{items[i][2].theorem}. Qed.")
     for i in range(len(items)):
         checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
                    f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]

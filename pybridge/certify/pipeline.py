@@ -106,23 +106,39 @@ def _prepare(instance: Instance, decision: Decision, backend: ProverBackend) -> 
         return refuse(ProverOutcome.NOT_CERTIFIED, f"not certified: {exc}")
     if cert is None:
         return None
+    try:
+        expected, note = vet(instance, decision, cert)
+    except NotVetted as exc:
+        return refuse(ProverOutcome.REJECTED, str(exc))
+    return _Prepared(cert, expected, note)
+
+
+class NotVetted(Exception):
+    """A certificate refused before the prover: its extract or header digests disagree with
+    the weights, or it does not state the expected verdict (the message says which)."""
+
+
+def vet(instance: Instance, decision: Decision, cert: Certificate, theorem: str = "verdict") -> tuple[Expected, str]:
+    """The claim ``cert``'s ``theorem`` must prove about ``instance`` (written from the
+    instance alone, :func:`pybridge.certify.statement.expected_statement`) and a note on a
+    partial certificate's extract; :class:`NotVetted` when a partial certificate's extract
+    or header digests disagree with the weights or the statement is not a candidate."""
     note = ""
     if cert.extract is not None:
         bad = agreement(cert.extract_of or instance, cert.extract)
         whose = "the weights" if cert.extract_of is None else "the reduced weights (W_up, P^-1 W_down)"
         if bad is not None:
-            return refuse(ProverOutcome.REJECTED, f"the certificate's extracted entries disagree with {whose} ({bad})")
+            raise NotVetted(f"the certificate's extracted entries disagree with {whose} ({bad})")
         bad = header_digests(instance, cert)
         if bad is not None:
-            return refuse(ProverOutcome.REJECTED, f"partial certificate: {bad}")
+            raise NotVetted(f"partial certificate: {bad}")
         note = (f"; {whose} agree exactly with the certificate's {len(cert.extract.block)}-index block "
                 f"(weights sha256 {cert.extract.weights_sha256[:16]}, "
                 f"entries sha256 {cert.extract.extract_sha256[:16]})")
     try:
-        expected = expected_statement(instance, decision, cert)
+        return expected_statement(instance, decision, cert, theorem), note
     except StatementMismatch as exc:
-        return refuse(ProverOutcome.REJECTED, f"statement not vetted: {exc}")
-    return _Prepared(cert, expected, note)
+        raise NotVetted(f"statement not vetted: {exc}") from exc
 
 
 def judge_assumptions(res: ProverResult, axioms: Optional[tuple[str, ...]], missing: str,

@@ -40,7 +40,7 @@ from pybridge.model import Decision, Instance
 
 DataWriter = Callable[[CoqWriter], None]
 
-_VERDICT = re.compile(r"Theorem verdict :(.*?)\.\nProof\.", re.DOTALL)
+_THEOREM = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
 class StatementMismatch(Exception):
@@ -49,23 +49,27 @@ class StatementMismatch(Exception):
 
 @dataclass(frozen=True)
 class Expected:
-    """The trusted claim: ``claim`` (a Prop over the names ``write`` defines) and the
-    library modules its definitions live in."""
+    """The trusted claim: ``claim`` (a Prop over the names ``write`` defines), the library
+    modules its definitions live in, and the certificate's theorem that must prove it
+    (``Cert.<theorem>``)."""
 
     claim: str
     modules: tuple[str, ...]
     write: DataWriter
+    theorem: str = "verdict"
 
 
 def normalize(text: str) -> str:
     return " ".join(text.split())
 
 
-def stated(source: str) -> str:
-    """The text of the certificate's ``Theorem verdict`` statement (exactly one)."""
-    found = _VERDICT.findall(source)
+def stated(source: str, theorem: str = "verdict") -> str:
+    """The text of the certificate's ``Theorem <theorem>`` statement (exactly one)."""
+    if not _THEOREM.fullmatch(theorem):
+        raise ValueError(f"not a theorem name: {theorem!r:.40}")
+    found = re.findall(rf"Theorem {theorem} :(.*?)\.\nProof\.", source, re.DOTALL)
     if len(found) != 1:
-        raise StatementMismatch(f"the certificate has {len(found)} `Theorem verdict` statements, not one")
+        raise StatementMismatch(f"the certificate has {len(found)} `Theorem {theorem}` statements, not one")
     return normalize(found[0])
 
 
@@ -351,15 +355,16 @@ def candidates(inst: Instance, decision: Decision, cert: Certificate
     yield from _full(inst, decision, d)
 
 
-def expected_statement(inst: Instance, decision: Decision, cert: Certificate) -> Expected:
-    """The trusted claim for ``cert``: the candidate (:func:`candidates`) its statement names.
+def expected_statement(inst: Instance, decision: Decision, cert: Certificate, theorem: str = "verdict") -> Expected:
+    """The trusted claim for ``cert``: the candidate (:func:`candidates`) its statement
+    (of ``Theorem <theorem>``: ``verdict_bare`` in a post-norm glue) names.
 
     Raises :class:`StatementMismatch` when the certificate states anything else (``True``,
     another verdict, width, activation or skip, a form pybridge does not write)."""
-    text = stated(cert.source)
+    text = stated(cert.source, theorem)
     for claim, modules, write in candidates(inst, decision, cert):
         if normalize(claim) == text:
-            return Expected(claim, tuple(dict.fromkeys(BASE + modules)), write)
+            return Expected(claim, tuple(dict.fromkeys(BASE + modules)), write, theorem)
     raise StatementMismatch(f"the certificate states `{text[:120]}{'...' if len(text) > 120 else ''}`, "
                             f"not a {decision.verdict} verdict about this instance")
 

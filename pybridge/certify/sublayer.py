@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
+from typing import Optional, Sequence
 
-from pybridge.certify.agreement import agreement
+from pybridge.certify.driver import assumptions, write_driver
 from pybridge.certify.encoding import CoqWriter
-from pybridge.certify.kinds import CannotCertify, Extract
-from pybridge.certify.pipeline import build_certificate, judge_assumptions
-from pybridge.coq.protocol import final_assumptions
+from pybridge.certify.kinds import CannotCertify, Certificate, Extract
+from pybridge.certify.pipeline import NotVetted, build_certificate, judge_assumptions
+from pybridge.certify.statement import Expected
+from pybridge.certify.sublayer_statement import check_stated, prenorm_claim, sublayer_claims
 from pybridge.decision.sublayer import (
     CERT_PARALLEL,
     CERT_POST_IFF,
@@ -60,9 +61,14 @@ class SublayerCertificate:
     stem: str
     source: str
     summary: str
-    #: the bare certificate's extract (partial certificates) and the block it must agree with
+    #: the bare certificate's extract (partial certificates) and, as in the bare certificate,
+    #: the block it was taken from when it is not the user's (None: the user's)
     extract: Optional[Extract] = None
     extract_of: Optional[Instance] = None
+
+    def as_certificate(self) -> Certificate:
+        """This file as a :class:`~pybridge.certify.kinds.Certificate` (for the vetting)."""
+        return Certificate(self.stem, self.source, self.summary, "sublayer", self.extract, self.extract_of)
 
 
 def prenorm_key(act: Activation, d: int, n: int, kind: str, eps: Fraction, parallel: bool) -> tuple:
@@ -191,20 +197,21 @@ def postnorm_certificate(instance: Instance, bare: Decision, sub: SublayerDecisi
               + f"\nTheorem verdict : {new_stmt}.\nProof.\n{proof}Qed.\n" + _FOOTER)
     return SublayerCertificate("CertSublayerPost", source,
                                f"{cert.summary}, glued to the post-{norm.kind} sublayer (R11')",
-                               cert.extract, cert.extract_of or instance)
+                               cert.extract, cert.extract_of)
 
 
 def certify_sublayer(instance: Instance, bare: Decision, sub: SublayerDecision, backend: ProverBackend, *,
                      timeout: float = 120.0) -> Optional[ProverResult]:
     """Have the prover check the sublayer verdict's certificate (None: nothing to check).
-    ``accepted`` only when Coq compiles it with allowed axioms only."""
+    ``accepted`` only when Coq compiles it, its statements are the expected ones
+    (:func:`check_certificate`) and it rests on allowed axioms only."""
     try:
         cert = certificate_for(instance, bare, sub)
     except CannotCertify as exc:
         return ProverResult(ProverOutcome.NOT_CERTIFIED, 0.0, f"not certified: {exc}", prover=backend.name)
     if cert is None:
         return None
-    return run_certificate(cert, backend, timeout=timeout)
+    return check_certificate(instance, bare, sub, cert, backend, timeout=timeout)
 
 
 def certificate_for(instance: Instance, bare: Decision, sub: SublayerDecision) -> Optional[SublayerCertificate]:
@@ -220,18 +227,37 @@ def certificate_for(instance: Instance, bare: Decision, sub: SublayerDecision) -
     return None
 
 
-def run_certificate(cert: SublayerCertificate, backend: ProverBackend, *, timeout: float) -> ProverResult:
-    """Compile ``cert``; accept only allowed axioms (as the pipeline does)."""
-    if cert.extract is not None:
-        assert cert.extract_of is not None
-        bad = agreement(cert.extract_of, cert.extract)
-        if bad is not None:
-            return ProverResult(ProverOutcome.REJECTED, 0.0, f"the certificate's extracted entries disagree with "
-                                f"the weights ({bad})", prover=backend.name)
-    res = backend.check_file(cert.source, stem=cert.stem, timeout=timeout)
+def check_certificate(instance: Instance, bare: Decision, sub: SublayerDecision, cert: SublayerCertificate,
+                      backend: ProverBackend, *, timeout: float) -> ProverResult:
+    """Check ``cert`` as the certificate of ``sub``: ``rejected`` without the prover when its
+    statements are not the ones written from the instance and decisions alone
+    (:func:`pybridge.certify.sublayer_statement.sublayer_claims`: for a post-norm glue, its
+    bare certificate vetted like a bare one, extract and header digests included); else
+    :func:`run_certificate`."""
+    try:
+        claims, note = sublayer_claims(instance, bare, sub, cert.as_certificate())
+    except NotVetted as exc:
+        return ProverResult(ProverOutcome.REJECTED, 0.0, str(exc), prover=backend.name)
+    return run_certificate(cert, claims, backend, timeout=timeout, note=note)
+
+
+def run_certificate(cert: SublayerCertificate, claims: Sequence[Expected], backend: ProverBackend, *,
+                    timeout: float, note: str = "") -> ProverResult:
+    """Compile ``cert`` inside a driver (:mod:`pybridge.certify.driver`) that has Coq check,
+    in the same run, that each claim's theorem proves that claim; accept only when every
+    vetted theorem rests on allowed axioms (as the pipeline does)."""
+    drv = write_driver([(cert.stem, cert.source, exp) for exp in claims])
+    res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
     if not res.accepted:
         return res
-    return judge_assumptions(res, final_assumptions(res.message), "no Print Assumptions output", cert.summary)
+    out = res
+    for i, exp in enumerate(claims):
+        out = judge_assumptions(res, assumptions(res.message, drv.tag, i),
+                                f"the vetted `{exp.theorem}`'s Print Assumptions did not run",
+                                f"{cert.summary}; statement vetted against the instance", note)
+        if not out.accepted:
+            break
+    return out
 
 
 # ------------------------------------------------------------------ one sublayer, reported
@@ -351,9 +377,13 @@ def finish_deferred(entry: dict, act: Activation, d: int, n: int, *, backend: Op
     else:
         try:
             cert = prenorm_certificate(act, d, n, str(out["kind"]), eps, bool(out["parallel"]))
-            result = run_certificate(cert, backend, timeout=timeout)
+            claim = prenorm_claim(act, d, n, str(out["kind"]), eps, bool(out["parallel"]))
+            check_stated(cert.source, (claim,))
+            result = run_certificate(cert, (claim,), backend, timeout=timeout)
         except CannotCertify as exc:
             result = ProverResult(ProverOutcome.NOT_CERTIFIED, 0.0, f"not certified: {exc}", prover=backend.name)
+        except NotVetted as exc:
+            result = ProverResult(ProverOutcome.REJECTED, 0.0, str(exc), prover=backend.name)
         if result.accepted:
             shared[key] = (layer, result)
     out["prover"], out["checked"] = prover_json(result), result.accepted
