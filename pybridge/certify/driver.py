@@ -121,6 +121,15 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     return Driver(stem, source, tuple(files), tag, tuple(loads))
 
 
+def explain(message: str, drv: Driver) -> str:
+    """A failed run's coqc message, prefixed with what failed when it is the driver's own
+    check (the certificate compiled, but its data or statement are not the expected ones)."""
+    if f"{drv.stem}.v" in message:
+        return ("not vetted: the certificate's data or statement are not the ones expected for the "
+                "instance (Coq): " + message)
+    return message
+
+
 def assumptions(output: str, tag: str, i: int) -> Optional[tuple[str, ...]]:
     """The axioms ``Print Assumptions vetted_<tag>_<i>`` printed (None: it did not run).
 

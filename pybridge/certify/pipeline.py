@@ -27,7 +27,7 @@ from typing import Optional, Sequence, Union
 
 from pybridge.certify import bias_width, generic, skip_bias, skip_width, width
 from pybridge.certify.agreement import agreement
-from pybridge.certify.driver import assumptions, write_driver
+from pybridge.certify.driver import assumptions, explain, write_driver
 from pybridge.certify.kinds import CannotCertify, Certificate
 from pybridge.certify.statement import Expected, StatementMismatch, expected_statement, header_digests
 from pybridge.decision.identity import weights_digest
@@ -176,7 +176,8 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
     for i, (prep, fstem) in enumerate(zip(preps, drv.loads)):
         kept = str(keep_dir / f"{fstem}.v") if keep_dir is not None else None
         share = replace(res, seconds=res.seconds / len(preps), kept_path=kept)
-        out.append(_judge(share, prep, drv.tag, i) if res.accepted else share)
+        out.append(_judge(share, prep, drv.tag, i) if res.accepted
+                   else replace(share, message=explain(share.message, drv)))
     return res.accepted, out
 
 

@@ -365,7 +365,7 @@ def expected_statement(inst: Instance, decision: Decision, cert: Certificate, th
     for claim, modules, write in candidates(inst, decision, cert):
         if normalize(claim) == text:
             return Expected(claim, tuple(dict.fromkeys(BASE + modules)), write, theorem)
-    raise StatementMismatch(f"the certificate states `{text[:120]}{'...' if len(text) > 120 else ''}`, "
+    raise StatementMismatch(f"the certificate's `{theorem}` states `{text[:120]}{'...' if len(text) > 120 else ''}`, "
                             f"not a {decision.verdict} verdict about this instance")
 
 

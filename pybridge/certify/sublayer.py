@@ -21,11 +21,11 @@ Every identifier and number here is written by pybridge; ``eps`` is an exact rat
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from pybridge.certify.driver import assumptions, write_driver
+from pybridge.certify.driver import assumptions, explain, write_driver
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Certificate, Extract
 from pybridge.certify.pipeline import NotVetted, build_certificate, judge_assumptions
@@ -249,7 +249,7 @@ def run_certificate(cert: SublayerCertificate, claims: Sequence[Expected], backe
     drv = write_driver([(cert.stem, cert.source, exp) for exp in claims])
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
     if not res.accepted:
-        return res
+        return replace(res, message=explain(res.message, drv))
     out = res
     for i, exp in enumerate(claims):
         out = judge_assumptions(res, assumptions(res.message, drv.tag, i),

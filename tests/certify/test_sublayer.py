@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.certify.sublayer import analyse_sublayer, certificate_for, prenorm_certificate, run_certificate
+from pybridge.certify.sublayer import (
+    analyse_sublayer,
+    certificate_for,
+    check_certificate,
+    prenorm_certificate,
+    run_certificate,
+)
+from pybridge.certify.sublayer_statement import prenorm_claim, sublayer_claims
 from pybridge.cli import main
 from pybridge.decision import decide
 from pybridge.decision.sublayer import SINGULAR_SKIP, ZERO_GAMMA, decide_sublayer
@@ -42,9 +49,9 @@ def post(kind: str, gamma=(F(1), F(2))) -> Norm:
                                                ("swiglu", "rmsnorm", False)])
 def test_prenorm_certificate_accepted(backend, act: str, kind: str, parallel: bool) -> None:
     cert = prenorm_certificate(Activation(act), 3, 5, kind, EPS, parallel)
-    res = run_certificate(cert, backend, timeout=120)
+    res = run_certificate(cert, (prenorm_claim(Activation(act), 3, 5, kind, EPS, parallel),), backend, timeout=120)
     assert res.outcome is ProverOutcome.ACCEPTED, res.message[-500:]
-    assert "eps=1/100000" in res.message
+    assert "eps=1/100000" in res.message and "statement vetted" in res.message
     assert ("parallel_residual" if parallel else "prenorm d identity") in cert.source
     assert "forall (gamma beta : vec)" in cert.source  # every gamma, beta: weight-independent
 
@@ -53,7 +60,8 @@ def test_tampered_prenorm_certificate_rejected(backend) -> None:
     cert = prenorm_certificate(Activation("relu"), 3, 5, "layernorm", EPS, False)
     bad = cert.source.replace("IZR (1%Z) / IZR (100000%Z)", "IZR (-1%Z) / IZR (100000%Z)")
     assert bad != cert.source
-    res = run_certificate(type(cert)(cert.stem, bad, cert.summary), backend, timeout=120)
+    claim = prenorm_claim(Activation("relu"), 3, 5, "layernorm", EPS, False)
+    res = run_certificate(type(cert)(cert.stem, bad, cert.summary), (claim,), backend, timeout=120)
     assert res.outcome is ProverOutcome.REJECTED
 
 
@@ -87,8 +95,13 @@ def test_tampered_post_glue_rejected(backend) -> None:
     # drop "every gamma_i != 0": the iff no longer applies
     bad = cert.source.replace("(forall i, (i < d)%nat -> gam_s i <> 0) ->", "")
     assert bad != cert.source
-    res = run_certificate(type(cert)(cert.stem, bad, cert.summary, cert.extract, cert.extract_of), backend,
-                          timeout=120)
+    tampered = type(cert)(cert.stem, bad, cert.summary, cert.extract, cert.extract_of)
+    # refused on its statement before Coq runs...
+    res = check_certificate(NOT_ABSORBABLE, bare, sub, tampered, backend, timeout=120)
+    assert res.outcome is ProverOutcome.REJECTED and "statement not vetted" in res.message
+    # ...and by Coq when given the honest claims (its proof no longer goes through)
+    claims, note = sublayer_claims(NOT_ABSORBABLE, bare, sub, cert.as_certificate())
+    res = run_certificate(tampered, claims, backend, timeout=120)
     assert res.outcome is ProverOutcome.REJECTED
 
 
