@@ -16,6 +16,10 @@
   ``CertifySublayer.postnorm_of_bare_*`` (the sufficient direction).
 
 Every identifier and number here is written by pybridge; ``eps`` is an exact rational.
+A certificate is accepted only through :func:`check_certificate`: its statements (and, for a
+glue, the embedded ``verdict_bare``'s, vetted like a bare certificate) are checked by Coq, in
+the same run, against the claims :mod:`pybridge.certify.sublayer_statement` writes from the
+instance and the decisions alone (:mod:`pybridge.certify.driver`).
 """
 
 from __future__ import annotations
@@ -246,6 +250,9 @@ def run_certificate(cert: SublayerCertificate, claims: Sequence[Expected], backe
     """Compile ``cert`` inside a driver (:mod:`pybridge.certify.driver`) that has Coq check,
     in the same run, that each claim's theorem proves that claim; accept only when every
     vetted theorem rests on allowed axioms (as the pipeline does)."""
+    if not claims:
+        return ProverResult(ProverOutcome.REJECTED, 0.0, "no expected statement to vet the certificate against",
+                            prover=backend.name)
     drv = write_driver([(cert.stem, cert.source, exp) for exp in claims])
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
     if not res.accepted:

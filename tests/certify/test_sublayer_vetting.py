@@ -16,6 +16,7 @@ from fractions import Fraction as F
 import pytest
 
 from pybridge.certify import sublayer
+from pybridge.certify.driver import write_driver
 from pybridge.certify.sublayer import (
     SublayerCertificate,
     analyse_sublayer,
@@ -215,3 +216,24 @@ def test_reported_unchecked_with_the_reason(backend, monkeypatch: pytest.MonkeyP
     doc = rep.to_json()
     assert doc["verdict"] == "absorbable" and doc["checked"] is False
     assert doc["prover"]["outcome"] == "rejected" and "certificate rejected: not checked" in doc["reason"]
+
+
+def test_nothing_to_vet_is_not_accepted() -> None:
+    cert = prenorm_certificate(RELU, 2, 2, "layernorm", EPS, False)
+    res = run_certificate(cert, (), NoProver(), timeout=1)
+    assert res.rejected and "no expected statement" in res.message
+
+
+def test_driver_loads_a_glue_once_and_vets_both_theorems() -> None:
+    cert = glue(GENERIC, post("rmsnorm"))
+    bare = decide(GENERIC)
+    claims, note = sublayer_claims(GENERIC, bare, decide_sublayer(GENERIC, post("rmsnorm"), bare),
+                                   cert.as_certificate())
+    assert [c.theorem for c in claims] == ["verdict_bare", "verdict"] and "agree exactly" in note
+    drv = write_driver([(cert.stem, cert.source, c) for c in claims])
+    assert len(drv.files) == 1 and drv.source.count("Load ") == 1
+    assert f"exact Slot_{drv.tag}_0.Cert.verdict_bare. Qed." in drv.source
+    assert f"exact Slot_{drv.tag}_0.Cert.verdict. Qed." in drv.source
+    # the glue's claim is written from the instance: its data are the instance's, eps included
+    assert "Definition eps_s : Rdefinitions.R := IZR (1%Z) / IZR (100000%Z)." in drv.source
+    assert "rms_norm d eps_s gam_s bet_s" in claims[1].claim and "gam_s i <> 0" in claims[1].claim
