@@ -14,6 +14,9 @@
   statement with ``absorbable_X`` replaced by ``absorbable_postnorm_X (N d eps gamma beta)``,
   proved by rewriting with ``PostNorm.postrms_*_iff`` or by
   ``CertifySublayer.postnorm_of_bare_*`` (the sufficient direction).
+- **Post-LayerNorm through C P** (``CERT_POSTLN``): :mod:`pybridge.certify.postnorm`, checked
+  through a driver against the claim written from the instance alone
+  (:func:`pybridge.certify.postnorm.expected_postln`).
 
 Every identifier and number here is written by pybridge; ``eps`` is an exact rational.
 """
@@ -29,11 +32,13 @@ from pybridge.certify.agreement import agreement
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Extract
 from pybridge.certify.pipeline import build_certificate, judge_assumptions
+from pybridge.certify.postnorm import build_postln_certificate, certify_postln
 from pybridge.coq.protocol import final_assumptions
 from pybridge.decision.sublayer import (
     CERT_PARALLEL,
     CERT_POST_IFF,
     CERT_POST_SUFFICIENT,
+    CERT_POSTLN,
     CERT_PRENORM,
     SublayerDecision,
     continuity_lemma,
@@ -198,6 +203,8 @@ def certify_sublayer(instance: Instance, bare: Decision, sub: SublayerDecision, 
                      timeout: float = 120.0) -> Optional[ProverResult]:
     """Have the prover check the sublayer verdict's certificate (None: nothing to check).
     ``accepted`` only when Coq compiles it with allowed axioms only."""
+    if sub.certificate == CERT_POSTLN and sub.verdict is not None:  # vetted by a driver
+        return certify_postln(instance, sub.verdict, sub.postln, backend, timeout=timeout)
     try:
         cert = certificate_for(instance, bare, sub)
     except CannotCertify as exc:
@@ -217,6 +224,11 @@ def certificate_for(instance: Instance, bare: Decision, sub: SublayerDecision) -
                                    sub.certificate == CERT_PARALLEL)
     if sub.certificate in (CERT_POST_IFF, CERT_POST_SUFFICIENT):
         return postnorm_certificate(instance, bare, sub)
+    if sub.certificate == CERT_POSTLN:
+        if sub.postln is None:
+            raise CannotCertify("no post-LayerNorm decision")
+        pc = build_postln_certificate(instance, sub.postln)
+        return SublayerCertificate(pc.stem, pc.source, pc.summary)
     return None
 
 
