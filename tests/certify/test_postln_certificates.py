@@ -99,10 +99,13 @@ def test_claims_quantify_as_stated() -> None:
 
 
 def test_check_json_with_norm(backend, capsys, tmp_path: Path) -> None:
-    gen = generate_postln(Activation("relu"), 4, 6, seed=11)
-    doc = {**instance_to_json(gen.instance), "norm": norm_to_json(gen.norm)}  # type: ignore[arg-type]
     path = tmp_path / "postln.json"
-    path.write_text(json.dumps(doc))
+    with pytest.raises(SystemExit) as exc:
+        main(["generate", "--activation", "relu", "--d", "6", "--n", "8", "--postln-absorbable", "--seed", "11",
+              "-o", str(path)])
+    assert exc.value.code == 0 and "planted S=" in capsys.readouterr().out
+    doc = json.loads(path.read_text())
+    assert doc["norm"]["position"] == "post" and doc["norm"]["kind"] == "layernorm"
     with pytest.raises(SystemExit) as exc:
         main(["check", str(path), "--json"])
     assert exc.value.code == 0
@@ -110,6 +113,18 @@ def test_check_json_with_norm(backend, capsys, tmp_path: Path) -> None:
     assert (out["verdict"], out["checked"]) == ("not_absorbable", True)
     sub = out["sublayer"]
     assert (sub["verdict"], sub["checked"], sub["norm"], sub["kind"]) == ("absorbable", True, "post", "layernorm")
+    # the same block as check JSON written from Python, with a norm
+    gen = generate_postln(Activation("relu"), 4, 6, seed=12)
+    (tmp_path / "py.json").write_text(json.dumps({**instance_to_json(gen.instance),
+                                                  "norm": norm_to_json(gen.norm)}))  # type: ignore[arg-type]
+    with pytest.raises(SystemExit) as exc:
+        main(["check", str(tmp_path / "py.json"), "--json"])
+    assert json.loads(capsys.readouterr().out)["sublayer"]["checked"] is True
+    with pytest.raises(SystemExit) as exc:  # bad input: one line, exit 2
+        main(["generate", "--activation", "relu", "--d", "4", "--n", "6", "--postln-absorbable", "--bias",
+              "-o", str(tmp_path / "x.json")])
+    assert exc.value.code == 2 and "--postln-absorbable" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_scan_bert_style_checkpoint(backend, tmp_path: Path) -> None:
