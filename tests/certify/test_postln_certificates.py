@@ -139,3 +139,14 @@ def test_scan_bert_style_checkpoint(backend, tmp_path: Path) -> None:
         sub = entry["sublayer"]
         assert (sub["norm"], sub["kind"], sub["verdict"], sub["checked"]) == ("post", "layernorm", "absorbable",
                                                                               True), sub
+
+
+def test_numerators_beyond_63_bits_are_not_certified(backend) -> None:
+    """d * B - 1 (column sums) overflows the 63-bit encoding: the verdict stands (exact, from
+    Python integers), the certificate is ``not_certified``, never a wrong one."""
+    big = 2**61
+    inst = Instance(Activation("relu"), ((F(1), F(-1)),), ((F(-big),), (F(big),)))
+    rep = analyse_sublayer(inst, layernorm(2), decide(inst), False, prove=True, backend=backend, timeout=120)
+    doc = rep.to_json()
+    assert doc["verdict"] == "not_absorbable" and doc["checked"] is False
+    assert doc["prover"]["outcome"] == "not_certified" and "63-bit" in doc["prover"]["message"]
