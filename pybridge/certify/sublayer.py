@@ -14,6 +14,9 @@
   statement with ``absorbable_X`` replaced by ``absorbable_postnorm_X (N d eps gamma beta)``,
   proved by rewriting with ``PostNorm.postrms_*_iff`` or by
   ``CertifySublayer.postnorm_of_bare_*`` (the sufficient direction).
+- **Post-LayerNorm through C P** (``CERT_POSTLN``): :mod:`pybridge.certify.postnorm`, checked
+  through a driver against the claim written from the instance alone
+  (:func:`pybridge.certify.postnorm.expected_postln`).
 
 Every identifier and number here is written by pybridge; ``eps`` is an exact rational.
 A certificate is accepted only through :func:`check_certificate`: its statements (and, for a
@@ -33,12 +36,14 @@ from pybridge.certify.driver import assumptions, explain, write_driver
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Certificate, Extract
 from pybridge.certify.pipeline import NotVetted, build_certificate, judge_assumptions
+from pybridge.certify.postnorm import build_postln_certificate, certify_postln
 from pybridge.certify.statement import Expected
 from pybridge.certify.sublayer_statement import check_stated, prenorm_claim, sublayer_claims
 from pybridge.decision.sublayer import (
     CERT_PARALLEL,
     CERT_POST_IFF,
     CERT_POST_SUFFICIENT,
+    CERT_POSTLN,
     CERT_PRENORM,
     SublayerDecision,
     continuity_lemma,
@@ -208,7 +213,10 @@ def certify_sublayer(instance: Instance, bare: Decision, sub: SublayerDecision, 
                      timeout: float = 120.0) -> Optional[ProverResult]:
     """Have the prover check the sublayer verdict's certificate (None: nothing to check).
     ``accepted`` only when Coq compiles it, its statements are the expected ones
-    (:func:`check_certificate`) and it rests on allowed axioms only."""
+    (:func:`check_certificate`, or for ``CERT_POSTLN`` the driver of
+    :func:`pybridge.certify.postnorm.certify_postln`) and it rests on allowed axioms only."""
+    if sub.certificate == CERT_POSTLN and sub.verdict is not None:
+        return certify_postln(instance, sub.verdict, sub.postln, backend, timeout=timeout)
     try:
         cert = certificate_for(instance, bare, sub)
     except CannotCertify as exc:
@@ -228,6 +236,11 @@ def certificate_for(instance: Instance, bare: Decision, sub: SublayerDecision) -
                                    sub.certificate == CERT_PARALLEL)
     if sub.certificate in (CERT_POST_IFF, CERT_POST_SUFFICIENT):
         return postnorm_certificate(instance, bare, sub)
+    if sub.certificate == CERT_POSTLN:
+        if sub.postln is None:
+            raise CannotCertify("no post-LayerNorm decision")
+        pc = build_postln_certificate(instance, sub.postln)
+        return SublayerCertificate(pc.stem, pc.source, pc.summary)
     return None
 
 

@@ -321,21 +321,28 @@ def activation_names() -> str:
 @click.option("--seed", type=int, default=None, help="Random seed (printed when not given).")
 @click.option("--skip", "with_skip", is_flag=True, help="Add a random invertible integer skip matrix.")
 @click.option("--bias", "with_bias", is_flag=True, help="Add random biases.")
+@click.option("--postln-absorbable", "postln", is_flag=True,
+              help="Plant B_S A_S = -I + 1 w^T: absorbable after a LayerNorm (written as the norm), not bare.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def generate_cmd(
     activation: Activation, d: int, n: int, absorbable: bool, seed: Optional[int], with_skip: bool,
-    with_bias: bool, output: Path,
+    with_bias: bool, postln: bool, output: Path,
 ) -> None:
     """Write a random exact instance (small integers; generic for ungated activations) as JSON."""
-    from pybridge.generate import generate
+    from pybridge.generate import generate, generate_postln, norm_to_json
     from pybridge.io import instance_to_json
 
     if output.suffix.lower() != ".json":
         raise InputError(f"{output}: the output file must end in .json")
-    gen = generate(
+    if postln and (absorbable or with_skip or with_bias):
+        raise InputError("--postln-absorbable plants its own S, with the identity skip and no biases")
+    gen = generate_postln(activation, d, n, seed=seed) if postln else generate(
         activation, d, n, absorbable=absorbable, seed=seed, skip=with_skip, bias=with_bias
     )
-    atomic_write(output, json.dumps(instance_to_json(gen.instance)) + "\n")
+    doc = instance_to_json(gen.instance)
+    if gen.norm is not None:
+        doc["norm"] = norm_to_json(gen.norm)
+    atomic_write(output, json.dumps(doc) + "\n")
     planted = f", planted S={list(gen.subset)}" if gen.subset else ""
     click.echo(f"wrote {output} ({gen.instance.activation.label}, d={d}, n={n}, seed={gen.seed}{planted})")
 

@@ -10,9 +10,13 @@ In a transformer the block sits inside a normalization ``N`` (:class:`pybridge.m
   weight, whenever the skip is nonzero and ``sigma`` is continuous;
 - **post-RMSNorm** ``N(x + f x)`` with every ``gamma_i != 0``: absorbable iff the bare block
   is (R11', ``postrms_*_iff``), at the same width;
-- **post-LayerNorm**, or any ``gamma`` with a zero entry: only the sufficient direction is
-  available (an absorbable bare block gives an absorbable sublayer, R11p_zero_gamma); the
-  converse for LayerNorm needs R8/R9 with a singular skip ``C P``, not in the library.
+- **post-LayerNorm**: an absorbable bare block gives an absorbable sublayer (any ``gamma``,
+  R11p_zero_gamma); otherwise the bias-free ungated block is decided at width ``n`` through the
+  singular skip ``C P`` (:mod:`pybridge.decision.postnorm`: absorbable when some ``S`` has
+  ``C(P + B_S A_S) = 0``; not absorbable for ReLU with ``(A, C B)`` generic and every
+  ``gamma_i != 0``); the rest (biases, gated, GELU family without such ``S``, non-generic)
+  stays undecided with the reason;
+- **post-RMSNorm** with a zero ``gamma`` entry: only the sufficient direction.
 
 ``gamma`` is checked exactly (Fractions). Nothing here claims more than these theorems.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from pybridge.decision.postnorm import ABSORBABLE_THEOREM, NOT_ABSORBABLE_THEOREM, PostLNDecision, decide_postln
 from pybridge.model import Activation, Decision, Instance, Norm
 
 #: activations (by registry id) whose Coq function is continuous, with the continuity lemma
@@ -40,7 +45,7 @@ CONTINUITY_LEMMAS: dict[str, str] = {
 PRENORM_THEOREM = "Absorb.results.PreNorm.prenorm_mlp_not_residual_free"
 PARALLEL_THEOREM = "Absorb.results.PreNorm.parallel_not_residual_free"
 SINGULAR_SKIP = ("post-LayerNorm reduces to a bare block with a singular skip C·P; "
-                 "R8/R9 for a singular skip are not in the library")
+                 "R8/R9 for a singular skip are not in the library")  # (width m != n)
 ZERO_GAMMA = ("gamma has a zero entry: only the direction 'absorbable bare block => absorbable sublayer' "
               "is proved (R11p_zero_gamma)")
 
@@ -49,6 +54,7 @@ CERT_PRENORM = "prenorm"
 CERT_PARALLEL = "parallel"
 CERT_POST_IFF = "post_iff"
 CERT_POST_SUFFICIENT = "post_sufficient"
+CERT_POSTLN = "postln"  #: post-LayerNorm through C P (:mod:`pybridge.certify.postnorm`)
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,8 @@ class SublayerDecision:
     reason: str
     certificate: str = ""
     status: str = "ok"
+    #: the post-LayerNorm decision through ``C P`` (``certificate == CERT_POSTLN``)
+    postln: Optional[PostLNDecision] = None
 
 
 def continuity_lemma(act: Activation) -> Optional[str]:
@@ -139,6 +147,15 @@ def _decide_post(instance: Instance, norm: Norm, bare: Decision) -> SublayerDeci
         return SublayerDecision(norm, "absorbable", "R11'", f"Absorb.certify.CertifySublayer.postnorm_of_bare_{form}",
                                 f"post-{_kind(norm)}: the bare block is absorbable at {m}, so the sublayer is "
                                 f"(N(g) = N(h) when g = h; R11p_zero_gamma)", CERT_POST_SUFFICIENT)
+    if norm.kind == "layernorm" and bare.width is not None and bare.width != instance.n:
+        why = f"{SINGULAR_SKIP} at width {bare.width}; the route through C·P decides width n = {instance.n} only"
+    elif norm.kind == "layernorm":
+        pd = decide_postln(instance, norm)
+        if pd.verdict != "undecided":
+            theorem = ABSORBABLE_THEOREM if pd.verdict == "absorbable" else NOT_ABSORBABLE_THEOREM
+            return SublayerDecision(norm, pd.verdict, "R11'", theorem, f"{pd.reason}; the bare block is "
+                                    f"{bare.verdict}", CERT_POSTLN, postln=pd)
+        why = pd.reason
     return SublayerDecision(norm, "undecided", None, None, f"{why}; the bare block is {bare.verdict}")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -107,8 +108,12 @@ def test_tampered_post_glue_rejected(backend) -> None:
 
 def test_post_layernorm_and_zero_gamma(backend) -> None:
     bare = decide(NOT_ABSORBABLE)
-    sub = decide_sublayer(NOT_ABSORBABLE, post("layernorm"), bare)
-    assert sub.verdict == "undecided" and SINGULAR_SKIP in sub.reason
+    sub = decide_sublayer(NOT_ABSORBABLE, post("layernorm"), bare)  # decided through C P (tests/*/test_postnorm.py)
+    assert sub.verdict == "not_absorbable" and sub.certificate == "postln"
+    gelu = Instance(Activation("gelu"), NOT_ABSORBABLE.W_up, NOT_ABSORBABLE.W_down)
+    sub = decide_sublayer(gelu, post("layernorm"), decide(gelu))
+    assert sub.verdict == "undecided" and "relu_skip_absorbable_iff" in sub.reason
+    assert decide_sublayer(gelu, post("layernorm"), replace(decide(gelu), width=3)).reason.startswith(SINGULAR_SKIP)
     sub = decide_sublayer(NOT_ABSORBABLE, post("rmsnorm", (F(1), F(0))), bare)
     assert sub.verdict == "undecided" and ZERO_GAMMA in sub.reason  # zero gamma: no iff
     # absorbable bare block: absorbable sublayer, any gamma (a zero entry included), checked by Coq
