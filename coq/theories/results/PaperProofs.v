@@ -25,6 +25,8 @@ From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
 From Absorb Require PreNorm PostNorm PostNormGeneric.
+From Absorb Require ReluBiasSkip EvenBiasSkip EvenSkipInstances.
+From Absorb Require BiasSpec.
 Open Scope R_scope.
 
 (** ** R1 *)
@@ -379,3 +381,73 @@ Qed.
 
 Theorem r11p_instance : Paper.R11p_instance.
 Proof. exact PostNormGeneric.postln_only_instance. Qed.
+
+(** ** Any linear part [P] (beyond: R9 and R11') *)
+
+Theorem r9_relu_any_skip : Paper.R9_relu_any_skip.
+Proof.
+  split; [exact ReluBiasSkip.relu_bias_skip_absorbable_iff
+         | exact ReluBiasSkip.relu_bias_skip_not_absorbable_below].
+Qed.
+
+(** [Paper.skip_bias_characterization generic_bias_signs] for every activation of
+    [EvenSkipInstances.gelu_family_skip_hyps]. *)
+Lemma skip_bias_signs_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  Paper.skip_bias_characterization BiasSpec.generic_bias_signs sigma.
+Proof.
+  intros [Hodd Hu].
+  split; [exact (EvenBiasSkip.even_bias_skip_absorbable_iff sigma Hodd Hu)
+         | exact (EvenBiasSkip.even_bias_skip_not_absorbable_below sigma Hodd Hu)].
+Qed.
+
+Theorem r9_gelu_family_any_skip : Paper.R9_gelu_family_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (skip_bias_signs_of _ H1)|]. split; [exact (skip_bias_signs_of _ H2)|].
+  split; [exact (skip_bias_signs_of _ H3)|]. split; [exact (skip_bias_signs_of _ H4)|].
+  exact (skip_bias_signs_of _ H5).
+Qed.
+
+Lemma skip_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  Paper.skip_characterization_pm sigma.
+Proof.
+  intros [Hodd Hu] d n P A B Hs Hb.
+  exact (EvenBiasSkip.even_skip_absorbable_iff_pm sigma Hodd Hu d n P A B
+           (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+Qed.
+
+Theorem r11p_gelu_any_skip : Paper.R11p_gelu_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (skip_pm_of _ H1)|]. split; [exact (skip_pm_of _ H2)|].
+  split; [exact (skip_pm_of _ H3)|]. split; [exact (skip_pm_of _ H4)|].
+  exact (skip_pm_of _ H5).
+Qed.
+
+Theorem r11p_generic_bias : Paper.R11p_generic_bias.
+Proof.
+  split; [exact ReluBiasSkip.postln_relu_bias_generic
+         | exact ReluBiasSkip.postrms_relu_bias_generic].
+Qed.
+
+Lemma postnorm_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  Paper.postnorm_generic_pm sigma.
+Proof.
+  intros [Hodd Hu]. split; [|split; [|split]].
+  - intros d n eps gamma beta P A B He Hg Hs Hb.
+    exact (EvenBiasSkip.even_postln_generic_pm sigma Hodd Hu d n eps gamma beta P A B He Hg
+             (EvenBiasSkip.signs_distinct_bias_signs d n A _ Hs Hb)).
+  - intros d n eps gamma beta P A B He Hg Hs Hb.
+    exact (EvenBiasSkip.even_postrms_generic_pm sigma Hodd Hu d n eps gamma beta P A B He Hg
+             (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+  - exact (EvenBiasSkip.even_postln_bias_generic sigma Hodd Hu).
+  - exact (EvenBiasSkip.even_postrms_bias_generic sigma Hodd Hu).
+Qed.
+
+Theorem r11p_gelu_generic : Paper.R11p_gelu_generic.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (postnorm_pm_of _ H1)|]. split; [exact (postnorm_pm_of _ H2)|].
+  split; [exact (postnorm_pm_of _ H3)|]. split; [exact (postnorm_pm_of _ H4)|].
+  exact (postnorm_pm_of _ H5).
+Qed.

@@ -358,6 +358,28 @@ Definition R9_gelu_family : Prop :=
   bias_characterization generic_bias_signs gelu_tanh /\
   bias_characterization generic_bias_signs silu.
 
+(** (beyond) R9 with any linear part [P] in place of [I] (singular allowed:
+    R1 reduces only invertible skips): generic with biases, absorbable at
+    width [n] iff some [S] has [B[:,S] A[S,:] = -P], and never below width
+    [n].  The GELU family: GELU, GELU_tanh, SiLU and R10's quick_gelu,
+    gelu_fast. *)
+Definition skip_bias_characterization (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
+    (sigma : R -> R) : Prop :=
+  (forall d n P A c B b0, generic_b d n A c B ->
+     (absorbable_ungated_bias sigma d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)) /\
+  (forall d n m P A c B b0, generic_b d n A c B -> (m < n)%nat ->
+     ~ absorbable_ungated_bias sigma d n m P A c B b0).
+
+Definition R9_relu_any_skip : Prop := skip_bias_characterization generic_bias_lines relu.
+
+Definition R9_gelu_family_any_skip : Prop :=
+  skip_bias_characterization generic_bias_signs gelu /\
+  skip_bias_characterization generic_bias_signs gelu_tanh /\
+  skip_bias_characterization generic_bias_signs silu /\
+  skip_bias_characterization generic_bias_signs quick_gelu /\
+  skip_bias_characterization generic_bias_signs gelu_fast.
+
 (** R5's "below width [n] a generic one never is", with biases. *)
 Definition never_below_width_bias (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
     (sigma : R -> R) : Prop :=
@@ -582,6 +604,64 @@ Definition R11p_generic : Prop :=
      generic d n A B ->
      (absorbable_postnorm_ungated (rms_norm d eps gamma beta) relu d n n P A B <->
       exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+(** R5 for the GELU family with any linear part [P] (singular allowed),
+    bias-free, under the weaker genericity natural for these activations
+    (rows nonzero and pairwise not equal up to sign, columns nonzero;
+    [generic] implies it): absorbable at width [n] iff some [S] has
+    [B[:,S] A[S,:] = -P]. *)
+Definition skip_characterization_pm (sigma : R -> R) : Prop :=
+  forall d n P A B, signs_distinct d n A -> (forall i, (i < n)%nat -> nonzero_vec d (col B i)) ->
+    (absorbable_ungated sigma d n n P A B <->
+     exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l).
+
+Definition R11p_gelu_any_skip : Prop :=
+  skip_characterization_pm gelu /\ skip_characterization_pm gelu_tanh /\
+  skip_characterization_pm silu /\ skip_characterization_pm quick_gelu /\
+  skip_characterization_pm gelu_fast.
+
+(** [R11p_generic] with biases, ReLU: every [gamma_i <> 0], [eps > 0],
+    [(A, c, C B)] generic with biases: the post-LN block with biases is
+    absorbable at width [n] iff [exists S: C (P + B[:,S] A[S,:]) = 0];
+    post-RMSNorm, [(A, c, B)] generic with biases: iff [B[:,S] A[S,:] = -P]. *)
+Definition R11p_generic_bias : Prop :=
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_lines d n A c (mm d (centering d) B) ->
+     (absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) relu d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat ->
+        mm d (centering d) (fun k' l' => P k' l' + subset_sum n S A B k' l') k l = 0)) /\
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_lines d n A c B ->
+     (absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) relu d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+(** The generic post-norm forms for the GELU family: bias-free (rows of [A]
+    nonzero and pairwise not equal up to sign, columns of [C B] (LayerNorm)
+    or [B] (RMSNorm) nonzero) and with biases ([generic_bias_signs]). *)
+Definition postnorm_generic_pm (sigma : R -> R) : Prop :=
+  (forall d n eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     signs_distinct d n A ->
+     (forall i, (i < n)%nat -> nonzero_vec d (col (mm d (centering d) B) i)) ->
+     (absorbable_postnorm_ungated (layer_norm d eps gamma beta) sigma d n n P A B <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat ->
+        mm d (centering d) (fun k' l' => P k' l' + subset_sum n S A B k' l') k l = 0)) /\
+  (forall d n eps gamma beta P A B, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     signs_distinct d n A -> (forall i, (i < n)%nat -> nonzero_vec d (col B i)) ->
+     (absorbable_postnorm_ungated (rms_norm d eps gamma beta) sigma d n n P A B <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)) /\
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_signs d n A c (mm d (centering d) B) ->
+     (absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) sigma d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat ->
+        mm d (centering d) (fun k' l' => P k' l' + subset_sum n S A B k' l') k l = 0)) /\
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_signs d n A c B ->
+     (absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) sigma d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+Definition R11p_gelu_generic : Prop :=
+  postnorm_generic_pm gelu /\ postnorm_generic_pm gelu_tanh /\ postnorm_generic_pm silu /\
+  postnorm_generic_pm quick_gelu /\ postnorm_generic_pm gelu_fast.
 
 (** "a post-LN block can be absorbable when its bare block is not": at
     [d = 2], [x + e_2 relu(x_1 - x_2)] ([B[:,S] A[S,:] = -I + 1 w^T],
