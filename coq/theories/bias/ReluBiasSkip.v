@@ -1,19 +1,14 @@
 (** * R9 for ReLU with any linear part [P] (singular allowed), and post-norm with biases
 
-    [ReluBias.v] proves R5 with biases for the identity skip.  Its matching
-    argument only compares kinks ([relu_bias_choice], [relu_bias_coef],
-    [matched_bridge_eq] take the kink equation, not the skip), and the skip
-    enters once more, in the affine difference of the two blocks: [2 x]
-    becomes [2 P x] ([bias_affine_gap_skip], still affine).  So:
-    - [relu_bias_skip_generic_submatrix]: [generic_bias_lines], and
-      [P x + B relu(A x + c) + b0] absorbable at width [n] by a biased
-      ReLU block, give [S] with [B[:,S] A[S,:] = -P]
-      ([PostNormGeneric.matched_skip_submatrix] for the last step);
+    [ReluBias.v] proves (=>) of R5 with biases for any linear part [P]:
+    [ReluBias.relu_bias_skip_generic_submatrix] ([generic_bias_lines], and
+    [P x + B relu(A x + c) + b0] absorbable at width [n] by a biased ReLU
+    block, give [S] with [B[:,S] A[S,:] = -P]) and
+    [ReluBias.relu_bias_skip_not_absorbable_below].  Here:
     - [odd_skip_absorbable_bias]: (<=) for every [sigma] with
       [sigma(z) - sigma(-z) = z], no genericity (flip the rows of [S]; the
       output bias absorbs [sum_{i in S} b_i c_i]);
-    - [relu_bias_skip_absorbable_iff] (headline) and
-      [relu_bias_skip_not_absorbable_below] (the width bound does not see [P]);
+    - [relu_bias_skip_absorbable_iff] (headline);
     - [centered_skip_cond_iff]: [B[:,S] A[S,:] = -C P] with [C B] in place of
       [B] iff [C (P + B[:,S] A[S,:]) = 0] (any [C]);
     - [postln_relu_bias_generic] (headline): every [gamma_i <> 0], [eps > 0],
@@ -58,82 +53,7 @@ Proof.
   exact (flip_rows_skip_bias sigma d n S P A c B b0 Hodd Hsub).
 Qed.
 
-(** ** (=>): the kinks, then the linear parts *)
-
-(** The affine difference of the two blocks' [|.|] parts, with skip [P]. *)
-Definition bias_affine_gap_skip (d n m : nat) (P A : mat) (c : vec) (B : mat) (b0 : vec)
-    (A' : mat) (c' : vec) (B' : mat) (b0' : vec) (k : nat) (x : vec) : R :=
-  2 * mv d P x k + 2 * (b0 k - b0' k) + sumn n (fun i => B k i * (dot d (row A i) x + c i))
-  - sumn m (fun j => B' k j * (dot d (row A' j) x + c' j)).
-
-Lemma bias_affine_gap_skip_affine d n m P A c B b0 A' c' B' b0' k :
-  affine_like (bias_affine_gap_skip d n m P A c B b0 A' c' B' b0' k).
-Proof.
-  intros x0 w t. unfold bias_affine_gap_skip.
-  pose proof (affine_like_sum_dot d n A c (B k) x0 w t) as E1.
-  pose proof (affine_like_sum_dot d m A' c' (B' k) x0 w t) as E2.
-  pose proof (affine_like_dot d (row P k) 0 x0 w t) as E3.
-  cbv beta in E1, E2, E3. unfold mv. lra.
-Qed.
-
-Lemma relu_bias_even_part_skip d n m P A c B b0 A' c' B' b0' :
-  same_fun d (ungated_bias relu d m A' c' B' b0') (residual d P (ungated_bias relu d n A c B b0)) ->
-  forall k, (k < d)%nat -> forall x,
-    bridge_sum d m A' c' (B' k) x =
-    bridge_sum d n A c (B k) x + bias_affine_gap_skip d n m P A c B b0 A' c' B' b0' k x.
-Proof.
-  intros H k Hk x. pose proof (H x k Hk) as E.
-  unfold ungated_bias, residual in E. rewrite !relu_sum_split in E.
-  unfold bias_affine_gap_skip. lra.
-Qed.
-
-Lemma relu_bias_kinks_skip d n m P A c B b0 A' c' B' b0' :
-  same_fun d (ungated_bias relu d m A' c' B' b0') (residual d P (ungated_bias relu d n A c B b0)) ->
-  forall k, (k < d)%nat -> forall x0 w,
-    bkink_sum d m A' c' (B' k) x0 w = bkink_sum d n A c (B k) x0 w.
-Proof.
-  intros H k Hk.
-  apply (bkink_eq d m A' c' (B' k) n A c (B k)
-           (bias_affine_gap_skip d n m P A c B b0 A' c' B' b0' k)).
-  - exact (relu_bias_even_part_skip d n m P A c B b0 A' c' B' b0' H k Hk).
-  - apply bias_affine_gap_skip_affine.
-Qed.
-
-(** An affine identity that vanishes everywhere gives the linear one. *)
-Lemma bias_gap_skip_linear d n m P A c B b0 A' c' B' b0' k :
-  (forall x, bias_affine_gap_skip d n m P A c B b0 A' c' B' b0' k x = 0) ->
-  forall x, sumn m (fun j => B' k j * dot d (row A' j) x) =
-            2 * mv d P x k + sumn n (fun i => B k i * dot d (row A i) x).
-Proof.
-  intros H x. pose proof (H x) as E1. pose proof (H (fun _ => 0)) as E0.
-  unfold bias_affine_gap_skip in E1, E0. rewrite !sumn_affine_split in E1, E0.
-  rewrite (sumn_zero n (fun i => B k i * dot d (row A i) (fun _ => 0))) in E0
-    by (intros; rewrite dot_zero_r; ring).
-  rewrite (sumn_zero m (fun j => B' k j * dot d (row A' j) (fun _ => 0))) in E0
-    by (intros; rewrite dot_zero_r; ring).
-  assert (Hm0 : mv d P (fun _ => 0) k = 0) by (unfold mv; apply dot_zero_r).
-  rewrite Hm0 in E0. lra.
-Qed.
-
-Theorem relu_bias_skip_generic_submatrix : forall d n P A c B b0,
-  generic_bias_lines d n A c B -> absorbable_ungated_bias relu d n n P A c B b0 ->
-  exists S, skip_submatrix_cond d n S A B P.
-Proof.
-  intros d n P A c B b0 Hg [A' [c' [B' [b0' H]]]].
-  pose proof (relu_bias_kinks_skip d n n P A c B b0 A' c' B' b0' H) as Hk.
-  destruct (relu_bias_choice d n n A c B A' c' B' Hg Hk) as [jf [lf [Hf Hinj]]].
-  pose proof (relu_bias_coef d n A c B A' c' B' jf lf Hg Hk Hf Hinj) as Hcoef.
-  assert (Hf' : forall i, (i < n)%nat -> (jf i < n)%nat /\ lf i <> 0 /\
-                  forall k, (k < d)%nat -> A' (jf i) k = lf i * A i k).
-  { intros i Hi. destruct (Hf i Hi) as [Hr [Hl [Ma _]]]. split; [exact Hr|].
-    split; [exact Hl|]. exact Ma. }
-  apply (matched_skip_submatrix d n P A B A' B' jf lf Hf' Hinj Hcoef).
-  intros k Hk'. apply (bias_gap_skip_linear d n n P A c B b0 A' c' B' b0' k).
-  intros x. pose proof (relu_bias_even_part_skip d n n P A c B b0 A' c' B' b0' H k Hk' x) as E.
-  rewrite (matched_bridge_eq d n A c A' c' (B k) (B' k) jf lf Hf Hinj
-             (fun i Hi => Hcoef i k Hi Hk') x) in E.
-  lra.
-Qed.
+(** ** The equivalence ((=>) is [ReluBias.relu_bias_skip_generic_submatrix]) *)
 
 Theorem relu_bias_skip_absorbable_iff : forall d n P A c B b0,
   generic_bias_lines d n A c B ->
@@ -142,17 +62,6 @@ Proof.
   intros d n P A c B b0 Hg. split.
   - exact (relu_bias_skip_generic_submatrix d n P A c B b0 Hg).
   - intros [S HS]. exact (odd_skip_absorbable_bias relu d n S P A c B b0 relu_odd_part HS).
-Qed.
-
-(** Below width [n], whatever [P]: the hyperplanes still need distinct rows. *)
-Theorem relu_bias_skip_not_absorbable_below : forall d n m P A c B b0,
-  generic_bias_lines d n A c B -> (m < n)%nat ->
-  ~ absorbable_ungated_bias relu d n m P A c B b0.
-Proof.
-  intros d n m P A c B b0 Hg Hmn [A' [c' [B' [b0' H]]]].
-  destruct (relu_bias_choice d n m A c B A' c' B' Hg
-              (relu_bias_kinks_skip d n m P A c B b0 A' c' B' b0' H)) as [jf [lf [Hf Hinj]]].
-  pose proof (injective_bound n m jf (fun i Hi => proj1 (Hf i Hi)) Hinj). lia.
 Qed.
 
 (** ** Post-norm forms *)

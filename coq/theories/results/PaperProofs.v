@@ -390,7 +390,7 @@ Proof. exact PostNormGeneric.postln_only_instance. Qed.
 Theorem r9_relu_any_skip : Paper.R9_relu_any_skip.
 Proof.
   split; [exact ReluBiasSkip.relu_bias_skip_absorbable_iff
-         | exact ReluBiasSkip.relu_bias_skip_not_absorbable_below].
+         | exact ReluBias.relu_bias_skip_not_absorbable_below].
 Qed.
 
 (** [SkipDefs.skip_bias_characterization generic_bias_signs] for every activation of
@@ -400,7 +400,7 @@ Lemma skip_bias_signs_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
 Proof.
   intros [Hodd Hu].
   split; [exact (EvenBiasSkip.even_bias_skip_absorbable_iff sigma Hodd Hu)
-         | exact (EvenBiasSkip.even_bias_skip_not_absorbable_below sigma Hodd Hu)].
+         | exact (GeluBias.even_bias_skip_not_absorbable_below sigma Hodd Hu)].
 Qed.
 
 Theorem r9_gelu_family_any_skip : Paper.R9_gelu_family_any_skip.
