@@ -7,7 +7,8 @@
     [PmBiasCanonical.pm_bias_ridge_form_canonical]) take any linear part, and
     the width condition characterizes the forms computed by a residual-free
     block ([WidthNecessary], [WidthSufficient], [ReluBiasNecessity.relu_bias_form_iff],
-    [PmBiasNecessity.pm_bias_form_iff]), whatever produced them.  So
+    [PmBiasNecessity.pm_bias_form_iff]), whatever produced them
+    ([R8.relu_absorbable_iff_form_any_skip], [R8.pm_absorbable_iff_form_any_skip]).  So
     [P x + B sigma(A x)] (resp. [+ c], [+ b0]) is the ridge form with
     linear part [P], and:
     - [relu_every_block_decided_any_skip], [pm_every_block_decided_any_skip]:
@@ -39,36 +40,6 @@ Open Scope R_scope.
 Lemma residual_is_ridge_form sigma d n P A B :
   same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d n A B P).
 Proof. intros x i Hi. reflexivity. Qed.
-
-(** A block whose residual with skip [P] equals a canonical form: the width
-    condition decides (ReLU). *)
-Theorem relu_absorbable_iff_form_any_skip d n k m (P A B U G L : mat) :
-  lines_distinct d k U -> nonzero_cols d k G ->
-  same_fun d (residual d P (ungated relu d n A B)) (ridge_form relu d k U G L) ->
-  (absorbable_ungated relu d n m P A B <-> width_condition d k m U G L).
-Proof.
-  intros Hl HG Hres. split.
-  - intros [A' [B' Habs]]. apply (width_condition_necessary_relu d k m U G L A' B' Hl HG).
-    exact (same_fun_trans d _ _ _ Habs Hres).
-  - intros Hw.
-    destruct (width_condition_sufficient relu d k m U G L relu_odd_part Hw) as [A' [B' Hw']].
-    exists A', B'. intros x p Hp. rewrite (Hw' x p Hp), (Hres x p Hp). reflexivity.
-Qed.
-
-Theorem pm_absorbable_iff_form_any_skip sigma d n k m (P A B U G L : mat) :
-  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
-  signs_distinct d k U -> nonzero_cols d k G ->
-  same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d k U G L) ->
-  (absorbable_ungated sigma d n m P A B <-> width_condition d k m U G L).
-Proof.
-  intros Hodd H0 Hun Hs HG Hres. split.
-  - intros [A' [B' Habs]].
-    apply (width_condition_necessary_pm sigma d k m U G L A' B' Hodd H0 Hun Hs HG).
-    exact (same_fun_trans d _ _ _ Habs Hres).
-  - intros Hw.
-    destruct (width_condition_sufficient sigma d k m U G L Hodd Hw) as [A' [B' Hw']].
-    exists A', B'. intros x p Hp. rewrite (Hw' x p Hp), (Hres x p Hp). reflexivity.
-Qed.
 
 (** R8 for every bias-free ReLU block, every linear part [P], every width. *)
 Theorem relu_every_block_decided_any_skip d n (P A B : mat) : exists k (U G L : mat),
