@@ -21,6 +21,8 @@
       ([gamma_i <> 0], [eps > 0]) is absorbable at width [m] iff the width
       condition of the canonical form of the bare block with the singular
       skip [C P], down-projection [C B] (and output bias [C b0]) holds;
+      [postrms_decided_free], [postrms_decided_bias]: post-RMSNorm, the
+      canonical form of the bare block itself;
     - [relu_form_any_skip_instances]: [2 x - relu(x)] is not absorbable at
       width 1 but is at width 2; the singular [0 x - relu(x)] is at width 1;
       the same for the GELU family ([pm_form_any_skip_instances],
@@ -260,4 +262,43 @@ Proof.
   - apply (bias_residual_iff_of_form relu 1 1 2 _ _ _ _ _ 1 _ _ _ _ _
              (relu_bias_form_iff 1 1 2 _ _ _ _ _ Hg) Hres).
     apply dim1_width_condition; [reflexivity | lia].
+Qed.
+
+(** ** Post-RMSNorm blocks, every width (the bare block itself) *)
+
+Theorem postrms_decided_free (distinct : nat -> nat -> mat -> Prop) sigma :
+  (forall d n (P A B : mat), exists k (U G L : mat),
+     (k <= n)%nat /\ distinct d k U /\ nonzero_cols d k G /\
+     same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d k U G L) /\
+     forall m, absorbable_ungated sigma d n m P A B <-> width_condition d k m U G L) ->
+  forall d n eps gamma beta (P A B : mat), 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+  exists k (U G L : mat), (k <= n)%nat /\ distinct d k U /\ nonzero_cols d k G /\
+    same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d k U G L) /\
+    forall m, absorbable_postnorm_ungated (rms_norm d eps gamma beta) sigma d n m P A B <->
+              width_condition d k m U G L.
+Proof.
+  intros Hdec d n eps gamma beta P A B He Hg.
+  destruct (Hdec d n P A B) as (k & U & G & L & Hk & Hl & HG & Hs & Hiff).
+  exists k, U, G, L. split; [exact Hk|]. split; [exact Hl|]. split; [exact HG|].
+  split; [exact Hs|]. intros m.
+  rewrite (postrms_ungated_iff sigma d n m eps gamma beta P A B He Hg). exact (Hiff m).
+Qed.
+
+Theorem postrms_decided_bias (generic_b : nat -> nat -> mat -> vec -> mat -> Prop) sigma :
+  (forall d n P A c B b0, exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_b d k U s G /\
+     same_fun d (residual d P (ungated_bias sigma d n A c B b0))
+                (bias_ridge_form sigma d k U s G L l0) /\
+     forall m, absorbable_ungated_bias sigma d n m P A c B b0 <-> width_condition d k m U G L) ->
+  forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+  exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_b d k U s G /\
+    same_fun d (residual d P (ungated_bias sigma d n A c B b0))
+               (bias_ridge_form sigma d k U s G L l0) /\
+    forall m, absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) sigma d n m P A c B b0
+              <-> width_condition d k m U G L.
+Proof.
+  intros Hdec d n eps gamma beta P A c B b0 He Hg.
+  destruct (Hdec d n P A c B b0) as (k & U & s & G & L & l0 & Hk & Hgen & Hs & Hiff).
+  exists k, U, s, G, L, l0. split; [exact Hk|]. split; [exact Hgen|]. split; [exact Hs|].
+  intros m. rewrite (postrms_ungated_bias_iff sigma d n m eps gamma beta P A c B b0 He Hg).
+  exact (Hiff m).
 Qed.

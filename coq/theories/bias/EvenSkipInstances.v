@@ -14,6 +14,7 @@
       width 1 for the singular [P = 0] and for [P = 1], not for [P = 2];
       never at width 1 with [P = 0] for [d = 1], [n = 2], rows [x], [x + 1];
       bias-free, [P x - sigma(x)]: absorbable for [P = 0], not for [P = 2];
+      [sigma(x) + sigma(2 x)] ([P = 0]) never at width 1;
       post-LayerNorm at [d = 2], [n = 1], [a = (1, -1)], skip [I]:
       [b = e_2] absorbable (bias-free and with bias [c = 1]), [b = e_1] not;
       post-RMSNorm: [b = e_2] not absorbable;
@@ -66,6 +67,20 @@ Proof.
       pose proof (C 1%nat ltac:(lia)) as C1; unfold aug_row, sk_one, sk_c01 in C0, C1;
       simpl in C0, C1; [|lra].
     destruct i as [|[|i]], j as [|[|j]]; try lia; simpl in C1; lra.
+  - intros i _. exists 0%nat. split; [lia | unfold col, sk_one; lra].
+Qed.
+
+Definition sk_A12 : mat := fun i _ => if Nat.eq_dec i 0 then 1 else 2.
+
+(** Rows [1] and [2] on [R^1]: not equal up to sign (though parallel). *)
+Lemma sk_signs12 : signs_distinct 1 2 sk_A12 /\
+  (forall i, (i < 2)%nat -> nonzero_vec 1 (col sk_one i)).
+Proof.
+  split; [split|].
+  - intros t _. exists 0%nat. split; [lia|]. unfold row, sk_A12.
+    destruct (Nat.eq_dec t 0); lra.
+  - intros s t Hs Ht Hne [C|C]; specialize (C 0%nat ltac:(lia)); unfold row, sk_A12 in C;
+      destruct (Nat.eq_dec s 0), (Nat.eq_dec t 0); try lia; lra.
   - intros i _. exists 0%nat. split; [lia | unfold col, sk_one; lra].
 Qed.
 
@@ -142,7 +157,8 @@ Definition skip_instances (sigma : R -> R) : Prop :=
    ~ absorbable_ungated_bias sigma 1 2 1 (sk_P 0) sk_one sk_c01 sk_one (fun _ => 0)) /\
   (signs_distinct 1 1 sk_one /\
    absorbable_ungated sigma 1 1 1 (sk_P 0) sk_one sk_neg /\
-   ~ absorbable_ungated sigma 1 1 1 (sk_P 2) sk_one sk_neg) /\
+   ~ absorbable_ungated sigma 1 1 1 (sk_P 2) sk_one sk_neg /\
+   signs_distinct 1 2 sk_A12 /\ ~ absorbable_ungated sigma 1 2 1 (sk_P 0) sk_A12 sk_one) /\
   (absorbable_postnorm_ungated ex2_LN sigma 2 1 1 identity ex2_A ex2_B /\
    absorbable_postnorm_ungated_bias ex2_LN sigma 2 1 1 identity ex2_A pb_c ex2_B (fun _ => 5) /\
    ~ absorbable_postnorm_ungated ex2_LN sigma 2 1 1 identity ex2_A pb_B1 /\
@@ -167,11 +183,15 @@ Proof.
   - split; [exact sk_bias_generic2|].
     exact (even_bias_skip_not_absorbable_below sigma Hodd Hu 1 2 1 _ _ _ _ _ sk_bias_generic2
              ltac:(lia)).
-  - split; [exact Hs|]. split.
+  - split; [exact Hs|]. split; [|split; [|split]].
     + apply (Hf _ _ _ Hg0). exists (fun _ => false).
       exact (proj2 (sk_cond 0 (fun _ => false)) eq_refl).
     + rewrite (Hf _ _ _ Hg0). intros [S HS]. apply (proj1 (sk_cond _ _)) in HS.
       destruct (S 0%nat); lra.
+    + exact (proj1 sk_signs12).
+    + destruct sk_signs12 as [Hs12 Hc12].
+      exact (even_skip_not_absorbable_below_pm sigma Hodd Hu 1 2 1 _ _ _
+               (signs_distinct_bias_signs 1 2 _ _ Hs12 Hc12) ltac:(lia)).
   - unfold ex2_LN, ex2_RMS.
     pose proof (even_postln_generic_pm sigma Hodd Hu 2 1 1 (fun _ => 1) (fun _ => 0) identity
                   ex2_A) as Ln.

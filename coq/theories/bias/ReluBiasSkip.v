@@ -8,7 +8,8 @@
     - [odd_skip_absorbable_bias]: (<=) for every [sigma] with
       [sigma(z) - sigma(-z) = z], no genericity (flip the rows of [S]; the
       output bias absorbs [sum_{i in S} b_i c_i]);
-    - [relu_bias_skip_absorbable_iff] (headline);
+    - [relu_bias_skip_absorbable_iff] (headline); bias-free at [c = 0]:
+      [relu_skip_not_absorbable_below] (never below width [n], any [P]);
     - [centered_skip_cond_iff]: [B[:,S] A[S,:] = -C P] with [C B] in place of
       [B] iff [C (P + B[:,S] A[S,:]) = 0] (any [C]);
     - [postln_relu_bias_generic] (headline): every [gamma_i <> 0], [eps > 0],
@@ -62,6 +63,29 @@ Proof.
   intros d n P A c B b0 Hg. split.
   - exact (relu_bias_skip_generic_submatrix d n P A c B b0 Hg).
   - intros [S HS]. exact (odd_skip_absorbable_bias relu d n S P A c B b0 relu_odd_part HS).
+Qed.
+
+(** ** Bias-free, below width [n]: the biased statement at [c = 0] *)
+
+Lemma generic_bias_lines_zero d n A B : generic d n A B -> generic_bias_lines d n A (fun _ => 0) B.
+Proof.
+  intros [Hnz [Hind Hb]]. split; [exact Hnz|]. split; [|exact Hb].
+  intros i j Hi Hj Hne al be H. apply (Hind i j Hi Hj Hne al be). intros k Hk.
+  pose proof (H k ltac:(lia)) as E. unfold aug_row in E.
+  replace (Nat.ltb k d) with true in E by (symmetry; apply Nat.ltb_lt, Hk). exact E.
+Qed.
+
+Theorem relu_skip_not_absorbable_below : forall d n m P A B,
+  generic d n A B -> (m < n)%nat -> ~ absorbable_ungated relu d n m P A B.
+Proof.
+  intros d n m P A B Hg Hmn [A' [B' H]].
+  apply (relu_bias_skip_not_absorbable_below d n m P A (fun _ => 0) B (fun _ => 0)
+           (generic_bias_lines_zero d n A B Hg) Hmn).
+  exists A', (fun _ => 0), B', (fun _ => 0). intros x i Hi. unfold ungated_bias, residual.
+  pose proof (H x i Hi) as E. unfold ungated, residual in E.
+  rewrite !(sumn_ext _ (fun j => _ * relu (_ + 0)) (fun j => _ * relu (dot d _ x))) by
+    (intros; rewrite Rplus_0_r; reflexivity).
+  lra.
 Qed.
 
 (** ** Post-norm forms *)
@@ -152,4 +176,24 @@ Proof.
       simpl in E. destruct (S 0%nat); lra.
     + apply pb_generic. exists 0%nat. split; [lia|].
       unfold col, mm, centering, pb_B1, identity. rewrite H2. simpl. lra.
+Qed.
+
+(** Bias-free, below width: [x |-> relu(x_1) e_1 + relu(x_2) e_2] ([A = B = I],
+    generic) with the singular skip [P = 0] needs width 2. *)
+Example relu_skip_below_instance :
+  generic 2 2 identity identity /\ ~ absorbable_ungated relu 2 2 1 (fun _ _ => 0) identity identity.
+Proof.
+  assert (Hg : generic 2 2 identity identity).
+  { split; [|split].
+    - intros i Hi. exists i. split; [exact Hi|]. unfold row, identity.
+      destruct (Nat.eq_dec i i); [lra | congruence].
+    - intros i j Hi Hj Hne al be H.
+      pose proof (H i Hi) as Ei. pose proof (H j Hj) as Ej. unfold row, identity in Ei, Ej.
+      destruct (Nat.eq_dec i i) as [_|C]; [|congruence].
+      destruct (Nat.eq_dec j j) as [_|C]; [|congruence].
+      destruct (Nat.eq_dec j i) as [E|_]; [congruence|].
+      destruct (Nat.eq_dec i j) as [E|_]; [congruence|]. split; lra.
+    - intros i Hi. exists i. split; [exact Hi|]. unfold col, identity.
+      destruct (Nat.eq_dec i i); [lra | congruence]. }
+  split; [exact Hg|]. exact (relu_skip_not_absorbable_below 2 2 1 _ _ _ Hg ltac:(lia)).
 Qed.

@@ -496,20 +496,40 @@ Proof.
   exact (bias_decided_signs_of _ H5).
 Qed.
 
+Lemma postnorm_decided_of distinct generic_b sigma :
+  SkipDefs.decided_any_skip distinct sigma -> SkipDefs.bias_decided_any_skip generic_b sigma ->
+  SkipDefs.postnorm_decided distinct generic_b sigma.
+Proof.
+  intros F B. split; [exact (DecideAnySkip.postln_decided_free _ _ F)|].
+  split; [exact (DecideAnySkip.postln_decided_bias _ _ B)|].
+  split; [exact (DecideAnySkip.postrms_decided_free _ _ F)
+         | exact (DecideAnySkip.postrms_decided_bias _ _ B)].
+Qed.
+
 Theorem r11p_decided : Paper.R11p_decided.
 Proof.
   destruct r8p_any_skip as [F1 [F2 [F3 [F4 F5]]]].
   destruct r9_decided_any_skip as [B0 [B1 [B2 [B3 [B4 B5]]]]].
-  split; [split; [exact (DecideAnySkip.postln_decided_free _ _ r8_relu_any_skip)
-                 | exact (DecideAnySkip.postln_decided_bias _ _ B0)]|].
-  split; [split; [exact (DecideAnySkip.postln_decided_free _ _ F1)
-                 | exact (DecideAnySkip.postln_decided_bias _ _ B1)]|].
-  split; [split; [exact (DecideAnySkip.postln_decided_free _ _ F2)
-                 | exact (DecideAnySkip.postln_decided_bias _ _ B2)]|].
-  split; [split; [exact (DecideAnySkip.postln_decided_free _ _ F3)
-                 | exact (DecideAnySkip.postln_decided_bias _ _ B3)]|].
-  split; [split; [exact (DecideAnySkip.postln_decided_free _ _ F4)
-                 | exact (DecideAnySkip.postln_decided_bias _ _ B4)]|].
-  split; [exact (DecideAnySkip.postln_decided_free _ _ F5)
-         | exact (DecideAnySkip.postln_decided_bias _ _ B5)].
+  split; [exact (postnorm_decided_of _ _ _ r8_relu_any_skip B0)|].
+  split; [exact (postnorm_decided_of _ _ _ F1 B1)|].
+  split; [exact (postnorm_decided_of _ _ _ F2 B2)|].
+  split; [exact (postnorm_decided_of _ _ _ F3 B3)|].
+  split; [exact (postnorm_decided_of _ _ _ F4 B4) | exact (postnorm_decided_of _ _ _ F5 B5)].
+Qed.
+
+Lemma skip_below_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.skip_below_pm sigma.
+Proof.
+  intros [Hodd Hu] d n m P A B Hs Hb.
+  exact (EvenBiasSkip.even_skip_not_absorbable_below_pm sigma Hodd Hu d n m P A B
+           (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+Qed.
+
+Theorem r11p_below_any_skip : Paper.R11p_below_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact ReluBiasSkip.relu_skip_not_absorbable_below|].
+  split; [exact (skip_below_pm_of _ H1)|]. split; [exact (skip_below_pm_of _ H2)|].
+  split; [exact (skip_below_pm_of _ H3)|]. split; [exact (skip_below_pm_of _ H4)|].
+  exact (skip_below_pm_of _ H5).
 Qed.

@@ -656,14 +656,23 @@ Definition R11p_gelu_generic : Prop :=
     the singular skip [C P], down-projection [C B] and output bias [C b0]
     is -- decided by R8/R9": every post-LayerNorm block, bias-free or with
     biases, at every width ([SkipDefs.postln_decided],
-    [SkipDefs.postln_bias_decided]). *)
+    [SkipDefs.postln_bias_decided]); post-RMSNorm likewise, by the bare
+    block's own form ([SkipDefs.postnorm_decided]). *)
 Definition R11p_decided : Prop :=
-  (postln_decided lines_distinct relu /\ postln_bias_decided generic_bias_lines relu) /\
-  (postln_decided signs_distinct gelu /\ postln_bias_decided generic_bias_signs gelu) /\
-  (postln_decided signs_distinct gelu_tanh /\ postln_bias_decided generic_bias_signs gelu_tanh) /\
-  (postln_decided signs_distinct silu /\ postln_bias_decided generic_bias_signs silu) /\
-  (postln_decided signs_distinct quick_gelu /\ postln_bias_decided generic_bias_signs quick_gelu) /\
-  (postln_decided signs_distinct gelu_fast /\ postln_bias_decided generic_bias_signs gelu_fast).
+  postnorm_decided lines_distinct generic_bias_lines relu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu_tanh /\
+  postnorm_decided signs_distinct generic_bias_signs silu /\
+  postnorm_decided signs_distinct generic_bias_signs quick_gelu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu_fast.
+
+(** R5's "below width [n] a generic one never is" with any linear part [P]
+    (bias-free; ReLU with [generic], the GELU family with rows pairwise not
+    equal up to sign). *)
+Definition R11p_below_any_skip : Prop :=
+  (forall d n m P A B, generic d n A B -> (m < n)%nat -> ~ absorbable_ungated relu d n m P A B) /\
+  skip_below_pm gelu /\ skip_below_pm gelu_tanh /\ skip_below_pm silu /\
+  skip_below_pm quick_gelu /\ skip_below_pm gelu_fast.
 
 (** "a post-LN block can be absorbable when its bare block is not": at
     [d = 2], [x + e_2 relu(x_1 - x_2)] ([B[:,S] A[S,:] = -I + 1 w^T],

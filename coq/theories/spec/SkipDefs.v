@@ -34,6 +34,12 @@ Definition skip_characterization_pm (sigma : R -> R) : Prop :=
     (absorbable_ungated sigma d n n P A B <->
      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l).
 
+(** Never below width [n], any linear part [P], bias-free, rows nonzero and
+    pairwise not equal up to sign, columns nonzero. *)
+Definition skip_below_pm (sigma : R -> R) : Prop :=
+  forall d n m P A B, signs_distinct d n A -> (forall i, (i < n)%nat -> nonzero_vec d (col B i)) ->
+    (m < n)%nat -> ~ absorbable_ungated sigma d n m P A B.
+
 (** The generic post-norm forms for the GELU family: bias-free (rows of [A]
     nonzero and pairwise not equal up to sign, columns of [C B] (LayerNorm)
     or [B] (RMSNorm) nonzero) and with biases ([generic_bias_signs]). *)
@@ -103,3 +109,26 @@ Definition postln_bias_decided (generic_b : nat -> nat -> mat -> vec -> mat -> P
                  (bias_ridge_form sigma d k U s G L l0) /\
       forall m, absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) sigma d n m
                   P A c B b0 <-> width_condition d k m U G L.
+
+(** Post-RMSNorm: the canonical form of the bare block itself decides. *)
+Definition postrms_decided (distinct : nat -> nat -> mat -> Prop) (sigma : R -> R) : Prop :=
+  forall d n eps gamma beta (P A B : mat), 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+    exists k (U G L : mat), (k <= n)%nat /\ distinct d k U /\ nonzero_cols d k G /\
+      same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d k U G L) /\
+      forall m, absorbable_postnorm_ungated (rms_norm d eps gamma beta) sigma d n m P A B <->
+                width_condition d k m U G L.
+
+Definition postrms_bias_decided (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
+    (sigma : R -> R) : Prop :=
+  forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+    exists k U s (G L : mat) l0, (k <= n)%nat /\ generic_b d k U s G /\
+      same_fun d (residual d P (ungated_bias sigma d n A c B b0))
+                 (bias_ridge_form sigma d k U s G L l0) /\
+      forall m, absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) sigma d n m
+                  P A c B b0 <-> width_condition d k m U G L.
+
+(** All four: post-LN and post-RMSNorm, bias-free and with biases. *)
+Definition postnorm_decided (distinct : nat -> nat -> mat -> Prop)
+    (generic_b : nat -> nat -> mat -> vec -> mat -> Prop) (sigma : R -> R) : Prop :=
+  postln_decided distinct sigma /\ postln_bias_decided generic_b sigma /\
+  postrms_decided distinct sigma /\ postrms_bias_decided generic_b sigma.
