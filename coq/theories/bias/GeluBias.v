@@ -6,7 +6,9 @@
 
     Generic part (a [Section] over [sigma] with [odd_part_identity sigma]
     and [affine_ridge_unique_even (even_part sigma)] of [GeluAffineRidge.v]
-    as context; after the section they are explicit premises):
+    as context; after the section they are explicit premises).  The
+    matching lemmas take any linear part [P] of the residual block (singular
+    allowed); the identity skip is their instance [P = I]:
     - [affine_ridge_grouped]: in a sum of ridges [e (v_j . x + c_j)] equal to
       an affine function, the coefficients of every class of augmented rows
       equal up to sign add up to [0] (rows with [v_j = 0] are constants);
@@ -16,9 +18,12 @@
       [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)], [s_i = +-1];
     - [even_bias_absorbable_width], [even_bias_not_absorbable_below]:
       [n <= m];
-    - [even_bias_absorbable_submatrix]: for [m = n], [b'_{j(i)} = b_i], the
-      even parts cancel, the linear parts give [B[:,S] A[S,:] = -I] for
-      [S = {i | s_i = -1}].
+    - [even_bias_skip_submatrix]: for [m = n], [b'_{j(i)} = b_i], the even
+      parts cancel, the linear parts give [B[:,S] A[S,:] = -P] for
+      [S = {i | s_i = -1}] ([PostNormGeneric.matched_skip_submatrix]);
+      [even_bias_absorbable_submatrix] is [P = I], and
+      [even_bias_skip_not_absorbable_below] the width bound for every [P]
+      ([EvenBiasSkip.v] adds (<=), the bias-free and post-norm forms).
     Any [sigma] with [odd_part_identity sigma] and the one-variable
     statement [affine_independent_1d (even_part sigma)]:
     [bias_absorbable_iff_of_1d], [bias_not_absorbable_below_of_1d] (used for
@@ -33,6 +38,7 @@ From Coq Require Import Reals Lra Lia List.
 From Absorb Require Import Geometry FiniteMaps Calculus.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import Biases SubmatrixIff GeluRidge RidgeForm BiasSpec AugRows GeluAffineRidge.
+From Absorb Require PostNormGeneric.
 Open Scope R_scope.
 
 (** ** Augmented rows *)
@@ -195,10 +201,10 @@ Section AffineMatching.
 Context (sigma : R -> R) (Hodd : odd_part_identity sigma)
         (Hu : affine_ridge_unique_even (even_part sigma)).
 
-(** Absorbing block minus residual block, even parts: an affine function. *)
-Lemma bias_even_part_affine d n m A c B b0 A' c' B' b0' :
+(** Absorbing block minus residual block with skip [P], even parts: affine. *)
+Lemma bias_even_part_affine d n m P A c B b0 A' c' B' b0' :
   same_fun d (ungated_bias sigma d m A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   forall k, (k < d)%nat -> exists (w : vec) (w0 : R), forall x,
     sumn m (fun j => B' k j * even_part sigma (dot d (row A' j) x + c' j))
     - sumn n (fun i => B k i * even_part sigma (dot d (row A i) x + c i)) = dot d w x + w0.
@@ -206,7 +212,7 @@ Proof.
   intros H k Hk.
   set (wA := fun l => sumn n (fun i => B k i * A i l)).
   set (wA' := fun l => sumn m (fun j => B' k j * A' j l)).
-  exists (vlin 1 (vlin 1 (row identity k) (/ 2) wA) (- / 2) wA'),
+  exists (vlin 1 (vlin 1 (row P k) (/ 2) wA) (- / 2) wA'),
     (/ 2 * sumn n (fun i => B k i * c i) + b0 k - / 2 * sumn m (fun j => B' k j * c' j) - b0' k).
   intros x. pose proof (H x k Hk) as E. unfold ungated_bias, residual in E.
   rewrite (sumn_sigma_split sigma d m (B' k) A' c' x),
@@ -217,10 +223,10 @@ Proof.
 Qed.
 
 (** The coefficients matching the class of [(a_i0, c_i0)] add up to [b_i0]. *)
-Lemma bias_absorb_group d n m A c B b0 A' c' B' b0' :
+Lemma bias_absorb_group d n m P A c B b0 A' c' B' b0' :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d m A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   forall i0 k, (i0 < n)%nat -> (k < d)%nat ->
     sumn m (fun j => B' k j * sim_ind (S d) (aug_row d A' c' j) (aug_row d A c i0)) = B k i0.
 Proof.
@@ -236,7 +242,7 @@ Proof.
       destruct (lt_dec j m); [reflexivity | lia].
     - apply sumn_ext. intros i Hi. unfold bc, Vc, cc, row. destruct (lt_dec (m + i) m); [lia|].
       replace (m + i - m)%nat with i by lia. ring. }
-  destruct (bias_even_part_affine d n m A c B b0 A' c' B' b0' H k Hk) as [w [w0 Hw]].
+  destruct (bias_even_part_affine d n m P A c B b0 A' c' B' b0' H k Hk) as [w [w0 Hw]].
   assert (Hs : forall x, sumn (m + n) (fun j => bc j * even_part sigma (dot d (row Vc j) x + cc j))
                          = dot d w x + w0).
   { intros x. rewrite <- (Hw x).
@@ -261,18 +267,17 @@ Proof.
       exfalso. exact (Hind i i0 Hi Hi0 (not_eq_sym Hne) C).
 Qed.
 
-(** Some row of the absorbing block matches [(a_i0, c_i0)] up to sign. *)
-Lemma bias_absorb_match d n m A c B b0 A' c' B' b0' i0 :
+Lemma bias_absorb_match d n m P A c B b0 A' c' B' b0' i0 :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d m A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   (i0 < n)%nat ->
   exists js : nat * R, (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
     (forall l, (l < d)%nat -> A' (fst js) l = snd js * A i0 l) /\ c' (fst js) = snd js * c i0.
 Proof.
   intros Hg H Hi0. pose proof Hg as [_ [_ Hb]].
   destruct (Hb i0 Hi0) as [k [Hk Hbk]]. unfold col in Hbk.
-  pose proof (bias_absorb_group d n m A c B b0 A' c' B' b0' Hg H i0 k Hi0 Hk) as G.
+  pose proof (bias_absorb_group d n m P A c B b0 A' c' B' b0' Hg H i0 k Hi0 Hk) as G.
   assert (Hs : sumn m (fun j => B' k j * sim_ind (S d) (aug_row d A' c' j) (aug_row d A c i0)) <> 0)
     by (rewrite G; exact Hbk).
   apply sumn_nonzero_term in Hs. destruct Hs as [j [Hj Hf]].
@@ -305,10 +310,10 @@ Definition bias_matching d n m (A : mat) (c : vec) (A' : mat) (c' : vec)
   (forall i1 i2, (i1 < n)%nat -> (i2 < n)%nat -> jf i1 = jf i2 -> i1 = i2).
 
 (** Every [(a_i, c_i)] is matched by a distinct [(a'_{j(i)}, c'_{j(i)}) = s_i (a_i, c_i)]. *)
-Lemma bias_absorb_choice d n m A c B b0 A' c' B' b0' :
+Lemma bias_absorb_choice d n m P A c B b0 A' c' B' b0' :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d m A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   exists (jf : nat -> nat) (sf : nat -> R), bias_matching d n m A c A' c' jf sf.
 Proof.
   intros Hg H.
@@ -316,7 +321,7 @@ Proof.
     (finite_choice (0%nat, 0) n (fun i js => (fst js < m)%nat /\ (snd js = 1 \/ snd js = -1) /\
               (forall l, (l < d)%nat -> A' (fst js) l = snd js * A i l) /\
               c' (fst js) = snd js * c i)) as [f Hf].
-  { intros i Hi. exact (bias_absorb_match d n m A c B b0 A' c' B' b0' i Hg H Hi). }
+  { intros i Hi. exact (bias_absorb_match d n m P A c B b0 A' c' B' b0' i Hg H Hi). }
   exists (fun i => fst (f i)), (fun i => snd (f i)). split; [exact Hf|].
   intros i1 i2 H1 H2 E. destruct (Hf i1 H1) as [_ [Hs1 [HA1 Hc1]]].
   destruct (Hf i2 H2) as [_ [Hs2 [HA2 Hc2]]].
@@ -326,28 +331,20 @@ Proof.
   - rewrite E. exact (aug_pm_of_split d A' c' _ A c i2 _ Hs2 HA2 Hc2).
 Qed.
 
-Theorem even_bias_absorbable_width : forall d n m A c B b0,
-  generic_bias_signs d n A c B -> absorbable_ungated_bias sigma d n m identity A c B b0 ->
-  (n <= m)%nat.
-Proof.
-  intros d n m A c B b0 Hg [A' [c' [B' [b0' H]]]].
-  destruct (bias_absorb_choice d n m A c B b0 A' c' B' b0' Hg H) as [jf [sf [Hf Hinj]]].
-  apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
-Qed.
-
-Theorem even_bias_not_absorbable_below : forall d n m A c B b0,
+Theorem even_bias_skip_not_absorbable_below : forall d n m P A c B b0,
   generic_bias_signs d n A c B -> (m < n)%nat ->
-  ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+  ~ absorbable_ungated_bias sigma d n m P A c B b0.
 Proof.
-  intros d n m A c B b0 Hg Hmn Habs.
-  pose proof (even_bias_absorbable_width d n m A c B b0 Hg Habs). lia.
+  intros d n m P A c B b0 Hg Hmn [A' [c' [B' [b0' H]]]].
+  destruct (bias_absorb_choice d n m P A c B b0 A' c' B' b0' Hg H) as [jf [sf [Hf Hinj]]].
+  pose proof (injective_bound n m jf (fun i Hi => proj1 (Hf i Hi)) Hinj). lia.
 Qed.
 
-(** With [m = n]: the down-projections match, [b'_{j(i)} = b_i]. *)
-Lemma bias_matched_coef d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> R) :
+(** With [m = n]: [b'_{j(i)} = b_i]. *)
+Lemma bias_matched_coef d n P A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> R) :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   bias_matching d n n A c A' c' jf sf ->
   forall i k, (i < n)%nat -> (k < d)%nat -> B' k (jf i) = B k i.
 Proof.
@@ -355,7 +352,7 @@ Proof.
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
   pose proof Hg as [_ [Hind _]].
-  rewrite <- (bias_absorb_group d n n A c B b0 A' c' B' b0' Hg H i0 k Hi0 Hk).
+  rewrite <- (bias_absorb_group d n n P A c B b0 A' c' B' b0' Hg H i0 k Hi0 Hk).
   rewrite (sumn_ext n _ (fun j => if Nat.eq_dec (jf i0) j then B' k j else 0)).
   - symmetry. apply sumn_delta. apply Hrange. exact Hi0.
   - intros j Hj. unfold sim_ind. destruct (Nat.eq_dec (jf i0) j) as [<-|Hne].
@@ -370,22 +367,21 @@ Proof.
       subst i. contradiction.
 Qed.
 
-(** With [m = n], the even parts cancel and the linear parts give
-    [sum_j b'_j (a'_j . x) = 2 x + sum_i b_i (a_i . x)]. *)
-Lemma bias_matched_odd d n A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> R) :
+(** The even parts cancel; the linear parts give
+    [sum_j b'_j (a'_j . x) = 2 P x + sum_i b_i (a_i . x)]. *)
+Lemma bias_matched_odd d n P A c B b0 A' c' B' b0' (jf : nat -> nat) (sf : nat -> R) :
   generic_bias_signs d n A c B ->
   same_fun d (ungated_bias sigma d n A' c' B' b0')
-             (residual d identity (ungated_bias sigma d n A c B b0)) ->
+             (residual d P (ungated_bias sigma d n A c B b0)) ->
   bias_matching d n n A c A' c' jf sf ->
   forall k, (k < d)%nat -> forall x,
-    sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * x k
+    sumn n (fun j => B' k j * dot d (row A' j) x) = 2 * mv d P x k
       + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
   intros Hg H Hm k Hk. pose proof Hm as [Hf Hinj].
   assert (Hrange : forall i, (i < n)%nat -> (jf i < n)%nat) by (intros i Hi; apply Hf, Hi).
   pose proof (injective_surjective n jf Hrange Hinj) as Hsurj.
-  pose proof (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H Hm) as Hcoef.
-  (* the even parts agree *)
+  pose proof (bias_matched_coef d n P A c B b0 A' c' B' b0' jf sf Hg H Hm) as Hcoef.
   assert (Hev : forall x,
     sumn n (fun j => B' k j * even_part sigma (dot d (row A' j) x + c' j)) =
     sumn n (fun i => B k i * even_part sigma (dot d (row A i) x + c i))).
@@ -393,17 +389,17 @@ Proof.
     rewrite (Hcoef i k Hi Hk). f_equal. destruct (Hf i Hi) as [_ [Hs [HA Hc]]].
     exact (aug_even_eq (even_part sigma) d A' c' (jf i) A c i x (even_part_even sigma Hodd)
              (aug_pm_of_split d A' c' _ A c i _ Hs HA Hc)). }
-  (* hence the affine parts agree *)
   assert (Haff : forall x,
     sumn n (fun j => B' k j * (dot d (row A' j) x + c' j)) + 2 * b0' k =
-    2 * x k + sumn n (fun i => B k i * (dot d (row A i) x + c i)) + 2 * b0 k).
+    2 * mv d P x k + sumn n (fun i => B k i * (dot d (row A i) x + c i)) + 2 * b0 k).
   { intros x. pose proof (H x k Hk) as E. unfold ungated_bias, residual in E.
-    rewrite (mv_identity d x k Hk) in E.
     rewrite (sumn_sigma_split sigma d n (B' k) A' c' x),
       (sumn_sigma_split sigma d n (B k) A c x) in E.
     rewrite (Hev x) in E. lra. }
   intros x.
   pose proof (Haff x) as E1. pose proof (Haff (fun _ => 0)) as E0.
+  assert (Hm0 : mv d P (fun _ => 0) k = 0) by (unfold mv; apply dot_zero_r).
+  rewrite Hm0 in E0.
   rewrite
     (sumn_ext n (fun j => B' k j * (dot d (row A' j) (fun _ => 0) + c' j)) (fun j => B' k j * c' j))
     in E0 by (intros j _; rewrite dot_zero_r; ring).
@@ -417,21 +413,41 @@ Proof.
   rewrite !sumn_plus in E1. lra.
 Qed.
 
-Theorem even_bias_absorbable_submatrix : forall d n A c B b0,
-  generic_bias_signs d n A c B -> absorbable_ungated_bias sigma d n n identity A c B b0 ->
-  exists S, submatrix_cond d n S A B.
+Theorem even_bias_skip_submatrix : forall d n P A c B b0,
+  generic_bias_signs d n A c B -> absorbable_ungated_bias sigma d n n P A c B b0 ->
+  exists S, PostNormGeneric.skip_submatrix_cond d n S A B P.
 Proof.
-  intros d n A c B b0 Hg [A' [c' [B' [b0' H]]]].
-  destruct (bias_absorb_choice d n n A c B b0 A' c' B' b0' Hg H) as [jf [sf [Hf Hinj]]].
-  apply (matched_absorb_submatrix d n A B A' B' jf sf).
+  intros d n P A c B b0 Hg [A' [c' [B' [b0' H]]]].
+  destruct (bias_absorb_choice d n n P A c B b0 A' c' B' b0' Hg H) as [jf [sf [Hf Hinj]]].
+  apply (PostNormGeneric.matched_skip_submatrix d n P A B A' B' jf sf).
   - intros i Hi. destruct (Hf i Hi) as [Hr [Hs [HA _]]].
     split; [exact Hr|]. split; [exact (pm1_nonzero _ Hs) | exact HA].
   - exact Hinj.
   - intros i k Hi Hk. destruct (Hf i Hi) as [_ [Hs _]].
     rewrite (pm1_abs _ Hs), Rmult_1_r.
-    exact (bias_matched_coef d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj) i k Hi Hk).
-  - exact (bias_matched_odd d n A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj)).
+    exact (bias_matched_coef d n P A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj) i k Hi Hk).
+  - exact (bias_matched_odd d n P A c B b0 A' c' B' b0' jf sf Hg H (conj Hf Hinj)).
 Qed.
+
+(** The identity skip: the width bound and the submatrix condition. *)
+Theorem even_bias_absorbable_width : forall d n m A c B b0,
+  generic_bias_signs d n A c B -> absorbable_ungated_bias sigma d n m identity A c B b0 ->
+  (n <= m)%nat.
+Proof.
+  intros d n m A c B b0 Hg [A' [c' [B' [b0' H]]]].
+  destruct (bias_absorb_choice d n m identity A c B b0 A' c' B' b0' Hg H) as [jf [sf [Hf Hinj]]].
+  apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
+Qed.
+
+Theorem even_bias_not_absorbable_below : forall d n m A c B b0,
+  generic_bias_signs d n A c B -> (m < n)%nat ->
+  ~ absorbable_ungated_bias sigma d n m identity A c B b0.
+Proof. intros d n m. exact (even_bias_skip_not_absorbable_below d n m identity). Qed.
+
+Theorem even_bias_absorbable_submatrix : forall d n A c B b0,
+  generic_bias_signs d n A c B -> absorbable_ungated_bias sigma d n n identity A c B b0 ->
+  exists S, submatrix_cond d n S A B.
+Proof. intros d n. exact (even_bias_skip_submatrix d n identity). Qed.
 
 End AffineMatching.
 

@@ -6,22 +6,27 @@
     by a biased residual-free ReLU block iff [B[:,S] A[S,:] = -I] for some [S].
     Writing [relu z = z/2 + |z|/2]:
     - [relu_bias_even_part]: the [|.|] parts of both blocks differ by an
-      affine function, so their kinks agree ([AffineRidge.bkink_eq]);
+      affine function (for a residual block with any linear part [P]), so
+      their kinks agree ([AffineRidge.bkink_eq]);
     - [relu_bias_choice]: each hyperplane [a_i.x + c_i = 0] is matched by a
       distinct row [(a'_{j(i)}, c'_{j(i)}) = lam_i (a_i, c_i)], [lam_i <> 0];
     - [relu_bias_generic_not_absorbable_below] (headline): so never at a
       width [m < n];
-    - [relu_bias_absorbable_generic_submatrix] (headline): at width [n] the
-      matching is a bijection with [b'_{j(i)} |lam_i| = b_i]; the [|.|]
-      parts then cancel exactly, the linear parts give
-      [sum_j b'_j a'_j^T = 2 I + sum_i b_i a_i^T], and
-      [S = {i | lam_i < 0}] works ([ReluSubmatrix.matched_absorb_submatrix]);
+    - [relu_bias_skip_generic_submatrix]: at width [n] the matching is a
+      bijection with [b'_{j(i)} |lam_i| = b_i]; the [|.|] parts then cancel
+      exactly, the linear parts give [sum_j b'_j a'_j^T = 2 P + sum_i b_i a_i^T]
+      for the residual block's linear part [P] (any, singular allowed), and
+      [S = {i | lam_i < 0}] has [B[:,S] A[S,:] = -P]
+      ([PostNormGeneric.matched_skip_submatrix]);
+      [relu_bias_absorbable_generic_submatrix] (headline) is [P = I], and
+      [relu_bias_skip_not_absorbable_below] the width bound for every [P];
     - [relu_bias_absorbable_iff_submatrix] (headline): with
       [Biases.odd_part_absorbable_bias] for (<=). *)
 
 From Coq Require Import Reals Lra Lia Arith.
 From Absorb Require Import Sums Blocks ActivationDefs Activations Geometry FiniteMaps
   Ridge ReluSubmatrix Biases BiasSpec AffineRidge.
+From Absorb Require PostNormGeneric.
 Open Scope R_scope.
 
 (** ** Splitting ReLU into its linear and [|.|] parts *)
@@ -35,42 +40,42 @@ Proof.
   rewrite relu_abs. field.
 Qed.
 
-(** The affine difference of the two blocks' [|.|] parts, in output coordinate [k]. *)
-Definition bias_affine_gap (d n m : nat) (A : mat) (c : vec) (B : mat) (b0 : vec)
+(** The affine difference of the two blocks' [|.|] parts, in output
+    coordinate [k], for a residual block with any linear part [P]. *)
+Definition bias_affine_gap (d n m : nat) (P A : mat) (c : vec) (B : mat) (b0 : vec)
     (A' : mat) (c' : vec) (B' : mat) (b0' : vec) (k : nat) (x : vec) : R :=
-  2 * x k + 2 * (b0 k - b0' k) + sumn n (fun i => B k i * (dot d (row A i) x + c i))
+  2 * mv d P x k + 2 * (b0 k - b0' k) + sumn n (fun i => B k i * (dot d (row A i) x + c i))
   - sumn m (fun j => B' k j * (dot d (row A' j) x + c' j)).
 
-Lemma bias_affine_gap_affine d n m A c B b0 A' c' B' b0' k :
-  affine_like (bias_affine_gap d n m A c B b0 A' c' B' b0' k).
+Lemma bias_affine_gap_affine d n m P A c B b0 A' c' B' b0' k :
+  affine_like (bias_affine_gap d n m P A c B b0 A' c' B' b0' k).
 Proof.
   intros x0 w t. unfold bias_affine_gap.
   pose proof (affine_like_sum_dot d n A c (B k) x0 w t) as E1.
   pose proof (affine_like_sum_dot d m A' c' (B' k) x0 w t) as E2.
-  cbv beta in E1, E2. rewrite !vlin_coord. lra.
+  pose proof (affine_like_dot d (row P k) 0 x0 w t) as E3.
+  cbv beta in E1, E2, E3. unfold mv. lra.
 Qed.
 
-Lemma relu_bias_even_part d n m A c B b0 A' c' B' b0' :
-  same_fun d (ungated_bias relu d m A' c' B' b0')
-             (residual d identity (ungated_bias relu d n A c B b0)) ->
+Lemma relu_bias_even_part d n m P A c B b0 A' c' B' b0' :
+  same_fun d (ungated_bias relu d m A' c' B' b0') (residual d P (ungated_bias relu d n A c B b0)) ->
   forall k, (k < d)%nat -> forall x,
     bridge_sum d m A' c' (B' k) x =
-    bridge_sum d n A c (B k) x + bias_affine_gap d n m A c B b0 A' c' B' b0' k x.
+    bridge_sum d n A c (B k) x + bias_affine_gap d n m P A c B b0 A' c' B' b0' k x.
 Proof.
   intros H k Hk x. pose proof (H x k Hk) as E.
-  unfold ungated_bias, residual in E. rewrite (mv_identity d x k Hk) in E.
-  rewrite !relu_sum_split in E. unfold bias_affine_gap. lra.
+  unfold ungated_bias, residual in E. rewrite !relu_sum_split in E.
+  unfold bias_affine_gap. lra.
 Qed.
 
-Lemma relu_bias_kinks d n m A c B b0 A' c' B' b0' :
-  same_fun d (ungated_bias relu d m A' c' B' b0')
-             (residual d identity (ungated_bias relu d n A c B b0)) ->
+Lemma relu_bias_kinks d n m P A c B b0 A' c' B' b0' :
+  same_fun d (ungated_bias relu d m A' c' B' b0') (residual d P (ungated_bias relu d n A c B b0)) ->
   forall k, (k < d)%nat -> forall x0 w,
     bkink_sum d m A' c' (B' k) x0 w = bkink_sum d n A c (B k) x0 w.
 Proof.
   intros H k Hk.
-  apply (bkink_eq d m A' c' (B' k) n A c (B k) (bias_affine_gap d n m A c B b0 A' c' B' b0' k)).
-  - exact (relu_bias_even_part d n m A c B b0 A' c' B' b0' H k Hk).
+  apply (bkink_eq d m A' c' (B' k) n A c (B k) (bias_affine_gap d n m P A c B b0 A' c' B' b0' k)).
+  - exact (relu_bias_even_part d n m P A c B b0 A' c' B' b0' H k Hk).
   - apply bias_affine_gap_affine.
 Qed.
 
@@ -175,8 +180,19 @@ Theorem relu_bias_generic_absorbable_width : forall d n m A c B b0,
 Proof.
   intros d n m A c B b0 Hg [A' [c' [B' [b0' H]]]].
   destruct (relu_bias_choice d n m A c B A' c' B' Hg
-              (relu_bias_kinks d n m A c B b0 A' c' B' b0' H)) as [jf [lf [Hf Hinj]]].
+              (relu_bias_kinks d n m identity A c B b0 A' c' B' b0' H)) as [jf [lf [Hf Hinj]]].
   apply (injective_bound n m jf); [intros i Hi; apply Hf, Hi | exact Hinj].
+Qed.
+
+(** Below width [n], whatever the linear part [P]. *)
+Theorem relu_bias_skip_not_absorbable_below : forall d n m P A c B b0,
+  generic_bias_lines d n A c B -> (m < n)%nat ->
+  ~ absorbable_ungated_bias relu d n m P A c B b0.
+Proof.
+  intros d n m P A c B b0 Hg Hmn [A' [c' [B' [b0' H]]]].
+  destruct (relu_bias_choice d n m A c B A' c' B' Hg
+              (relu_bias_kinks d n m P A c B b0 A' c' B' b0' H)) as [jf [lf [Hf Hinj]]].
+  pose proof (injective_bound n m jf (fun i Hi => proj1 (Hf i Hi)) Hinj). lia.
 Qed.
 
 Theorem relu_bias_generic_not_absorbable_below : forall d n m A c B b0,
@@ -255,10 +271,10 @@ Lemma sumn_affine_split d N (V : mat) (c : vec) (beta : nat -> R) x :
   sumn N (fun j => beta j * dot d (row V j) x) + sumn N (fun j => beta j * c j).
 Proof. rewrite <- sumn_plus. apply sumn_ext. intros; ring. Qed.
 
-Lemma bias_gap_linear d n m A c B b0 A' c' B' b0' k :
-  (forall x, bias_affine_gap d n m A c B b0 A' c' B' b0' k x = 0) ->
+Lemma bias_gap_linear d n m P A c B b0 A' c' B' b0' k :
+  (forall x, bias_affine_gap d n m P A c B b0 A' c' B' b0' k x = 0) ->
   forall x, sumn m (fun j => B' k j * dot d (row A' j) x) =
-            2 * x k + sumn n (fun i => B k i * dot d (row A i) x).
+            2 * mv d P x k + sumn n (fun i => B k i * dot d (row A i) x).
 Proof.
   intros H x. pose proof (H x) as E1. pose proof (H (fun _ => 0)) as E0.
   unfold bias_affine_gap in E1, E0. rewrite !sumn_affine_split in E1, E0.
@@ -266,28 +282,35 @@ Proof.
     by (intros; rewrite dot_zero_r; ring).
   rewrite (sumn_zero m (fun j => B' k j * dot d (row A' j) (fun _ => 0))) in E0
     by (intros; rewrite dot_zero_r; ring).
-  lra.
+  assert (Hm0 : mv d P (fun _ => 0) k = 0) by (unfold mv; apply dot_zero_r).
+  rewrite Hm0 in E0. lra.
 Qed.
 
-Theorem relu_bias_absorbable_generic_submatrix : forall d n A c B b0,
-  generic_bias_lines d n A c B -> absorbable_ungated_bias relu d n n identity A c B b0 ->
-  exists S, submatrix_cond d n S A B.
+(** Any linear part [P]: [B[:,S] A[S,:] = -P] ([PostNormGeneric.matched_skip_submatrix]). *)
+Theorem relu_bias_skip_generic_submatrix : forall d n P A c B b0,
+  generic_bias_lines d n A c B -> absorbable_ungated_bias relu d n n P A c B b0 ->
+  exists S, PostNormGeneric.skip_submatrix_cond d n S A B P.
 Proof.
-  intros d n A c B b0 Hg [A' [c' [B' [b0' H]]]].
-  pose proof (relu_bias_kinks d n n A c B b0 A' c' B' b0' H) as Hk.
+  intros d n P A c B b0 Hg [A' [c' [B' [b0' H]]]].
+  pose proof (relu_bias_kinks d n n P A c B b0 A' c' B' b0' H) as Hk.
   destruct (relu_bias_choice d n n A c B A' c' B' Hg Hk) as [jf [lf [Hf Hinj]]].
   pose proof (relu_bias_coef d n A c B A' c' B' jf lf Hg Hk Hf Hinj) as Hcoef.
   assert (Hf' : forall i, (i < n)%nat -> (jf i < n)%nat /\ lf i <> 0 /\
                   forall k, (k < d)%nat -> A' (jf i) k = lf i * A i k).
   { intros i Hi. destruct (Hf i Hi) as [Hr [Hl [Ma _]]]. split; [exact Hr|].
     split; [exact Hl|]. exact Ma. }
-  apply (matched_absorb_submatrix d n A B A' B' jf lf Hf' Hinj Hcoef).
-  intros k Hk'. apply (bias_gap_linear d n n A c B b0 A' c' B' b0' k).
-  intros x. pose proof (relu_bias_even_part d n n A c B b0 A' c' B' b0' H k Hk' x) as E.
+  apply (PostNormGeneric.matched_skip_submatrix d n P A B A' B' jf lf Hf' Hinj Hcoef).
+  intros k Hk'. apply (bias_gap_linear d n n P A c B b0 A' c' B' b0' k).
+  intros x. pose proof (relu_bias_even_part d n n P A c B b0 A' c' B' b0' H k Hk' x) as E.
   rewrite (matched_bridge_eq d n A c A' c' (B k) (B' k) jf lf Hf Hinj
              (fun i Hi => Hcoef i k Hi Hk') x) in E.
   lra.
 Qed.
+
+Theorem relu_bias_absorbable_generic_submatrix : forall d n A c B b0,
+  generic_bias_lines d n A c B -> absorbable_ungated_bias relu d n n identity A c B b0 ->
+  exists S, submatrix_cond d n S A B.
+Proof. intros d n. exact (relu_bias_skip_generic_submatrix d n identity). Qed.
 
 Theorem relu_bias_absorbable_iff_submatrix : forall d n A c B b0,
   generic_bias_lines d n A c B ->

@@ -6,7 +6,9 @@
     - [relu_absorbable_iff_form], [pm_absorbable_iff_form]: if
       [x + B sigma(A x)] equals a canonical ridge form [(U, G, L)] (directions
       on distinct lines / distinct up to sign, nonzero kinks), it is
-      absorbable at width [m] iff [width_condition d k m U G L];
+      absorbable at width [m] iff [width_condition d k m U G L]; the
+      [_any_skip] forms, of which these are the instance [P = I], do the same
+      for [P x + B sigma(A x)] with any linear part [P] (singular allowed);
     - [relu_absorbable_iff_width], [pm_absorbable_iff_width] (and the GELU,
       GELU_tanh, SiLU instances): the same with the ridge form given by a
       grouping of [(A, B)];
@@ -37,31 +39,48 @@ Proof. intros H x p Hp. symmetry. exact (H x p Hp). Qed.
 
 (** ** Blocks with a canonical ridge form *)
 
-Theorem relu_absorbable_iff_form d n k m (A B U G L : mat) :
+(** Any linear part [P] of the residual block (singular allowed: no R1
+    reduction needed); the identity skip is the instance [P = I]. *)
+Theorem relu_absorbable_iff_form_any_skip d n k m (P A B U G L : mat) :
   lines_distinct d k U -> nonzero_cols d k G ->
-  same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L) ->
-  (absorbable_ungated relu d n m identity A B <-> width_condition d k m U G L).
+  same_fun d (residual d P (ungated relu d n A B)) (ridge_form relu d k U G L) ->
+  (absorbable_ungated relu d n m P A B <-> width_condition d k m U G L).
 Proof.
   intros Hl HG Hres. split.
   - intros [A' [B' Habs]]. apply (width_condition_necessary_relu d k m U G L A' B' Hl HG).
     exact (same_fun_trans d _ _ _ Habs Hres).
-  - intros Hw. apply (absorbable_of_ridge relu d n m A B U G L k Hres).
-    exact (width_condition_sufficient relu d k m U G L relu_odd_part Hw).
+  - intros Hw.
+    destruct (width_condition_sufficient relu d k m U G L relu_odd_part Hw) as [A' [B' Hw']].
+    exists A', B'. intros x p Hp. rewrite (Hw' x p Hp), (Hres x p Hp). reflexivity.
 Qed.
+
+Theorem pm_absorbable_iff_form_any_skip sigma d n k m (P A B U G L : mat) :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  signs_distinct d k U -> nonzero_cols d k G ->
+  same_fun d (residual d P (ungated sigma d n A B)) (ridge_form sigma d k U G L) ->
+  (absorbable_ungated sigma d n m P A B <-> width_condition d k m U G L).
+Proof.
+  intros Hodd H0 Hun Hs HG Hres. split.
+  - intros [A' [B' Habs]].
+    apply (width_condition_necessary_pm sigma d k m U G L A' B' Hodd H0 Hun Hs HG).
+    exact (same_fun_trans d _ _ _ Habs Hres).
+  - intros Hw.
+    destruct (width_condition_sufficient sigma d k m U G L Hodd Hw) as [A' [B' Hw']].
+    exists A', B'. intros x p Hp. rewrite (Hw' x p Hp), (Hres x p Hp). reflexivity.
+Qed.
+
+Theorem relu_absorbable_iff_form d n k m (A B U G L : mat) :
+  lines_distinct d k U -> nonzero_cols d k G ->
+  same_fun d (residual d identity (ungated relu d n A B)) (ridge_form relu d k U G L) ->
+  (absorbable_ungated relu d n m identity A B <-> width_condition d k m U G L).
+Proof. exact (relu_absorbable_iff_form_any_skip d n k m identity A B U G L). Qed.
 
 Theorem pm_absorbable_iff_form sigma d n k m (A B U G L : mat) :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   signs_distinct d k U -> nonzero_cols d k G ->
   same_fun d (residual d identity (ungated sigma d n A B)) (ridge_form sigma d k U G L) ->
   (absorbable_ungated sigma d n m identity A B <-> width_condition d k m U G L).
-Proof.
-  intros Hodd H0 Hun Hs HG Hres. split.
-  - intros [A' [B' Habs]].
-    apply (width_condition_necessary_pm sigma d k m U G L A' B' Hodd H0 Hun Hs HG).
-    exact (same_fun_trans d _ _ _ Habs Hres).
-  - intros Hw. apply (absorbable_of_ridge sigma d n m A B U G L k Hres).
-    exact (width_condition_sufficient sigma d k m U G L Hodd Hw).
-Qed.
+Proof. exact (pm_absorbable_iff_form_any_skip sigma d n k m identity A B U G L). Qed.
 
 (** ** Blocks with a grouping *)
 

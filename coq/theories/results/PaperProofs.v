@@ -9,7 +9,9 @@
     R8' is proved once for every [sigma] with the odd-part identity,
     [sigma 0 = 0] and ridge uniqueness of its even part
     ([decided_up_to_sign_of], ...), then for GELU, GELU_tanh and SiLU
-    ([gelu_family_hyps]). *)
+    ([gelu_family_hyps]; with quick_gelu and gelu_fast: [gelu_family5_hyps]).
+    The statements with any linear part [P] (R8, R8', R9, R11') apply
+    [bias/ReluBiasSkip.v], [bias/EvenBiasSkip.v] and [bias/DecideAnySkip.v]. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks ActivationDefs Activations ParamSets Paper.
@@ -25,6 +27,9 @@ From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
 From Absorb Require PreNorm PostNorm PostNormGeneric.
+From Absorb Require ReluBiasSkip EvenBiasSkip EvenSkipInstances DecideAnySkip.
+From Absorb Require MoreActivationDefs MoreActivations.
+From Absorb Require BiasSpec.
 Open Scope R_scope.
 
 (** ** R1 *)
@@ -379,3 +384,152 @@ Qed.
 
 Theorem r11p_instance : Paper.R11p_instance.
 Proof. exact PostNormGeneric.postln_only_instance. Qed.
+
+(** ** Any linear part [P] (beyond: R9 and R11') *)
+
+Theorem r9_relu_any_skip : Paper.R9_relu_any_skip.
+Proof.
+  split; [exact ReluBiasSkip.relu_bias_skip_absorbable_iff
+         | exact ReluBias.relu_bias_skip_not_absorbable_below].
+Qed.
+
+(** [SkipDefs.skip_bias_characterization generic_bias_signs] for every activation of
+    [EvenSkipInstances.gelu_family_skip_hyps]. *)
+Lemma skip_bias_signs_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.skip_bias_characterization BiasSpec.generic_bias_signs sigma.
+Proof.
+  intros [Hodd Hu].
+  split; [exact (EvenBiasSkip.even_bias_skip_absorbable_iff sigma Hodd Hu)
+         | exact (GeluBias.even_bias_skip_not_absorbable_below sigma Hodd Hu)].
+Qed.
+
+Theorem r9_gelu_family_any_skip : Paper.R9_gelu_family_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (skip_bias_signs_of _ H1)|]. split; [exact (skip_bias_signs_of _ H2)|].
+  split; [exact (skip_bias_signs_of _ H3)|]. split; [exact (skip_bias_signs_of _ H4)|].
+  exact (skip_bias_signs_of _ H5).
+Qed.
+
+Lemma skip_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.skip_characterization_pm sigma.
+Proof.
+  intros [Hodd Hu] d n P A B Hs Hb.
+  exact (EvenBiasSkip.even_skip_absorbable_iff_pm sigma Hodd Hu d n P A B
+           (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+Qed.
+
+Theorem r11p_gelu_any_skip : Paper.R11p_gelu_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (skip_pm_of _ H1)|]. split; [exact (skip_pm_of _ H2)|].
+  split; [exact (skip_pm_of _ H3)|]. split; [exact (skip_pm_of _ H4)|].
+  exact (skip_pm_of _ H5).
+Qed.
+
+Theorem r11p_generic_bias : Paper.R11p_generic_bias.
+Proof.
+  split; [exact ReluBiasSkip.postln_relu_bias_generic
+         | exact ReluBiasSkip.postrms_relu_bias_generic].
+Qed.
+
+Lemma postnorm_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.postnorm_generic_pm sigma.
+Proof.
+  intros [Hodd Hu]. split; [|split; [|split]].
+  - intros d n eps gamma beta P A B He Hg Hs Hb.
+    exact (EvenBiasSkip.even_postln_generic_pm sigma Hodd Hu d n eps gamma beta P A B He Hg
+             (EvenBiasSkip.signs_distinct_bias_signs d n A _ Hs Hb)).
+  - intros d n eps gamma beta P A B He Hg Hs Hb.
+    exact (EvenBiasSkip.even_postrms_generic_pm sigma Hodd Hu d n eps gamma beta P A B He Hg
+             (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+  - exact (EvenBiasSkip.even_postln_bias_generic sigma Hodd Hu).
+  - exact (EvenBiasSkip.even_postrms_bias_generic sigma Hodd Hu).
+Qed.
+
+Theorem r11p_gelu_generic : Paper.R11p_gelu_generic.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact (postnorm_pm_of _ H1)|]. split; [exact (postnorm_pm_of _ H2)|].
+  split; [exact (postnorm_pm_of _ H3)|]. split; [exact (postnorm_pm_of _ H4)|].
+  exact (postnorm_pm_of _ H5).
+Qed.
+
+(** ** Deciding blocks with any linear part [P] (beyond: R8, R8', R9, R11') *)
+
+Theorem r8_relu_any_skip : Paper.R8_relu_any_skip.
+Proof. exact DecideAnySkip.relu_every_block_decided_any_skip. Qed.
+
+(** The three hypotheses of R8' for the five activations of the GELU family. *)
+Lemma gelu_family5_hyps (Q : (R -> R) -> Prop) :
+  (forall sigma, odd_part_identity sigma -> sigma 0 = 0 ->
+     ridge_unique_even (even_part sigma) -> Q sigma) ->
+  Q gelu /\ Q gelu_tanh /\ Q silu /\ Q MoreActivationDefs.quick_gelu /\
+  Q MoreActivationDefs.gelu_fast.
+Proof.
+  intros H. destruct (gelu_family_hyps Q H) as [H1 [H2 H3]].
+  split; [exact H1|]. split; [exact H2|]. split; [exact H3|].
+  split; [exact (H _ MoreActivations.quick_gelu_odd_part MoreActivations.quick_gelu_zero
+                   QuickGeluRidge.quick_gelu_ridge_unique)|].
+  exact (H _ MoreActivations.gelu_fast_odd_part MoreActivations.gelu_fast_zero
+           GeluFastRidge.gelu_fast_ridge_unique).
+Qed.
+
+Theorem r8p_any_skip : Paper.R8p_any_skip.
+Proof.
+  apply gelu_family5_hyps. intros sigma Hodd H0 Hun d n P A B.
+  exact (DecideAnySkip.pm_every_block_decided_any_skip sigma d n P A B Hodd H0 Hun).
+Qed.
+
+Lemma bias_decided_signs_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.bias_decided_any_skip BiasSpec.generic_bias_signs sigma.
+Proof.
+  intros [Hodd Hu]. exact (DecideAnySkip.pm_bias_block_decided_any_skip sigma Hodd Hu).
+Qed.
+
+Theorem r9_decided_any_skip : Paper.R9_decided_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact DecideAnySkip.relu_bias_block_decided_any_skip|].
+  split; [exact (bias_decided_signs_of _ H1)|]. split; [exact (bias_decided_signs_of _ H2)|].
+  split; [exact (bias_decided_signs_of _ H3)|]. split; [exact (bias_decided_signs_of _ H4)|].
+  exact (bias_decided_signs_of _ H5).
+Qed.
+
+Lemma postnorm_decided_of distinct generic_b sigma :
+  SkipDefs.decided_any_skip distinct sigma -> SkipDefs.bias_decided_any_skip generic_b sigma ->
+  SkipDefs.postnorm_decided distinct generic_b sigma.
+Proof.
+  intros F B. split; [exact (DecideAnySkip.postln_decided_free _ _ F)|].
+  split; [exact (DecideAnySkip.postln_decided_bias _ _ B)|].
+  split; [exact (DecideAnySkip.postrms_decided_free _ _ F)
+         | exact (DecideAnySkip.postrms_decided_bias _ _ B)].
+Qed.
+
+Theorem r11p_decided : Paper.R11p_decided.
+Proof.
+  destruct r8p_any_skip as [F1 [F2 [F3 [F4 F5]]]].
+  destruct r9_decided_any_skip as [B0 [B1 [B2 [B3 [B4 B5]]]]].
+  split; [exact (postnorm_decided_of _ _ _ r8_relu_any_skip B0)|].
+  split; [exact (postnorm_decided_of _ _ _ F1 B1)|].
+  split; [exact (postnorm_decided_of _ _ _ F2 B2)|].
+  split; [exact (postnorm_decided_of _ _ _ F3 B3)|].
+  split; [exact (postnorm_decided_of _ _ _ F4 B4) | exact (postnorm_decided_of _ _ _ F5 B5)].
+Qed.
+
+Lemma skip_below_pm_of sigma : EvenSkipInstances.even_skip_hyps sigma ->
+  SkipDefs.skip_below_pm sigma.
+Proof.
+  intros [Hodd Hu] d n m P A B Hs Hb.
+  exact (EvenBiasSkip.even_skip_not_absorbable_below_pm sigma Hodd Hu d n m P A B
+           (EvenBiasSkip.signs_distinct_bias_signs d n A B Hs Hb)).
+Qed.
+
+Theorem r11p_below_any_skip : Paper.R11p_below_any_skip.
+Proof.
+  destruct EvenSkipInstances.gelu_family_skip_hyps as [H1 [H2 [H3 [H4 H5]]]].
+  split; [exact ReluBiasSkip.relu_skip_not_absorbable_below|].
+  split; [exact (skip_below_pm_of _ H1)|]. split; [exact (skip_below_pm_of _ H2)|].
+  split; [exact (skip_below_pm_of _ H3)|]. split; [exact (skip_below_pm_of _ H4)|].
+  exact (skip_below_pm_of _ H5).
+Qed.

@@ -29,13 +29,15 @@
     pairwise not equal up to sign; [nonzero_cols]: nonzero kinks;
     [grouping_drop] ([_pm]): how the rows of [(A, B)] form those classes;
     [generic_bias_lines] / [generic_bias_signs]: genericity with biases;
-    [bias_ridge_form]: the ridge form with biases.
+    [bias_ridge_form]: the ridge form with biases.  The statements with any
+    linear part [P] use the predicates of [spec/SkipDefs.v] (definitions
+    only).
     Where the library proves more than the paper states, the statement
     below is the stronger one and the comment says "(beyond)". *)
 
 From Coq Require Import Reals List.
 From Absorb Require Import SumDefs BlockDefs ActivationDefs BiasBlocks Compositions ParamSets.
-From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs Norms.
+From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs Norms SkipDefs.
 Open Scope R_scope.
 
 (** ** R1 Skip reduction *)
@@ -301,6 +303,12 @@ Definition R8_counterexample : Prop :=
   lines_distinct 1 1 U /\ nonzero_cols 1 1 G /\
   width_condition 1 1 2 U G identity /\ absorbable_ungated relu 1 2 2 identity A B.
 
+(** (beyond) "Reduce the skip to [I] by R1" needs [P] invertible; without
+    that reduction: for every linear part [P] (singular allowed) every block
+    [P x + B relu(A x)] is decided at every width
+    ([SkipDefs.decided_any_skip]). *)
+Definition R8_relu_any_skip : Prop := decided_any_skip lines_distinct relu.
+
 (** ** R8' GELU, GELU_tanh, SiLU, any weights (bias-free; beyond the paper) *)
 
 (** "The same statement with classes of rows equal up to sign
@@ -327,6 +335,13 @@ Definition R8p_grouping : Prop :=
      grouping_drop_pm d n k K A B U G L cls lam /\ signs_distinct d k U /\ nonzero_cols d k G) /\
   grouping_decides_up_to_sign gelu /\ grouping_decides_up_to_sign gelu_tanh /\
   grouping_decides_up_to_sign silu.
+
+(** (beyond) R8' with any linear part [P] (GELU, GELU_tanh, SiLU and R10's
+    quick_gelu, gelu_fast). *)
+Definition R8p_any_skip : Prop :=
+  decided_any_skip signs_distinct gelu /\ decided_any_skip signs_distinct gelu_tanh /\
+  decided_any_skip signs_distinct silu /\ decided_any_skip signs_distinct quick_gelu /\
+  decided_any_skip signs_distinct gelu_fast.
 
 (** "[m < k] never", up to sign. ([m >= k + 2d]: [R8_wide].) *)
 Definition never_below_classes_up_to_sign (sigma : R -> R) : Prop :=
@@ -357,6 +372,20 @@ Definition R9_gelu_family : Prop :=
   bias_characterization generic_bias_signs gelu /\
   bias_characterization generic_bias_signs gelu_tanh /\
   bias_characterization generic_bias_signs silu.
+
+(** (beyond) R9 with any linear part [P] in place of [I] (singular allowed):
+    generic with biases, absorbable at width [n] iff some [S] has
+    [B[:,S] A[S,:] = -P], never below width [n]
+    ([SkipDefs.skip_bias_characterization]); the GELU family is GELU,
+    GELU_tanh, SiLU and R10's quick_gelu, gelu_fast. *)
+Definition R9_relu_any_skip : Prop := skip_bias_characterization generic_bias_lines relu.
+
+Definition R9_gelu_family_any_skip : Prop :=
+  skip_bias_characterization generic_bias_signs gelu /\
+  skip_bias_characterization generic_bias_signs gelu_tanh /\
+  skip_bias_characterization generic_bias_signs silu /\
+  skip_bias_characterization generic_bias_signs quick_gelu /\
+  skip_bias_characterization generic_bias_signs gelu_fast.
 
 (** R5's "below width [n] a generic one never is", with biases. *)
 Definition never_below_width_bias (generic_b : nat -> nat -> mat -> vec -> mat -> Prop)
@@ -396,6 +425,17 @@ Definition bias_block_decided_signs (sigma : R -> R) : Prop :=
 Definition R9_gelu_family_decided : Prop :=
   bias_block_decided_signs gelu /\ bias_block_decided_signs gelu_tanh /\
   bias_block_decided_signs silu.
+
+(** (beyond) R9's decision with any linear part [P]: every biased block
+    [P x + B sigma(A x + c) + b0] is decided at every width
+    ([SkipDefs.bias_decided_any_skip]). *)
+Definition R9_decided_any_skip : Prop :=
+  bias_decided_any_skip generic_bias_lines relu /\
+  bias_decided_any_skip generic_bias_signs gelu /\
+  bias_decided_any_skip generic_bias_signs gelu_tanh /\
+  bias_decided_any_skip generic_bias_signs silu /\
+  bias_decided_any_skip generic_bias_signs quick_gelu /\
+  bias_decided_any_skip generic_bias_signs gelu_fast.
 
 (** ** R10 More activations (beyond the paper) *)
 
@@ -582,6 +622,57 @@ Definition R11p_generic : Prop :=
      generic d n A B ->
      (absorbable_postnorm_ungated (rms_norm d eps gamma beta) relu d n n P A B <->
       exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+(** R5 for the GELU family with any linear part [P] (singular allowed),
+    bias-free, rows nonzero and pairwise not equal up to sign, columns
+    nonzero ([SkipDefs.skip_characterization_pm]; [generic] implies these). *)
+Definition R11p_gelu_any_skip : Prop :=
+  skip_characterization_pm gelu /\ skip_characterization_pm gelu_tanh /\
+  skip_characterization_pm silu /\ skip_characterization_pm quick_gelu /\
+  skip_characterization_pm gelu_fast.
+
+(** [R11p_generic] with biases, ReLU: every [gamma_i <> 0], [eps > 0],
+    [(A, c, C B)] generic with biases: the post-LN block with biases is
+    absorbable at width [n] iff [exists S: C (P + B[:,S] A[S,:]) = 0];
+    post-RMSNorm, [(A, c, B)] generic with biases: iff [B[:,S] A[S,:] = -P]. *)
+Definition R11p_generic_bias : Prop :=
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_lines d n A c (mm d (centering d) B) ->
+     (absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) relu d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat ->
+        mm d (centering d) (fun k' l' => P k' l' + subset_sum n S A B k' l') k l = 0)) /\
+  (forall d n eps gamma beta P A c B b0, 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
+     generic_bias_lines d n A c B ->
+     (absorbable_postnorm_ungated_bias (rms_norm d eps gamma beta) relu d n n P A c B b0 <->
+      exists S, forall k l, (k < d)%nat -> (l < d)%nat -> subset_sum n S A B k l = - P k l)).
+
+(** The generic post-norm forms for the GELU family, bias-free and with
+    biases ([SkipDefs.postnorm_generic_pm]). *)
+Definition R11p_gelu_generic : Prop :=
+  postnorm_generic_pm gelu /\ postnorm_generic_pm gelu_tanh /\ postnorm_generic_pm silu /\
+  postnorm_generic_pm quick_gelu /\ postnorm_generic_pm gelu_fast.
+
+(** "so the post-LN block is absorbable at width [m] iff the bare block with
+    the singular skip [C P], down-projection [C B] and output bias [C b0]
+    is -- decided by R8/R9": every post-LayerNorm block, bias-free or with
+    biases, at every width ([SkipDefs.postln_decided],
+    [SkipDefs.postln_bias_decided]); post-RMSNorm likewise, by the bare
+    block's own form ([SkipDefs.postnorm_decided]). *)
+Definition R11p_decided : Prop :=
+  postnorm_decided lines_distinct generic_bias_lines relu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu_tanh /\
+  postnorm_decided signs_distinct generic_bias_signs silu /\
+  postnorm_decided signs_distinct generic_bias_signs quick_gelu /\
+  postnorm_decided signs_distinct generic_bias_signs gelu_fast.
+
+(** R5's "below width [n] a generic one never is" with any linear part [P]
+    (bias-free; ReLU with [generic], the GELU family with rows pairwise not
+    equal up to sign). *)
+Definition R11p_below_any_skip : Prop :=
+  (forall d n m P A B, generic d n A B -> (m < n)%nat -> ~ absorbable_ungated relu d n m P A B) /\
+  skip_below_pm gelu /\ skip_below_pm gelu_tanh /\ skip_below_pm silu /\
+  skip_below_pm quick_gelu /\ skip_below_pm gelu_fast.
 
 (** "a post-LN block can be absorbable when its bare block is not": at
     [d = 2], [x + e_2 relu(x_1 - x_2)] ([B[:,S] A[S,:] = -I + 1 w^T],
