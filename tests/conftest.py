@@ -19,6 +19,8 @@ import shutil
 import pytest
 from hypothesis import settings
 
+import networkx as nx
+
 from pybridge.coq import CoqBackend
 from pybridge.results import ResultStatus, assess, load_results
 
@@ -27,7 +29,7 @@ settings.register_profile("thorough", max_examples=400)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: fixtures that need coqc and the compiled library / Chromium
-COQ_FIXTURES = {"backend", "statuses", "coq", "library", "mini"}
+COQ_FIXTURES = {"backend", "statuses", "coq", "library", "library_graph", "mini"}
 BROWSER_FIXTURES = {"browser", "page"}
 
 
@@ -71,3 +73,23 @@ def _library_ready(request: pytest.FixtureRequest) -> None:
 def statuses(backend: CoqBackend) -> list[ResultStatus]:
     """Each paper result assessed once against the compiled library."""
     return assess(load_results(backend.coq_dir / "results.toml"), backend)
+
+
+@pytest.fixture(scope="session")
+def library_graph(backend: CoqBackend, tmp_path_factory: pytest.TempPathFactory) -> nx.DiGraph:
+    """The whole library's lemma graph, extracted once per suite run: the first worker extracts
+    it under a file lock into a cache shared by the workers (keyed on the compiled files, as
+    ``pybridge graph`` caches it); the others load that."""
+    from pybridge.site.cache import library_key, load, save
+    from pybridge.site.graph import extract
+
+    shared = tmp_path_factory.getbasetemp().parent / "library-graph"
+    shared.mkdir(exist_ok=True)
+    with open(shared / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        key = library_key(backend)
+        g = load(key, shared)
+        if g is None:
+            g = extract(backend, build=False)
+            save(g, key, shared)
+    return g

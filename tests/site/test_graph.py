@@ -40,8 +40,8 @@ def mini(tmp_path_factory) -> tuple[CoqBackend, nx.DiGraph]:
 
 
 @pytest.fixture(scope="module")
-def library(backend: CoqBackend) -> nx.DiGraph:
-    return extract(backend, build=False)
+def library(library_graph: nx.DiGraph) -> nx.DiGraph:
+    return library_graph.copy()
 
 
 def B(name: str) -> str:

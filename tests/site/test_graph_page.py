@@ -19,7 +19,6 @@ from helpers import make_mini_library
 from playwright.sync_api import Page, sync_playwright
 
 from pybridge.coq import CoqBackend
-from pybridge.site.cache import load_graph
 from pybridge.site.docs import SRC_DIR, write_site
 from pybridge.site.graph import extract, unused
 from pybridge.site.html import STATUS_FILL
@@ -56,8 +55,8 @@ def mini_site(tmp_path_factory) -> tuple[Path, nx.DiGraph, CoqBackend]:
 
 
 @pytest.fixture(scope="module")
-def library_site(tmp_path_factory, backend) -> tuple[Path, nx.DiGraph]:
-    g = load_graph(backend, build=False)
+def library_site(tmp_path_factory, backend, library_graph) -> tuple[Path, nx.DiGraph]:
+    g = library_graph.copy()
     out = tmp_path_factory.mktemp("site")
     write_site(g, out, backend)
     return out / "graph.html", g
