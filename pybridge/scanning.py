@@ -99,12 +99,11 @@ def batch_memory(shapes: Sequence[tuple[int, int]]) -> int:
     return peaks[first] + extra
 
 
-def batch_size(layers: int, workers: int, cap: Optional[int] = None) -> int:
+def batch_size(layers: int, workers: int) -> int:
     """Layers per coqc run when ``layers`` weight-dependent layers share ``workers``: about
     two runs per worker (a killed scan loses at most its running batches; the last
-    batches end together), at most ``cap`` (default :data:`MAX_BATCH_LAYERS`)."""
-    cap = MAX_BATCH_LAYERS if cap is None else cap
-    return max(1, min(cap, -(-layers // (2 * max(1, workers)))))
+    batches end together), at most :data:`MAX_BATCH_LAYERS`."""
+    return max(1, min(MAX_BATCH_LAYERS, -(-layers // (2 * max(1, workers)))))
 
 
 def available_memory() -> Optional[int]:
@@ -480,11 +479,11 @@ class _Batch:
 
 
 def plan_batches(planned: Sequence[_Planned], workers: int, budget: Optional[int], prove: bool,
-                 cap: Optional[int] = None) -> list[_Batch]:
-    """Consecutive layers grouped for one coqc run each (:func:`batch_size`), a batch's
-    :func:`batch_memory` within ``budget / workers`` (or a single layer's need). Without
-    ``prove`` every layer is its own batch (there is no prover run to share)."""
-    size = batch_size(len(planned), workers, cap) if prove else 1
+                 size: Optional[int] = None) -> list[_Batch]:
+    """Consecutive layers grouped ``size`` (default :func:`batch_size`) to a coqc run, a
+    batch's :func:`batch_memory` within ``budget / workers`` (or a single layer's need).
+    Without ``prove`` every layer is its own batch (there is no prover run to share)."""
+    size = (size or batch_size(len(planned), workers)) if prove else 1
     limit = budget // max(1, workers) if budget is not None else None
     out: list[_Batch] = []
     for p in planned:
@@ -536,9 +535,9 @@ def scan(
     Coq's fixed cost (starting, loading the library) is paid once per batch: a worker (or
     this process) decides a few consecutive layers, then has Coq check their certificates in
     one run, each layer still reported with its own checked theorem (:func:`certify_layers`).
-    ``batch``: at most that many layers per coqc run (default: about two runs per worker,
-    :func:`batch_size`, within the memory one worker may use, :func:`batch_memory`); ``1``:
-    one run per layer. Layers are recorded when their batch ends.
+    ``batch``: layers per coqc run (default: about two runs per worker, :func:`batch_size`),
+    fewer when the memory one worker may use calls for it (:func:`batch_memory`); ``1``: one
+    run per layer. Layers are recorded when their batch ends.
     """
     if isinstance(activation, str):
         activation = parse_activation(activation)
@@ -611,7 +610,7 @@ class _Scan:
     runner: Optional[_Runner]
     options: dict  #: keyword arguments of certify_layers in the workers
     where: tuple  #: (checkpoint path, mapping, transposed) for the workers
-    batch: Optional[int] = None  #: at most this many layers per coqc run (None: batch_size)
+    batch: Optional[int] = None  #: layers per coqc run (None: batch_size)
     shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
     #: weight-independent sublayer certificates (pre-norm, parallel): key -> (first layer, result)
     sublayer_shared: dict = field(default_factory=dict)

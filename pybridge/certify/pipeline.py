@@ -169,7 +169,7 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
     return res, drv, out
 
 
-_LOCATION = re.compile(r'File "\./([A-Za-z][A-Za-z0-9_]*)\.v", line ([0-9]+)')
+_LOCATION = re.compile(r'File "(?:[^"\n]*/)?([A-Za-z][A-Za-z0-9_]*)\.v", line ([0-9]+)')
 
 
 def culprit(output: str, drv: Driver) -> Optional[int]:
