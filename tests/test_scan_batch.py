@@ -210,3 +210,15 @@ def test_culprit_read_from_the_error_location() -> None:
     assert culprit("Killed", drv) is None
     big = Driver("Vet_x", "Module Slot_T_7.\n", (), "T", ("C0", "C1"))
     assert culprit(at("Vet_x", 1), big) is None  # names no certificate of this run
+
+
+def test_cli_batch_option(capsys, tmp_path: Path) -> None:
+    from test_scan import run
+
+    ckpt = opt_checkpoint(tmp_path / "opt", layers=2)
+    code, out, err = run(capsys, "scan", str(ckpt), "--no-prove", "--batch", "0")
+    assert code == 2 and out == "" and "--batch" in err
+    code, out, err = run(capsys, "scan", str(ckpt), "--no-prove", "--batch", "2", "--json-out", str(tmp_path / "r.json"))
+    assert code == 0, err
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert [e["status"] for e in doc["layers"]] == ["ok", "ok"] and doc["complete"] is True
