@@ -222,3 +222,20 @@ def test_cli_batch_option(capsys, tmp_path: Path) -> None:
     assert code == 0, err
     doc = json.loads((tmp_path / "r.json").read_text())
     assert [e["status"] for e in doc["layers"]] == ["ok", "ok"] and doc["complete"] is True
+
+
+@pytest.mark.coq
+def test_cluster_batches_give_the_pool_report(backend: CoqBackend, tmp_path: Path) -> None:
+    """Batches on a local two-worker Dask cluster: the same report as the process pool, each
+    batch's layers streaming back into the progress callback one by one."""
+    distributed = pytest.importorskip("distributed")
+    ckpt = opt_checkpoint(tmp_path / "opt", layers=3, absorbable=(1,))
+    pool = scan(ckpt, backend=backend, jobs=2, batch=2, json_out=tmp_path / "pool.json").to_json()
+    seen: list[tuple[int, int, str]] = []
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        doc = scan(ckpt, cluster=cluster.scheduler_address, batch=2, json_out=tmp_path / "cluster.json",
+                   progress=lambda k, t, name: seen.append((k, t, name))).to_json()
+    assert essentials(doc) == essentials(pool) and all(e["checked"] for e in doc["layers"])
+    assert coqc_runs(doc) == coqc_runs(pool) == 2
+    assert [k for k, _, _ in seen] == [0, 1, 2, 3]
