@@ -479,12 +479,14 @@ class _Batch:
 
 
 def plan_batches(planned: Sequence[_Planned], workers: int, budget: Optional[int], prove: bool,
-                 size: Optional[int] = None) -> list[_Batch]:
+                 size: Optional[int] = None, sharing: Optional[int] = None) -> list[_Batch]:
     """Consecutive layers grouped ``size`` (default :func:`batch_size`) to a coqc run, a
-    batch's :func:`batch_memory` within ``budget / workers`` (or a single layer's need).
-    Without ``prove`` every layer is its own batch (there is no prover run to share)."""
+    batch's :func:`batch_memory` within ``budget / sharing`` (default ``workers``: batches
+    running at once on the same memory; 1 on a cluster, whose budget is per worker), or a
+    single layer's need. Without ``prove`` every layer is its own batch (there is no prover
+    run to share)."""
     size = (size or batch_size(len(planned), workers)) if prove else 1
-    limit = budget // max(1, workers) if budget is not None else None
+    limit = budget // max(1, sharing or workers) if budget is not None else None
     out: list[_Batch] = []
     for p in planned:
         if out and len(out[-1].layers) < size:
@@ -688,7 +690,7 @@ class _Scan:
         self.done = total - len(queue) - len(gated)
         self.record()
         batches = plan_batches(queue, self.runner.slots() if self.runner is not None else 1, self.budget,
-                               self.prove, self.batch)
+                               self.prove, self.batch, self.sharing)
         if self.runner is not None:
             self.runner.start(batches, self)
             if self.progress is not None:
@@ -790,12 +792,16 @@ class _Scan:
             lr.report, lr.status = rep, "ok"
 
     @property
+    def sharing(self) -> int:
+        """How many batches share the memory budget at once (1 on a cluster: per worker)."""
+        return self.runner.slots() if isinstance(self.runner, _ProcessRunner) else 1
+
+    @property
     def max_bytes(self) -> Optional[int]:
         """Certificate text one coqc run may read (from the memory one worker may use)."""
         if self.budget is None:
             return None
-        workers = self.runner.slots() if self.runner is not None else 1
-        return max(1, (self.budget // workers - BASE_BYTES) // COQC_BYTES_PER_SOURCE_BYTE)
+        return max(1, (self.budget // self.sharing - BASE_BYTES) // COQC_BYTES_PER_SOURCE_BYTE)
 
     def accept(self, batch: _Batch, outcome: Callable[[], list[LayerDone]]) -> None:
         """A worker finished ``batch``: fill its slots (``outcome()`` re-raises its error)."""

@@ -83,6 +83,10 @@ def test_batches_stay_within_the_memory_of_one_worker() -> None:
     assert all(b.memory <= 6 * GB for b in batches) and [len(b.layers) for b in batches] == [2, 2, 2]
     # a budget one layer barely fits: every layer alone (as before batching)
     assert [len(b.layers) for b in plan_batches(planned(4, 2048, 8192), 2, one, prove=True)] == [1] * 4
+    # a cluster's budget is per worker: not divided among the batches running at once
+    assert [len(b.layers) for b in plan_batches(planned(6, 2048, 8192), 2, 6 * GB, prove=True, size=3)] == [1] * 6
+    assert [len(b.layers) for b in plan_batches(planned(6, 2048, 8192), 2, 6 * GB, prove=True, size=3,
+                                                sharing=1)] == [2, 2, 2]
     # no prover: nothing to share, one layer per batch
     assert [len(b.layers) for b in plan_batches(planned(12), 2, None, prove=False)] == [1] * 12
 
