@@ -16,8 +16,10 @@ comes from :func:`pybridge.checking.check` on that layer's own weights.
   (:func:`layer_digest`); ``resume=True`` reuses the layers of that file recorded for the
   same weights, activation and ``prove``, and analyses the others.
 
-Certificates are asked for in one place, :func:`certify_layers`, which takes several
-(instance, decision) pairs so that one prover run can later check a batch.
+Certificates are asked for in one place, :func:`certify_layers`: a worker (or this process)
+decides a batch of consecutive layers (:func:`plan_batches`), then one coqc run checks their
+certificates, each layer still reported with its own vetted theorem; the layers of a batch are
+recorded, and move the progress callback, one by one as the batch ends.
 """
 
 from __future__ import annotations
