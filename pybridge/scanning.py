@@ -16,8 +16,10 @@ comes from :func:`pybridge.checking.check` on that layer's own weights.
   (:func:`layer_digest`); ``resume=True`` reuses the layers of that file recorded for the
   same weights, activation and ``prove``, and analyses the others.
 
-Certificates are asked for in one place, :func:`certify_layers`, which takes several
-(instance, decision) pairs so that one prover run can later check a batch.
+Certificates are asked for in one place, :func:`certify_layers`: a worker (or this process)
+decides a batch of consecutive layers (:func:`plan_batches`), then one coqc run checks their
+certificates, each layer still reported with its own vetted theorem; the layers of a batch are
+recorded, and move the progress callback, one by one as the batch ends.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
+from pybridge.certify.pipeline import certify_batch
 from pybridge.certify.sublayer import analyse_sublayer, finish_deferred, unavailable_sublayer
 from pybridge.checking import check, positive_int, rejected, report_to_json
 from pybridge.coq.backend import CoqBackend
@@ -49,6 +52,15 @@ SYSTEM_COPIES = 3.0
 WEIGHT_ENTRY_BYTES = 8
 #: A worker before any layer: Python, NumPy, SymPy, FLINT, the readers.
 BASE_BYTES = 400 * 2**20
+#: coqc's memory per certificate of a layer of width ``n``, beyond the first, in bytes per
+#: ``n ** 1.5`` (a generic block certificate carries ``2 n sqrt(n)`` numbers, which the driver
+#: reads twice: about 0.5 GB at ``n = 3072``, measured with three GPT-2-small certificates).
+COQC_BYTES_PER_N15 = 3000
+#: coqc's memory per byte of certificate text read in one run (the cap given to
+#: :func:`pybridge.certify.pipeline.certify_batch`; 1.7 GB for 10 MB measured).
+COQC_BYTES_PER_SOURCE_BYTE = 160
+#: At most this many layers' certificates in one coqc run of a scan.
+MAX_BATCH_LAYERS = 8
 
 #: Layer statuses: ``ok`` (analysed), ``too_large`` (would not fit in memory, or over
 #: ``max_entries``), ``missing_tensor`` / ``extra_tensor`` (the layer is not whole),
@@ -74,6 +86,26 @@ def layer_memory(d: int, n: int, matrices: int = 2) -> int:
     ``BASE_BYTES + SYSTEM_COPIES * 8 (n+1) n + WEIGHT_ENTRY_BYTES * matrices * d * n``."""
     system = 8 * (n + 1) * n
     return BASE_BYTES + int(SYSTEM_COPIES * system) + WEIGHT_ENTRY_BYTES * matrices * d * n
+
+
+def batch_memory(shapes: Sequence[tuple[int, int]]) -> int:
+    """Estimated peak bytes of deciding the layers of ``shapes`` one after the other and
+    certifying them in one coqc run: the largest :func:`layer_memory`, plus for each other
+    layer its weights (held until the run) and its certificate in coqc."""
+    if not shapes:
+        return 0
+    peaks = [layer_memory(d, n) for d, n in shapes]
+    first = peaks.index(max(peaks))
+    extra = sum(WEIGHT_ENTRY_BYTES * 2 * d * n + int(COQC_BYTES_PER_N15 * n ** 1.5)
+                for i, (d, n) in enumerate(shapes) if i != first)
+    return peaks[first] + extra
+
+
+def batch_size(layers: int, workers: int) -> int:
+    """Layers per coqc run when ``layers`` weight-dependent layers share ``workers``: about
+    two runs per worker (a killed scan loses at most its running batches; the last
+    batches end together), at most :data:`MAX_BATCH_LAYERS`."""
+    return max(1, min(MAX_BATCH_LAYERS, -(-layers // (2 * max(1, workers)))))
 
 
 def available_memory() -> Optional[int]:
@@ -285,15 +317,41 @@ def decide_layer(instance: Instance) -> tuple[Decision, float]:
 
 
 def certify_layers(pairs: Sequence[tuple[Instance, Decision]], *, prove: bool, timeout: float,
-                   backend: Optional[ProverBackend], crosscheck_entries: int) -> list[Report]:
+                   backend: Optional[ProverBackend], crosscheck_entries: int,
+                   max_bytes: Optional[int] = None) -> list[Report]:
     """Certify (and cross-check) the decisions of several layers: the one place a scan asks
-    the prover, one report per pair in order. (One prover run per layer today; a batch
-    certifier can take its place here.)"""
-    return [
-        check(instance, prove=prove, timeout=timeout, backend=backend,
-              crosscheck=instance.d * instance.n <= crosscheck_entries, use_z3=False, decision=decision)
-        for instance, decision in pairs
-    ]
+    the prover, one report per pair in order.
+
+    The certificates are checked by one coqc run (:func:`pybridge.certify.pipeline.certify_batch`;
+    ``max_bytes`` caps one run's certificate text), each layer's verdict still tied to its
+    own vetted theorem and assumptions; a rejected certificate is checked again alone and
+    its neighbours without it. Timings per layer: ``certify`` = its certificate's writing
+    and vetting plus its equal share of the coqc run, ``coqc_run`` = the seconds of that
+    whole run, ``coqc_run_layers`` = how many certificates shared it, ``coqc_runs`` (only
+    when more than one) = how many runs this certificate took part in.
+    """
+    reports = [check(instance, prove=False, timeout=timeout, backend=backend,
+                     crosscheck=instance.d * instance.n <= crosscheck_entries, use_z3=False, decision=decision)
+               for instance, decision in pairs]
+    for rep in reports:
+        rep.timings.pop("decide", None)  # the scan's own decision time is recorded instead
+    if not prove or not reports:
+        return reports
+    outcome = certify_batch(pairs, backend or CoqBackend(), timeout=timeout, max_bytes=max_bytes)
+    for i, rep in enumerate(reports):
+        result = outcome.results[i]
+        rep.prover = result
+        rep.checked = bool(result is not None and result.accepted)
+        rep.certificate_path = result.kept_path if result is not None else None
+        run = outcome.run_of(i)
+        share = run.seconds / len(run.members) if run is not None else 0.0
+        rep.timings["certify"] = round(outcome.prepare_seconds[i] + share, 4)
+        if run is not None:
+            rep.timings["coqc_run"] = round(run.seconds, 4)
+            rep.timings["coqc_run_layers"] = len(run.members)
+            if outcome.runs_of(i) > 1:
+                rep.timings["coqc_runs"] = outcome.runs_of(i)
+    return reports
 
 
 def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: Optional[ProverBackend],
@@ -302,7 +360,7 @@ def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: O
     decision, decide_s = decide_layer(instance)
     (rep,) = certify_layers([(instance, decision)], prove=prove, timeout=timeout, backend=backend,
                             crosscheck_entries=crosscheck_entries)
-    rep.timings["decide"] = round(decide_s, 4)
+    rep.timings = {"decide": round(decide_s, 4), **rep.timings}
     return rep
 
 
@@ -339,23 +397,51 @@ def _open_layers(path: str, mapping: Optional[dict[str, str]], transposed: bool)
     return ckpt, layers
 
 
-def scan_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool, k: int, act: Activation,
-                options: dict) -> tuple[Report, Optional[str]]:
-    """In a worker (a process or a cluster node): reopen the checkpoint, load layer ``k``,
-    analyse it; also the digest of the tensors it read when ``options["digest"]``."""
+@dataclass
+class LayerDone:
+    """A worker's answer on one layer of its batch: the report and the digest of the
+    tensors it read, or why it could not read the layer (``error``, status ``bad_tensor``)."""
+
+    report: Optional[Report]
+    digest: Optional[str] = None
+    error: str = ""
+
+
+def scan_batch_worker(path: str, mapping: Optional[dict[str, str]], transposed: bool,
+                      items: Sequence[tuple[int, Activation]], options: dict) -> list[LayerDone]:
+    """In a worker (a process or a cluster node): reopen the checkpoint, load and decide the
+    layers ``items`` (``(k, activation)``) one after the other, have Coq check their
+    certificates in one run (:func:`certify_layers`), then their sublayers; one answer per
+    item, in order. Also each layer's digest when ``options["digest"]``."""
     from pybridge.io import checkpoints as ck
 
     options = dict(options)
     want_digest = options.pop("digest", False)
+    max_bytes = options.pop("max_bytes", None)
     _, layers = _open_layers(path, mapping, transposed)
-    layer = layers[k]
-    digest = layer_digest(layer) if want_digest else None
-    instance = ck.load_layer(layer, act, lazy=False)
-    rep = analyse_layer(instance, **options)
-    # weight-independent (pre-norm) sublayer certificates are left to the scan's process, which shares them
-    rep.sublayer = sublayer_json(layer, instance, rep, prove=options["prove"], timeout=options["timeout"],
-                                 backend=options["backend"], defer_shared=True)
-    return rep, digest
+    out: list[LayerDone] = []
+    held: list[tuple[int, Any, Instance, Decision, float]] = []
+    for k, act in items:
+        layer = layers[k]
+        try:
+            digest = layer_digest(layer) if want_digest else None
+            instance = ck.load_layer(layer, act, lazy=False)
+        except InputError as exc:
+            out.append(LayerDone(None, error=str(exc)))
+            continue
+        decision, decide_s = decide_layer(instance)
+        out.append(LayerDone(None, digest))
+        held.append((len(out) - 1, layer, instance, decision, decide_s))
+    reports = certify_layers([(inst, dec) for _, _, inst, dec, _ in held], prove=options["prove"],
+                             timeout=options["timeout"], backend=options["backend"],
+                             crosscheck_entries=options["crosscheck_entries"], max_bytes=max_bytes)
+    for (slot, layer, instance, _, decide_s), rep in zip(held, reports):
+        rep.timings = {"decide": round(decide_s, 4), **rep.timings}
+        # weight-independent (pre-norm) sublayer certificates are left to the scan's process, which shares them
+        rep.sublayer = sublayer_json(layer, instance, rep, prove=options["prove"], timeout=options["timeout"],
+                                     backend=options["backend"], defer_shared=True)
+        out[slot].report = rep
+    return out
 
 
 # ------------------------------------------------------------------ scan
@@ -371,6 +457,49 @@ class _Planned:
     act: Activation
     memory: int
     retried: bool = False
+    shape: tuple[int, int] = (0, 0)
+
+
+@dataclass
+class _Batch:
+    """Weight-dependent layers a worker decides and certifies in one coqc run."""
+
+    layers: list[_Planned]
+    memory: int
+
+    @property
+    def retried(self) -> bool:
+        return any(p.retried for p in self.layers)
+
+    def alone(self) -> list[_Batch]:
+        """Each layer as its own batch, marked to run again alone."""
+        out = []
+        for p in self.layers:
+            p.retried = True
+            out.append(_Batch([p], p.memory))
+        return out
+
+
+def plan_batches(planned: Sequence[_Planned], workers: int, budget: Optional[int], prove: bool,
+                 size: Optional[int] = None, sharing: Optional[int] = None) -> list[_Batch]:
+    """Consecutive layers grouped ``size`` (default :func:`batch_size`) to a coqc run, a
+    batch's :func:`batch_memory` within ``budget / sharing`` (default ``workers``: batches
+    running at once on the same memory; 1 on a cluster, whose budget is per worker), or a
+    single layer's need. Without ``prove`` every layer is its own batch (there is no prover
+    run to share)."""
+    size = (size or batch_size(len(planned), workers)) if prove else 1
+    limit = budget // max(1, sharing or workers) if budget is not None else None
+    out: list[_Batch] = []
+    for p in planned:
+        if out and len(out[-1].layers) < size:
+            last = out[-1]
+            memory = batch_memory([q.shape for q in last.layers] + [p.shape])
+            if limit is None or memory <= max(limit, last.memory, p.memory):
+                last.layers.append(p)
+                last.memory = memory
+                continue
+        out.append(_Batch([p], p.memory))
+    return out
 
 
 def scan(
@@ -390,6 +519,7 @@ def scan(
     json_out: Optional[Path | str] = None,
     resume: bool = False,
     cluster: Optional[str] = None,
+    batch: Optional[int] = None,
 ) -> ScanResult:
     """Check every MLP block of a checkpoint (see :mod:`pybridge.io.checkpoints`).
 
@@ -405,6 +535,13 @@ def scan(
     layer started (one process) or last finished (workers). ``json_out``: the report,
     rewritten atomically as each layer finishes; ``resume``: reuse its layers recorded for the
     same weights (digest), activation and ``prove``.
+
+    Coq's fixed cost (starting, loading the library) is paid once per batch: a worker (or
+    this process) decides a few consecutive layers, then has Coq check their certificates in
+    one run, each layer still reported with its own checked theorem (:func:`certify_layers`).
+    ``batch``: layers per coqc run (default: about two runs per worker, :func:`batch_size`),
+    fewer when the memory one worker may use calls for it (:func:`batch_memory`); ``1``: one
+    run per layer. Layers are recorded when their batch ends.
     """
     if isinstance(activation, str):
         activation = parse_activation(activation)
@@ -418,6 +555,8 @@ def scan(
     if max_memory is not None:
         positive_int("max_memory", max_memory)
     positive_int("jobs", jobs)
+    if batch is not None:
+        positive_int("batch", batch)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < float("inf"):
         raise InputError(f"timeout must be a positive number of seconds, got {timeout!r:.40}")
     if resume and json_out is None:
@@ -446,7 +585,7 @@ def scan(
             budget = max_memory or available_memory()
         job = _Scan(result, layers, ckpt, activation, prove, timeout, backend, crosscheck_entries, max_entries,
                     budget, max_memory is None and cluster is None, progress, previous, runner, options,
-                    (where, mapping, transposed))
+                    (where, mapping, transposed), batch)
         job.run()
     finally:
         if runner is not None:
@@ -473,8 +612,9 @@ class _Scan:
     progress: Optional[Callable[[int, int, str], None]]
     previous: dict[str, dict]  #: layer name -> its entry in the report resumed from
     runner: Optional[_Runner]
-    options: dict  #: keyword arguments of analyse_layer in the workers
+    options: dict  #: keyword arguments of certify_layers in the workers
     where: tuple  #: (checkpoint path, mapping, transposed) for the workers
+    batch: Optional[int] = None  #: layers per coqc run (None: batch_size)
     shared: dict[tuple, tuple[str, Report]] = field(default_factory=dict)
     #: weight-independent sublayer certificates (pre-norm, parallel): key -> (first layer, result)
     sublayer_shared: dict = field(default_factory=dict)
@@ -507,7 +647,7 @@ class _Scan:
 
         total = len(self.layers)
         queue: list[_Planned] = []
-        inline: list[tuple[int, Any, Activation]] = []
+        gated: list[tuple[int, Any, Activation]] = []
         for k, layer in enumerate(self.layers):
             slot = len(self.result.layers)
             lr = LayerReport(layer.name, layer.family, None, status=layer.status, note=layer.problem)
@@ -545,24 +685,29 @@ class _Scan:
                     lr.status, lr.note = "too_large", too_large
                     continue
             lr.status, lr.note = "pending", ""
-            if self.runner is not None and not act.gated:
-                queue.append(_Planned(slot, k, layer.name, act, lr.memory or 0))
+            if act.gated:
+                gated.append((slot, layer, act))
             else:
-                inline.append((slot, layer, act))
-        self.done = total - len(queue) - len(inline)
+                queue.append(_Planned(slot, k, layer.name, act, lr.memory or 0, shape=(d, n)))
+        self.done = total - len(queue) - len(gated)
         self.record()
+        batches = plan_batches(queue, self.runner.slots() if self.runner is not None else 1, self.budget,
+                               self.prove, self.batch, self.sharing)
         if self.runner is not None:
-            self.runner.start(queue, self)
+            self.runner.start(batches, self)
             if self.progress is not None:
                 self.progress(self.done, total, "")
-        for slot, layer, act in inline:
+        for slot, layer, act in gated:
             if self.progress is not None and self.runner is None:
                 self.progress(self.done, total, layer.name)
             self._analyse_here(slot, layer, act)
             self.finished(layer.name)
             if self.runner is not None:
                 self.runner.poll(self)
-        if self.runner is not None:
+        if self.runner is None:
+            for batch in batches:
+                self._batch_here(batch)
+        else:
             self.runner.drain(self)
         self.result.complete = True
         self.record()
@@ -577,7 +722,7 @@ class _Scan:
         return ""
 
     def _analyse_here(self, slot: int, layer: Any, act: Activation) -> None:
-        """Analyse one layer in this process (gated layers read lazily; shared certificates)."""
+        """Analyse one (gated) layer in this process, read lazily; shared certificates."""
         from pybridge.io import checkpoints as ck
 
         lr = self.result.layers[slot]
@@ -587,43 +732,105 @@ class _Scan:
             lr.status, lr.note = "bad_tensor", str(exc)
             return
         decision, decide_s = decide_layer(instance)
-        d, n = instance.d, instance.n
-        key = (act, d, n, decision.verdict, decision.theorem)
-        if self.prove and _weight_independent(instance, decision) and key in self.shared:
-            first, prev = self.shared[key]
-            rep = Report(layer.name, d, n, act.label, decision, prev.checked, prev.prover)
-            rep.timings = {"decide": round(decide_s, 4)}
-            lr.note = f"certificate shared with {first}"
-        else:
-            (rep,) = certify_layers([(instance, decision)], prove=self.prove, timeout=self.timeout,
-                                    backend=self.backend, crosscheck_entries=self.crosscheck_entries)
-            rep.timings["decide"] = round(decide_s, 4)
-            if self.prove and _weight_independent(instance, decision):
-                self.shared[key] = (layer.name, rep)
-        rep.sublayer = sublayer_json(layer, instance, rep, prove=self.prove,
-                                     timeout=self.timeout, backend=self.backend, shared=self.sublayer_shared)
-        lr.report, lr.status = rep, "ok"
+        self._certify_here([(slot, layer, instance, decision, decide_s)])
 
-    def accept(self, planned: _Planned, outcome: Callable[[], tuple[Report, Optional[str]]]) -> None:
-        """A worker finished ``planned``: fill its slot (``outcome()`` re-raises its error)."""
-        lr = self.result.layers[planned.slot]
+    def _batch_here(self, batch: _Batch) -> None:
+        """Decide the layers of ``batch`` in this process, one after the other, then certify
+        them in one coqc run (:meth:`_certify_here`); each recorded as it ends."""
+        from pybridge.io import checkpoints as ck
+
+        held = []
+        for planned in batch.layers:
+            if self.progress is not None:
+                self.progress(self.done, len(self.layers), planned.name)
+            layer = self.layers[planned.k]
+            try:
+                instance = ck.load_layer(layer, planned.act, lazy=False)
+            except InputError as exc:
+                lr = self.result.layers[planned.slot]
+                lr.status, lr.note = "bad_tensor", str(exc)
+                self.finished(planned.name)
+                continue
+            decision, decide_s = decide_layer(instance)
+            held.append((planned.slot, layer, instance, decision, decide_s))
+        self._certify_here(held)
+        for _, layer, *_rest in held:
+            self.finished(layer.name)
+
+    def _certify_here(self, held: list[tuple[int, Any, Instance, Decision, float]]) -> None:
+        """Certify decided layers in one coqc run (a certificate that only depends on
+        (activation, d, n) is checked once and shared), then their sublayers."""
+        todo: list[tuple[int, Any, Instance, Decision, float]] = []
+        reused: list[tuple[int, Any, Instance, Decision, float]] = []
+        keys: dict[int, tuple] = {}
+        for item in held:
+            slot, layer, instance, decision, _ = item
+            key = (instance.activation, instance.d, instance.n, decision.verdict, decision.theorem)
+            if self.prove and _weight_independent(instance, decision):
+                keys[slot] = key
+                if key in self.shared or any(keys.get(s) == key for s, *_ in todo):
+                    reused.append(item)
+                    continue
+            todo.append(item)
+        reports = certify_layers([(inst, dec) for _, _, inst, dec, _ in todo], prove=self.prove,
+                                 timeout=self.timeout, backend=self.backend,
+                                 crosscheck_entries=self.crosscheck_entries, max_bytes=self.max_bytes)
+        done: dict[int, Report] = {}
+        for (slot, layer, *_), rep in zip(todo, reports):
+            done[slot] = rep
+            if slot in keys and keys[slot] not in self.shared:
+                self.shared[keys[slot]] = (layer.name, rep)
+        for slot, layer, instance, decision, _ in reused:
+            first, prev = self.shared[keys[slot]]
+            done[slot] = Report(layer.name, instance.d, instance.n, instance.activation.label, decision,
+                                prev.checked, prev.prover)
+            self.result.layers[slot].note = f"certificate shared with {first}"
+        for slot, layer, instance, _, decide_s in held:
+            rep = done[slot]
+            rep.timings = {"decide": round(decide_s, 4), **rep.timings}
+            rep.sublayer = sublayer_json(layer, instance, rep, prove=self.prove, timeout=self.timeout,
+                                         backend=self.backend, shared=self.sublayer_shared)
+            lr = self.result.layers[slot]
+            lr.report, lr.status = rep, "ok"
+
+    @property
+    def sharing(self) -> int:
+        """How many batches share the memory budget at once (1 on a cluster: per worker)."""
+        return self.runner.slots() if isinstance(self.runner, _ProcessRunner) else 1
+
+    @property
+    def max_bytes(self) -> Optional[int]:
+        """Certificate text one coqc run may read (from the memory one worker may use)."""
+        if self.budget is None:
+            return None
+        return max(1, (self.budget // self.sharing - BASE_BYTES) // COQC_BYTES_PER_SOURCE_BYTE)
+
+    def accept(self, batch: _Batch, outcome: Callable[[], list[LayerDone]]) -> None:
+        """A worker finished ``batch``: fill its slots (``outcome()`` re-raises its error)."""
         try:
-            rep, digest = outcome()
-        except InputError as exc:
-            lr.status, lr.note = "bad_tensor", str(exc)
+            answers = outcome()
+        except InputError as exc:  # the worker could not open the checkpoint
+            answers = [LayerDone(None, error=str(exc)) for _ in batch.layers]
+        for planned, done in zip(batch.layers, answers):
+            self._accept_layer(planned, done)
+
+    def _accept_layer(self, planned: _Planned, done: LayerDone) -> None:
+        lr = self.result.layers[planned.slot]
+        rep, digest = done.report, done.digest
+        if rep is None:
+            lr.status, lr.note = "bad_tensor", done.error or "the worker returned no report"
+        elif lr.digest is not None and digest is not None and digest != lr.digest:
+            lr.status = "bad_tensor"
+            lr.note = (f"the worker read other weights (digest {digest[:19]}..., here {lr.digest[:19]}...): "
+                       "is the checkpoint path the same file on every machine?")
         else:
-            if lr.digest is not None and digest is not None and digest != lr.digest:
-                lr.status = "bad_tensor"
-                lr.note = (f"the worker read other weights (digest {digest[:19]}..., here {lr.digest[:19]}...): "
-                           "is the checkpoint path the same file on every machine?")
-            else:
-                if rep.sublayer is not None and lr.shape is not None:
-                    rep.sublayer = finish_deferred(rep.sublayer, planned.act, *lr.shape, backend=self.backend,
-                                                   timeout=self.timeout, shared=self.sublayer_shared,
-                                                   layer=planned.name)
-                lr.report, lr.status = rep, "ok"
-                if planned.retried:
-                    lr.note = "analysed again, alone, after a worker process ended abruptly"
+            if rep.sublayer is not None and lr.shape is not None:
+                rep.sublayer = finish_deferred(rep.sublayer, planned.act, *lr.shape, backend=self.backend,
+                                               timeout=self.timeout, shared=self.sublayer_shared,
+                                               layer=planned.name)
+            lr.report, lr.status = rep, "ok"
+            if planned.retried:
+                lr.note = "analysed again, alone, after a worker process ended abruptly"
         self.finished(planned.name)
 
     def lost(self, planned: _Planned) -> None:
@@ -634,12 +841,12 @@ class _Scan:
                    f"the estimate was {human_bytes(planned.memory)})")
         self.finished(planned.name)
 
-    def worker_args(self, planned: _Planned) -> tuple:
-        options = dict(self.options, digest=self.digests)
-        return (*self.where, planned.k, planned.act, options)
+    def worker_args(self, batch: _Batch) -> tuple:
+        options = dict(self.options, digest=self.digests, max_bytes=self.max_bytes)
+        return (*self.where, [(p.k, p.act) for p in batch.layers], options)
 
     def fits_now(self, memory: int, running: int) -> bool:
-        """Whether a layer needing ``memory`` can start beside layers needing ``running``."""
+        """Whether a batch needing ``memory`` can start beside batches needing ``running``."""
         if running == 0 or self.budget is None:
             return True
         if running + memory > self.budget:
@@ -660,7 +867,11 @@ class _Runner:
         """Memory one layer may use (None: this machine's)."""
         return None
 
-    def start(self, queue: list[_Planned], job: _Scan) -> None:
+    def slots(self) -> int:
+        """How many batches can run at once."""
+        return 1
+
+    def start(self, queue: list[_Batch], job: _Scan) -> None:
         raise NotImplementedError
 
     def poll(self, job: _Scan) -> None:
@@ -703,15 +914,19 @@ def _init_worker(parent: int) -> None:
 
 
 class _ProcessRunner(_Runner):
-    """``jobs`` spawned worker processes; a layer starts when its memory estimate fits. A
-    worker that ends abruptly (killed, out of memory) breaks the pool: its layers are tried
+    """``jobs`` spawned worker processes, each given a batch of layers (:func:`plan_batches`)
+    when its memory estimate fits. A worker that ends abruptly (killed, out of memory)
+    breaks the pool: the layers of its batch, and of the batches running with it, are tried
     once more, each alone in a new pool, then reported ``worker_lost``."""
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
         self.executor: Any = None  # started with the first layer that needs it
-        self.waiting: list[_Planned] = []
-        self.running: dict[Any, _Planned] = {}
+        self.waiting: list[_Batch] = []
+        self.running: dict[Any, _Batch] = {}
+
+    def slots(self) -> int:
+        return self.jobs
 
     def _new_executor(self) -> Any:
         import concurrent.futures as cf
@@ -720,7 +935,7 @@ class _ProcessRunner(_Runner):
         return cf.ProcessPoolExecutor(max_workers=self.jobs, mp_context=mp.get_context("spawn"),
                                       initializer=_init_worker, initargs=(os.getpid(),))
 
-    def start(self, queue: list[_Planned], job: _Scan) -> None:
+    def start(self, queue: list[_Batch], job: _Scan) -> None:
         self.waiting = list(queue)
         if self.waiting:
             self.executor = self._new_executor()
@@ -730,21 +945,21 @@ class _ProcessRunner(_Runner):
         from concurrent.futures.process import BrokenProcessPool
 
         while self.waiting and len(self.running) < self.jobs:
-            planned = self.waiting[0]
-            alone = planned.retried or any(p.retried for p in self.running.values())
-            if (alone and self.running) or not job.fits_now(planned.memory,
-                                                            sum(p.memory for p in self.running.values())):
+            batch = self.waiting[0]
+            alone = batch.retried or any(b.retried for b in self.running.values())
+            if (alone and self.running) or not job.fits_now(batch.memory,
+                                                            sum(b.memory for b in self.running.values())):
                 break
             try:
-                future = self.executor.submit(scan_worker, *job.worker_args(planned))
-            except BrokenProcessPool:  # a worker died since the last collect: not this layer's fault
+                future = self.executor.submit(scan_batch_worker, *job.worker_args(batch))
+            except BrokenProcessPool:  # a worker died since the last collect: not this batch's fault
                 if self.running:
-                    return  # _collect sees the running layers fail with the pool and starts a new one
+                    return  # _collect sees the running batches fail with the pool and starts a new one
                 self.executor.shutdown(wait=True)
                 self.executor = self._new_executor()
                 continue
             self.waiting.pop(0)
-            self.running[future] = planned
+            self.running[future] = batch
 
     def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
         import concurrent.futures as cf
@@ -757,21 +972,23 @@ class _ProcessRunner(_Runner):
                 broken.append(self.running.pop(fut))
             else:
                 job.accept(self.running.pop(fut), fut.result)
-        if broken:  # every layer of a broken pool fails with it
+        if broken:  # every batch of a broken pool fails with it
             for fut in cf.wait(list(self.running)).done:
-                planned = self.running.pop(fut)
+                batch = self.running.pop(fut)
                 if isinstance(fut.exception(), BrokenProcessPool):
-                    broken.append(planned)
+                    broken.append(batch)
                 else:
-                    job.accept(planned, fut.result)
+                    job.accept(batch, fut.result)
             self.executor.shutdown(wait=True)
             self.executor = self._new_executor()
-            for planned in sorted(broken, key=lambda p: p.slot, reverse=True):
-                if planned.retried:
-                    job.lost(planned)
+            again: list[_Batch] = []
+            for batch in broken:
+                if batch.retried:  # it already ran alone: its layer is lost
+                    for planned in batch.layers:
+                        job.lost(planned)
                 else:
-                    planned.retried = True
-                    self.waiting.insert(0, planned)
+                    again += batch.alone()
+            self.waiting[:0] = sorted(again, key=lambda b: b.layers[0].slot)
         self._fill(job)
 
     def poll(self, job: _Scan) -> None:
@@ -799,7 +1016,9 @@ class _ProcessRunner(_Runner):
 
 
 class _ClusterRunner(_Runner):
-    """Layers on an existing Dask distributed scheduler (``pip install 'absorb-bridge[cluster]'``)."""
+    """Batches of layers on an existing Dask distributed scheduler (``pip install
+    'absorb-bridge[cluster]'``); a batch Dask gives up on (``KilledWorker``) is tried again,
+    each layer alone, then its layer is ``worker_lost``."""
 
     def __init__(self, address: str) -> None:
         try:
@@ -816,17 +1035,23 @@ class _ClusterRunner(_Runner):
             self.client.close()
             raise InputError(f"--cluster {address[:80]}: the scheduler has no workers")
         self.workers = workers
-        self.running: dict[Any, _Planned] = {}
+        self.running: dict[Any, _Batch] = {}
 
     def memory_limit(self) -> Optional[int]:
         limits = [w.get("memory_limit") or 0 for w in self.workers.values()]
         return max(limits) or None
 
-    def start(self, queue: list[_Planned], job: _Scan) -> None:
-        for planned in queue:
-            fut = self.client.submit(scan_worker, *job.worker_args(planned), pure=False,
-                                     key=f"pybridge-scan-{os.getpid()}-{time.time_ns()}-{planned.k}")
-            self.running[fut] = planned
+    def slots(self) -> int:
+        return max(1, sum(int(w.get("nthreads") or 1) for w in self.workers.values()))
+
+    def _submit(self, batch: _Batch, job: _Scan) -> None:
+        fut = self.client.submit(scan_batch_worker, *job.worker_args(batch), pure=False,
+                                 key=f"pybridge-scan-{os.getpid()}-{time.time_ns()}-{batch.layers[0].k}")
+        self.running[fut] = batch
+
+    def start(self, queue: list[_Batch], job: _Scan) -> None:
+        for batch in queue:
+            self._submit(batch, job)
 
     def _collect(self, job: _Scan, timeout: Optional[float]) -> None:
         try:
@@ -834,11 +1059,15 @@ class _ClusterRunner(_Runner):
         except TimeoutError:
             return
         for fut in done:
-            planned = self.running.pop(fut)
+            batch = self.running.pop(fut)
             if type(fut.exception()).__name__ == "KilledWorker":  # Dask gave up after retrying it
-                job.lost(planned)
+                if len(batch.layers) == 1:
+                    job.lost(batch.layers[0])
+                else:
+                    for single in batch.alone():
+                        self._submit(single, job)
             else:
-                job.accept(planned, fut.result)
+                job.accept(batch, fut.result)
 
     def poll(self, job: _Scan) -> None:
         if self.running:

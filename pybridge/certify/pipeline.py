@@ -16,18 +16,22 @@ when
 - every assumption of the vetted theorem is allowed (:data:`pybridge.prover.ALLOWED_AXIOMS`,
   primitive integers).
 
-:func:`certify_many` checks several certificates in one coqc run (the library loaded once).
+:func:`certify_many` checks several certificates in one coqc run (the library loaded once),
+each still judged by its own vetted theorem; :func:`certify_batch` also says which runs it
+made (a failed run is split so that one bad certificate never decides another's verdict).
 """
 
 from __future__ import annotations
 
+import re
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from pybridge.certify import bias_width, generic, skip_bias, skip_width, width
 from pybridge.certify.agreement import agreement
-from pybridge.certify.driver import assumptions, explain, write_driver
+from pybridge.certify.driver import Driver, assumptions, explain, write_driver
 from pybridge.certify.kinds import CannotCertify, Certificate
 from pybridge.certify.statement import Expected, StatementMismatch, expected_statement, header_digests
 from pybridge.decision.identity import weights_digest
@@ -167,8 +171,9 @@ def _judge(res: ProverResult, prep: _Prepared, tag: str, i: int) -> ProverResult
 
 
 def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
-         keep_dir: Optional[Path]) -> tuple[bool, list[ProverResult]]:
-    """One coqc run of a driver over ``preps``: did coqc succeed, and one result per certificate."""
+         keep_dir: Optional[Path]) -> tuple[ProverResult, Driver, list[ProverResult]]:
+    """One coqc run of a driver over ``preps``: the run's own result, its driver, and one
+    result per certificate (the run's seconds shared equally)."""
     drv = write_driver([(p.cert.stem, p.cert.source, p.expected) for p in preps])
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout,
                               keep_dir=keep_dir)
@@ -178,7 +183,87 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
         share = replace(res, seconds=res.seconds / len(preps), kept_path=kept)
         out.append(_judge(share, prep, drv.tag, i) if res.accepted
                    else replace(share, message=explain(share.message, drv)))
-    return res.accepted, out
+    return res, drv, out
+
+
+_LOCATION = re.compile(r'File "(?:[^"\n]*/)?([A-Za-z][A-Za-z0-9_]*)\.v", line ([0-9]+)')
+
+
+def culprit(output: str, drv: Driver) -> Optional[int]:
+    """Which certificate of a failed driver run the error is about (None: not known, e.g. a
+    timeout or a crash). Read from coqc's error location: a line of a certificate file, or a
+    line of the driver inside one certificate's module, lemma or check. Only used to choose
+    what to run again: every verdict comes from a run of its own."""
+    found: Optional[re.Match[str]] = None
+    for match in _LOCATION.finditer(output):
+        found = match
+    if found is None:
+        return None
+    stem, line = found.group(1), int(found.group(2))
+    if stem in drv.loads:
+        return drv.loads.index(stem)
+    if stem != drv.stem:
+        return None
+    item = re.compile(rf"(?:Expected|Slot|same|vetted|begin|end)_{re.escape(drv.tag)}_([0-9]+)(?![0-9])")
+    lines = drv.source.splitlines()
+    for text in reversed(lines[:min(line, len(lines))]):
+        hit = item.search(text)
+        if hit is not None:
+            k = int(hit.group(1))
+            return k if k < len(drv.loads) else None
+    return None
+
+
+@dataclass(frozen=True)
+class BatchRun:
+    """One prover run of :func:`certify_batch`: the pairs it checked (indices), its seconds
+    and outcome."""
+
+    members: tuple[int, ...]
+    seconds: float
+    outcome: ProverOutcome
+
+
+@dataclass(frozen=True)
+class BatchOutcome:
+    """What :func:`certify_batch` answers: one result per pair (None: nothing to certify),
+    the prover runs made, and the seconds spent per pair before the prover (writing and
+    vetting its certificate)."""
+
+    results: tuple[Optional[ProverResult], ...]
+    runs: tuple[BatchRun, ...]
+    prepare_seconds: tuple[float, ...]
+
+    def run_of(self, i: int) -> Optional[BatchRun]:
+        """The run that gave pair ``i`` its result (its last one; None: no prover run)."""
+        return next((r for r in reversed(self.runs) if i in r.members), None)
+
+    def runs_of(self, i: int) -> int:
+        """How many prover runs pair ``i`` took part in (2 or more: checked again after a
+        run with other certificates failed)."""
+        return sum(i in r.members for r in self.runs)
+
+
+def _settle(group: list[tuple[int, _Prepared]], backend: ProverBackend, timeout: float,
+            keep_dir: Optional[Path], out: list[Optional[ProverResult]], runs: list[BatchRun]) -> None:
+    """Check ``group`` in one run; when that run fails, the certificate the error names is
+    checked alone and the others together again; a failure naming none (a timeout, a crash)
+    has each checked alone. So one bad certificate never decides another's verdict."""
+    res, drv, results = _run([p for _, p in group], backend, timeout * len(group), keep_dir)
+    runs.append(BatchRun(tuple(k for k, _ in group), res.seconds, res.outcome))
+    if res.accepted or len(group) == 1:
+        for (k, _), r in zip(group, results):
+            out[k] = r
+        return
+    bad = culprit(res.message, drv) if res.outcome is ProverOutcome.REJECTED else None
+    if bad is None:
+        for item in group:
+            _settle([item], backend, timeout, keep_dir, out, runs)
+        return
+    _settle([group[bad]], backend, timeout, keep_dir, out, runs)
+    rest = group[:bad] + group[bad + 1:]
+    if rest:
+        _settle(rest, backend, timeout, keep_dir, out, runs)
 
 
 def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
@@ -198,38 +283,57 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     prep = _prepare(instance, decision, backend)
     if not isinstance(prep, _Prepared):
         return prep
-    return _run([prep], backend, timeout, keep_dir)[1][0]
+    return _run([prep], backend, timeout, keep_dir)[2][0]
 
 
 def certify_many(pairs: Sequence[tuple[Instance, Decision]], backend: ProverBackend, *,
-                 timeout: float = 120.0, keep_dir: Optional[Path] = None) -> list[Optional[ProverResult]]:
+                 timeout: float = 120.0, keep_dir: Optional[Path] = None,
+                 max_bytes: Optional[int] = None) -> list[Optional[ProverResult]]:
     """:func:`certify` for several ``(instance, decision)`` pairs in ONE coqc run.
 
     Returns one result per pair, in order, each exactly what :func:`certify` would answer
     for that pair (None: nothing to certify). The certificates to check are loaded by one
     driver, each inside its own module and tied to its own vetted theorem (the expected
-    claim of its own instance), so the library is loaded once for all of them. ``timeout``
-    is per certificate (the run gets ``timeout`` times their number); the seconds of the run
-    are shared equally among them. When that run does not succeed (one certificate rejected
-    or the time limit reached), each certificate is checked again in a run of its own, so
-    that one bad certificate does not reject the others.
+    claim of its own instance), so the library is loaded once for all of them. See
+    :func:`certify_batch` (timeouts, failures, ``max_bytes``).
+    """
+    return list(certify_batch(pairs, backend, timeout=timeout, keep_dir=keep_dir, max_bytes=max_bytes).results)
+
+
+def certify_batch(pairs: Sequence[tuple[Instance, Decision]], backend: ProverBackend, *,
+                  timeout: float = 120.0, keep_dir: Optional[Path] = None,
+                  max_bytes: Optional[int] = None) -> BatchOutcome:
+    """:func:`certify_many` with what it did: the prover runs and the seconds per pair.
+
+    ``timeout`` is per certificate (a run gets ``timeout`` times their number); the seconds
+    of a run are shared equally among its certificates. ``max_bytes`` caps the certificate
+    text of one run (coqc's memory grows with what it reads): the certificates are split
+    into consecutive runs under it (one certificate over it runs alone). When a run does not
+    succeed, the certificate its error names is checked alone and the others together again;
+    after a timeout or a crash each is checked alone: one bad certificate never makes
+    another's verdict, and no certificate is accepted but by a successful run.
     """
     pairs = list(pairs)
     out: list[Optional[ProverResult]] = []
+    prepare: list[float] = []
     todo: list[tuple[int, _Prepared]] = []
     for k, (instance, decision) in enumerate(pairs):
+        start = time.monotonic()
         prep = _prepare(instance, decision, backend)
+        prepare.append(time.monotonic() - start)
         out.append(prep if not isinstance(prep, _Prepared) else None)
         if isinstance(prep, _Prepared):
             todo.append((k, prep))
-    if not todo:
-        return out
-    if len(todo) > 1:
-        ran, results = _run([p for _, p in todo], backend, timeout * len(todo), keep_dir)
-        if ran:
-            for (k, _), r in zip(todo, results):
-                out[k] = r
-            return out
-    for k, prep in todo:
-        out[k] = _run([prep], backend, timeout, keep_dir)[1][0]
-    return out
+    runs: list[BatchRun] = []
+    group: list[tuple[int, _Prepared]] = []
+    size = 0
+    for item in todo:
+        length = len(item[1].cert.source)
+        if group and max_bytes is not None and size + length > max_bytes:
+            _settle(group, backend, timeout, keep_dir, out, runs)
+            group, size = [], 0
+        group.append(item)
+        size += length
+    if group:
+        _settle(group, backend, timeout, keep_dir, out, runs)
+    return BatchOutcome(tuple(out), tuple(runs), tuple(prepare))

@@ -369,10 +369,13 @@ def generate_cmd(
               help="Layers analysed in parallel processes (default: the number of cores).")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Run layers on this Dask scheduler (tcp://host:8786); workers read CHECKPOINT at the same path.")
+@click.option("--batch", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Layers whose certificates one coqc run checks (default: about two runs per worker, "
+                   "within its memory; 1: one run per layer). Layers are recorded as their batch ends.")
 def scan_cmd(
     checkpoint: Path, maps: tuple[str, ...], transposed: bool, activation: Optional[str],
     json_out: Optional[Path], resume: bool, no_prove: bool, timeout: float, max_memory: Optional[str],
-    max_entries: Optional[int], jobs: Optional[int], cluster: Optional[str],
+    max_entries: Optional[int], jobs: Optional[int], cluster: Optional[str], batch: Optional[int],
 ) -> None:
     """Check every MLP block of a checkpoint (.safetensors file or directory with config.json).
 
@@ -407,6 +410,7 @@ def scan_cmd(
                 checkpoint, activation=act, mapping=mapping or None, transposed=transposed,
                 prove=not no_prove, timeout=timeout, max_entries=max_entries, max_memory=budget, progress=step,
                 jobs=jobs or os.cpu_count() or 1, json_out=json_out, resume=resume, cluster=cluster,
+                batch=batch,
             )
     except KeyboardInterrupt:
         if json_out is not None and json_out.exists():
