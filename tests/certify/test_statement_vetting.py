@@ -258,3 +258,30 @@ def test_certify_many_isolates_a_bad_certificate(backend: CoqBackend, monkeypatc
     out = certify_many([(a, decide(a)), (b, decide(b))], backend, timeout=120)
     assert out[0] is not None and out[0].rejected
     assert out[1] is not None and out[1].accepted, out[1].message[-500:]
+
+
+@pytest.mark.coq
+@pytest.mark.parametrize("module, axiom", [("Classical_Prop", "classic"),
+                                           ("ClassicalDedekindReals", "sig_forall_dec"),
+                                           ("FunctionalExtensionality", "functional_extensionality_dep")])
+def test_axiom_named_like_an_allowed_one_is_not_allowed(backend: CoqBackend, monkeypatch: pytest.MonkeyPatch,
+                                                       module: str, axiom: str):
+    """A certificate proves its (expected) verdict from an axiom it declares in a module named
+    like the one of an allowed axiom: Coq prints it under the certificate's own path, so the
+    verdict is refused (the statement is right, the proof is not)."""
+    inst = _absorbable(1)
+    dec = decide(inst)
+
+    def spoof(cert: Certificate, i, d) -> Certificate:
+        stmt = re.search(r"Theorem verdict : (.*?)\.\nProof\.", cert.source, re.S).group(1)
+        body = cert.source.split("Theorem verdict : ", 1)[0]
+        src = (body + f"Module {module}.\nAxiom {axiom} : {stmt}.\nEnd {module}.\n"
+               f"Theorem verdict : {stmt}.\nProof. exact {module}.{axiom}. Qed.\nEnd Cert.\n"
+               "Print Assumptions Cert.verdict.\n")
+        return replace(cert, source=src)
+
+    _serving(monkeypatch, spoof)
+    res = certify(inst, dec, backend)
+    assert res is not None and not res.accepted
+    assert res.outcome == ProverOutcome.REJECTED, res.message
+    assert f"{module}.{axiom}" in res.message and "Cert." in res.message, res.message[-800:]
