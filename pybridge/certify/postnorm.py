@@ -228,7 +228,7 @@ def _partial_certificate(inst: Instance, pd: PostLNDecision) -> Optional[PostLNC
     w.check("gen_ok", "check_generic_sorted (length R) n RA CB pg U V")
     w.check("nosub_ok", "check_nosub (length R) n dA dB (Z.of_nat d) RA CB (cen_block_rows d (length R)) p F FS")
     lemma = "cert_postln_bias_not_absorbable_partial" if inst.has_bias else "cert_postln_free_not_absorbable_partial"
-    proof = f"{lemma} d n R dA dB RA CB pg U V p F FS dim_ok_ idx_ok gen_ok nosub_ok {act.coq_function} {_property(inst)}"
+    proof = f"{lemma} d n R dA dB RA CB pg U V p F FS {act.coq_function} {_property(inst)} dim_ok_ idx_ok gen_ok nosub_ok"
     claim = postln_claim(inst, "not_absorbable", True)
     w.add(f"Theorem verdict : {claim}.\nProof. exact ({proof}). Qed.")
     what = (f"not absorbable after a LayerNorm with every gamma_i != 0, for every block agreeing with a "

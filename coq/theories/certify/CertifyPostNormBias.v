@@ -302,25 +302,27 @@ Section Partial.
 Variables (d n : nat) (Rx : list nat) (dA dB : Z) (RA CB : list (list int)) (pg : int)
   (U V : list int) (p : int) (F : list nat) (FS : list (option nat * functional)).
 
-Hypotheses (Hd : dim_ok d = true) (Hok : index_ok d Rx = true)
-  (Hg : check_generic_sorted (length Rx) n RA CB pg U V = true)
-  (Hn : check_nosub (length Rx) n dA dB (Z.of_nat d) RA CB (cen_block_rows d (length Rx)) p F FS
-          = true).
+(** The block's checks, premises of every lemma below. *)
+Definition block_checks : Prop :=
+  dim_ok d = true /\ index_ok d Rx = true /\
+  check_generic_sorted (length Rx) n RA CB pg U V = true /\
+  check_nosub (length Rx) n dA dB (Z.of_nat d) RA CB (cen_block_rows d (length Rx)) p F FS = true.
 
-Lemma partial_generic (A B : mat) :
+Lemma partial_generic (A B : mat) : block_checks ->
   agrees_up n Rx dA RA A -> agrees_down n Rx dB CB (mm d (centering d) B) ->
   generic d n A (mm d (centering d) B).
 Proof.
-  intros HA HB. destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
+  intros [Hd [Hok [Hg Hn]]] HA HB.
+  destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HdA HdB].
   exact (generic_restrict d n Rx A _ _ _ (index_ok_lt d Rx Hok) HA HB
            (check_generic_sorted_sound _ n dA dB RA CB pg U V Hg HdA HdB)).
 Qed.
 
-Lemma partial_no_target (A B : mat) :
+Lemma partial_no_target (A B : mat) : block_checks ->
   agrees_up n Rx dA RA A -> agrees_down n Rx dB CB (mm d (centering d) B) ->
   forall S, ~ target_eq d n S A (mm d (centering d) B) (mm d (centering d) identity).
 Proof.
-  intros HA HB S HS. apply (check_nosub_sound _ _ _ _ _ _ _ _ _ _ _ Hn S).
+  intros [Hd [Hok [Hg Hn]]] HA HB S HS. apply (check_nosub_sound _ _ _ _ _ _ _ _ _ _ _ Hn S).
   apply (target_restrict d n Rx S A _ (mm d (centering d) identity) _ _ _ Hok HA HB); [|exact HS].
   intros k l Hk Hl. exact (cen_block_rows_spec d Rx k l Hd Hok Hk Hl).
 Qed.
@@ -328,27 +330,35 @@ Qed.
 (** Biases: not absorbable, for every [(W_up, c, W_down, b0)] with [W_up] agreeing on
     columns [R] and [C W_down] on rows [R]. *)
 Theorem cert_postln_bias_not_absorbable_partial sigma (prop : skip_bias_property sigma) :
+  dim_ok d = true -> index_ok d Rx = true ->
+  check_generic_sorted (length Rx) n RA CB pg U V = true ->
+  check_nosub (length Rx) n dA dB (Z.of_nat d) RA CB (cen_block_rows d (length Rx)) p F FS = true ->
   forall (A : mat) (c : vec) (B : mat) (b0 : vec),
     agrees_up n Rx dA RA A -> agrees_down n Rx dB CB (mm d (centering d) B) ->
   forall (eps : R) (gamma beta : vec), 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
     ~ absorbable_postnorm_ungated_bias (layer_norm d eps gamma beta) sigma d n n identity A c B b0.
 Proof.
-  intros A c B b0 HA HB eps gamma beta He Hgam.
+  intros Hd Hok Hg Hn A c B b0 HA HB eps gamma beta He Hgam.
+  assert (H : block_checks) by (repeat split; assumption).
   apply (postln_bias_not_absorbable_of sigma prop d n eps gamma beta); [exact He | exact Hgam | |].
-  - exact (generic_bias_lines_of_generic d n A c _ (partial_generic A B HA HB)).
-  - exact (partial_no_target A B HA HB).
+  - exact (generic_bias_lines_of_generic d n A c _ (partial_generic A B H HA HB)).
+  - exact (partial_no_target A B H HA HB).
 Qed.
 
 (** Bias-free: the same for [(W_up, W_down)]. *)
 Theorem cert_postln_free_not_absorbable_partial sigma (prop : skip_free_property sigma) :
+  dim_ok d = true -> index_ok d Rx = true ->
+  check_generic_sorted (length Rx) n RA CB pg U V = true ->
+  check_nosub (length Rx) n dA dB (Z.of_nat d) RA CB (cen_block_rows d (length Rx)) p F FS = true ->
   forall A B : mat, agrees_up n Rx dA RA A -> agrees_down n Rx dB CB (mm d (centering d) B) ->
   forall (eps : R) (gamma beta : vec), 0 < eps -> (forall i, (i < d)%nat -> gamma i <> 0) ->
     ~ absorbable_postnorm_ungated (layer_norm d eps gamma beta) sigma d n n identity A B.
 Proof.
-  intros A B HA HB eps gamma beta He Hgam.
+  intros Hd Hok Hg Hn A B HA HB eps gamma beta He Hgam.
+  assert (H : block_checks) by (repeat split; assumption).
   apply (postln_free_not_absorbable_of sigma prop d n eps gamma beta); [exact He | exact Hgam | |].
-  - exact (partial_generic A B HA HB).
-  - exact (partial_no_target A B HA HB).
+  - exact (partial_generic A B H HA HB).
+  - exact (partial_no_target A B H HA HB).
 Qed.
 
 End Partial.
@@ -387,8 +397,8 @@ Example cert_postln_partial_example : forall (A : mat) (c : vec) (B : mat) (b0 :
   ~ absorbable_postnorm_ungated_bias (layer_norm 2 eps gamma beta) silu 2 1 1 identity A c B b0.
 Proof.
   exact (cert_postln_bias_not_absorbable_partial 2 1 [0%nat] 1 2 [[1]]%uint63 [[1]]%uint63 7%uint63
-    [1]%uint63 [1]%uint63 7%uint63 [0]%nat [(None, [(0%nat, [1]%uint63)])] eq_refl eq_refl eq_refl
-    eq_refl silu silu_skip_bias_property).
+    [1]%uint63 [1]%uint63 7%uint63 [0]%nat [(None, [(0%nat, [1]%uint63)])] silu
+    silu_skip_bias_property eq_refl eq_refl eq_refl eq_refl).
 Qed.
 
 (** Tampered data are refused: parallel augmented rows; a subset claimed for [b = e_1]. *)
