@@ -11,11 +11,11 @@ In a transformer the block sits inside a normalization ``N`` (:class:`pybridge.m
 - **post-RMSNorm** ``N(x + f x)`` with every ``gamma_i != 0``: absorbable iff the bare block
   is (R11', ``postrms_*_iff``), at the same width;
 - **post-LayerNorm**: an absorbable bare block gives an absorbable sublayer (any ``gamma``,
-  R11p_zero_gamma); otherwise the bias-free ungated block is decided at width ``n`` through the
+  R11p_zero_gamma); otherwise the ungated block is decided at width ``n`` through the
   singular skip ``C P`` (:mod:`pybridge.decision.postnorm`: absorbable when some ``S`` has
-  ``C(P + B_S A_S) = 0``; not absorbable for ReLU with ``(A, C B)`` generic and every
-  ``gamma_i != 0``); the rest (biases, gated, GELU family without such ``S``, non-generic)
-  stays undecided with the reason;
+  ``C(P + B_S A_S) = 0``, with or without biases; not absorbable for ReLU and the GELU family
+  with ``(A, C B)`` generic (with biases: the augmented rows) and every ``gamma_i != 0``);
+  the rest (gated, other activations, non-generic) stays undecided with the reason;
 - **post-RMSNorm** with a zero ``gamma`` entry: only the sufficient direction.
 
 ``gamma`` is checked exactly (Fractions). Nothing here claims more than these theorems.
@@ -152,7 +152,7 @@ def _decide_post(instance: Instance, norm: Norm, bare: Decision) -> SublayerDeci
     elif norm.kind == "layernorm":
         pd = decide_postln(instance, norm)
         if pd.verdict != "undecided":
-            theorem = ABSORBABLE_THEOREM if pd.verdict == "absorbable" else NOT_ABSORBABLE_THEOREM
+            theorem = pd.theorem or (ABSORBABLE_THEOREM if pd.verdict == "absorbable" else NOT_ABSORBABLE_THEOREM)
             return SublayerDecision(norm, pd.verdict, "R11'", theorem, f"{pd.reason}; the bare block is "
                                     f"{bare.verdict}", CERT_POSTLN, postln=pd)
         why = pd.reason

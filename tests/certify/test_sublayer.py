@@ -111,8 +111,8 @@ def test_post_layernorm_and_zero_gamma(backend) -> None:
     sub = decide_sublayer(NOT_ABSORBABLE, post("layernorm"), bare)  # decided through C P (tests/*/test_postnorm.py)
     assert sub.verdict == "not_absorbable" and sub.certificate == "postln"
     gelu = Instance(Activation("gelu"), NOT_ABSORBABLE.W_up, NOT_ABSORBABLE.W_down)
-    sub = decide_sublayer(gelu, post("layernorm"), decide(gelu))
-    assert sub.verdict == "undecided" and "relu_skip_absorbable_iff" in sub.reason
+    sub = decide_sublayer(gelu, post("layernorm"), decide(gelu))  # R5 for C P: even_postln_generic_pm
+    assert sub.verdict == "not_absorbable" and "even_postln_generic_pm" in sub.reason
     assert decide_sublayer(gelu, post("layernorm"), replace(decide(gelu), width=3)).reason.startswith(SINGULAR_SKIP)
     sub = decide_sublayer(NOT_ABSORBABLE, post("rmsnorm", (F(1), F(0))), bare)
     assert sub.verdict == "undecided" and ZERO_GAMMA in sub.reason  # zero gamma: no iff
@@ -148,7 +148,8 @@ def test_scan_post_layernorm_bert_and_parallel_neox(backend, tmp_path: Path) -> 
     bert = scan(ckpt(tmp_path / "bert", "bert"), prove=False).to_json()
     for entry in bert["layers"]:
         assert entry["sublayer"]["norm"] == "post" and entry["sublayer"]["kind"] == "layernorm"
-        assert entry["sublayer"]["verdict"] == "undecided" and not entry["sublayer"]["checked"]
+        # biased GELU blocks, generic: decided through C P with R9 (--no-prove: never checked)
+        assert entry["sublayer"]["verdict"] == "not_absorbable" and not entry["sublayer"]["checked"]
     neox = scan(ckpt(tmp_path / "neox", "gpt_neox"), prove=False).to_json()
     assert all(e["sublayer"]["parallel"] and e["sublayer"]["verdict"] == "not_absorbable"
                and not e["sublayer"]["checked"] for e in neox["layers"])  # --no-prove: never checked

@@ -123,15 +123,15 @@ def test_undecided_cases_have_precise_reasons() -> None:
     flat = Instance(Activation("relu"), ((F(1), F(-1)), (F(1), F(2))), ((F(1), F(0)), (F(1), F(3))))
     sub = decide_sublayer(flat, layernorm(2), decide(flat))
     assert sub.verdict == "undecided" and "not generic" in sub.reason and "C·W_down" in sub.reason
-    # biases: R9 with a singular skip is not in the library (the hook a bias route plugs into)
+    # biases: routed through R9 for the singular skip C·P (the bias hook)
     biased = Instance(Activation("relu"), EX2_NOT.W_up, EX2_NOT.W_down, b_up=(F(1),), b_down=(F(0), F(1)))
     pd = decide_postln(biased, layernorm(2))
-    assert pd.verdict == "undecided" and pd.hook == BIAS_HOOK and "R9" in pd.reason
-    assert decide_sublayer(biased, layernorm(2), decide(biased)).verdict == "undecided"
-    # GELU without S: no singular-skip R5 (=>) for GELU in the library
+    assert pd.verdict == "not_absorbable" and pd.hook == BIAS_HOOK and "postln_relu_bias_generic" in pd.reason
+    assert decide_sublayer(biased, layernorm(2), decide(biased)).verdict == "not_absorbable"
+    # GELU without S: R5 (=>) for a singular skip (EvenBiasSkip.even_postln_generic_pm)
     gelu = Instance(Activation("gelu"), EX2_NOT.W_up, EX2_NOT.W_down)
     sub = decide_sublayer(gelu, layernorm(2), decide(gelu))
-    assert sub.verdict == "undecided" and "relu_skip_absorbable_iff" in sub.reason
+    assert sub.verdict == "not_absorbable" and "even_postln_generic_pm" in sub.reason
     # GELU with S: absorbable (odd_skip_absorbable holds for sigma(z) - sigma(-z) = z)
     gelu_s = Instance(Activation("gelu"), EX2.W_up, EX2.W_down)
     assert decide_sublayer(gelu_s, layernorm(2), decide(gelu_s)).verdict == "absorbable"
