@@ -39,9 +39,9 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional
 
-from pybridge.certify.encoding import CoqWriter, columns, digest, nat_list
+from pybridge.certify.encoding import CoqWriter, columns, digest
 from pybridge.certify.kinds import MAX_FREE_CERT, Extract
-from pybridge.certify.pieces import block_coding, write_block, write_functionals
+from pybridge.certify.pieces import block_coding, write_block, write_nosub, write_projection
 from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.decision.subset_search import block_indices, restrict_functionals, sub_matrices
 from pybridge.exact.evidence import Functional, NoSubsetCertificate
@@ -114,9 +114,7 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
         ra, cb = "(resid {p} E RA)", "(resid {p} E CB)"
         agree = "agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B"
     g = blk.generic
-    w.add(f"Definition pg : int := {g.p}%uint63.")
-    w.int_list("U", g.u)
-    w.int_list("V", g.v)
+    write_projection(w, g)
     w.check("idx_ok", "index_ok d R")
     w.check("gen_ok", f"check_generic_sorted (length R) n {ra.format(p='pg')} {cb.format(p='pg')} pg U V")
     data = "d n R dA dB E RA CB" if codes is not None else "d n R dA dB RA CB"
@@ -132,9 +130,7 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
         cert = blk.nosub
         if cert is None:
             raise ValueError("a width-n partial certificate needs the block's no-subset functionals")
-        w.add(f"Definition p : int := {cert.p}%uint63.")
-        w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-        write_functionals(w, cert)
+        write_nosub(w, cert)
         w.check("nosub_ok", f"check_nosub (length R) n dA dB 1 {ra.format(p='p')} {cb.format(p='p')} "
                 "(id_rows (length R)) p F FS")
         term = f"(cert_bias_not_absorbable_partial{suffix} {head} {prop} p F FS idx_ok gen_ok nosub_ok)"

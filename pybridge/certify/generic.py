@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Optional
 
 from pybridge.certify.coded import Coding, coding
-from pybridge.certify.encoding import CoqWriter, columns, digest, nat_list, prime_list, primes_for
+from pybridge.certify.encoding import CoqWriter, columns, digest, prime_list, primes_for
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate, CertificateKind, Extract
 from pybridge.certify.pieces import (
     A_TERM,
@@ -46,9 +46,10 @@ from pybridge.certify.pieces import (
     P_TERM,
     block_coding,
     write_block,
-    write_functionals,
     write_inverse_check,
     write_nonzero_skip,
+    write_nosub,
+    write_projection,
     write_skip,
     write_weights,
 )
@@ -206,12 +207,8 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     write_weights(w, ev)
     skip = write_skip(w, inst)
     g = ev.generic_cert
-    w.add(f"Definition pg : int := {g.p}%uint63.")
-    w.int_list("U", g.u)
-    w.int_list("V", g.v)
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-    write_functionals(w, cert)
+    write_projection(w, g)
+    write_nosub(w, cert)
     head = [sigma, r5, "d", "n", "dA", "dB", "RA", "CB", "pg", "U", "V", "p", "F", "FS"]
     if not skip:
         w.check("gen_ok", "check_generic d n RA CB pg U V")
@@ -261,12 +258,8 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
           f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
           f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
     write_block(w, d, n, R, Ab, Bb, cols, codes)
-    w.add(f"Definition pg : int := {gen.p}%uint63.")
-    w.int_list("U", gen.u)
-    w.int_list("V", gen.v)
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-    write_functionals(w, replace(cert, functionals=funcs))
+    write_projection(w, gen)
+    write_nosub(w, replace(cert, functionals=funcs))
     w.check("idx_ok", "index_ok d R")
     kind = CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
     if codes is None:

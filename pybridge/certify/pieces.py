@@ -3,7 +3,7 @@ no-subset functionals and the nonzero-skip check, written from exact integer dat
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -18,6 +18,17 @@ A_TERM, B_TERM = "(mat_of_rows dA RA)", "(mat_of_cols dB CB)"
 
 
 P_TERM = "(mat_of_rows dP RP)"
+
+
+class GenericProjection(Protocol):
+    """A genericity certificate's projection ``a -> (u.a, v.a) mod p`` (plain or sorted)."""
+
+    @property
+    def p(self) -> int: ...
+    @property
+    def u(self) -> tuple[int, ...]: ...
+    @property
+    def v(self) -> tuple[int, ...]: ...
 
 
 def write_weights(w: CoqWriter, ev: Evidence) -> None:
@@ -51,6 +62,20 @@ def write_inverse_check(w: CoqWriter, inst: Instance, decision: Decision) -> str
     w.rows("RQ", Q.rows)
     bound = d * P.max_abs() * Q.max_abs() + P.den * Q.den
     return w.check("inv_ok", f"check_inverse d dP RP dQ RQ {prime_list(primes_for(bound))}")
+
+
+def write_projection(w: CoqWriter, g: GenericProjection) -> None:
+    """The genericity projection ``a -> (U.a, V.a) mod pg`` (``pg``, ``U``, ``V``)."""
+    w.add(f"Definition pg : int := {g.p}%uint63.")
+    w.int_list("U", g.u)
+    w.int_list("V", g.v)
+
+
+def write_nosub(w: CoqWriter, cert: NoSubsetCertificate) -> str:
+    """The no-subset certificate: its prime ``p``, free indices ``F`` and functionals ``FS``."""
+    w.add(f"Definition p : int := {cert.p}%uint63.")
+    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
+    return write_functionals(w, cert)
 
 
 def write_functionals(w: CoqWriter, cert: NoSubsetCertificate) -> str:

@@ -41,9 +41,9 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 from pybridge.certify.driver import assumptions, write_driver
-from pybridge.certify.encoding import LIMIT, CoqWriter, columns, nat_list, prime_list, primes_for
+from pybridge.certify.encoding import LIMIT, CoqWriter, columns, prime_list, primes_for
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify
-from pybridge.certify.pieces import write_block, write_functionals
+from pybridge.certify.pieces import write_block, write_nosub, write_projection
 from pybridge.certify.pipeline import judge_assumptions
 from pybridge.certify.statement import BASE, Expected
 from pybridge.decision.genericity import sorted_certificate
@@ -192,12 +192,8 @@ def _write_generic(w: CoqWriter, pd: PostLNDecision) -> None:
         raise CannotCertify("the not-absorbable post-LayerNorm decision lacks its genericity or no-subset certificate")
     if len(cert.free) > MAX_FREE_CERT:
         raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
-    w.add(f"Definition pg : int := {gen.p}%uint63.")
-    w.int_list("U", gen.u)
-    w.int_list("V", gen.v)
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-    write_functionals(w, cert)
+    write_projection(w, gen)
+    write_nosub(w, cert)
 
 
 def _partial_certificate(inst: Instance, pd: PostLNDecision) -> Optional[PostLNCertificate]:
@@ -217,12 +213,8 @@ def _partial_certificate(inst: Instance, pd: PostLNDecision) -> Optional[PostLNC
     w = CoqWriter(extra=_modules(inst))
     w.add(f"(* Partial certificate (R11'): columns R of W_up and rows R of C W_down, |R| = {len(R)}. *)")
     _write_instance(w, inst, "not_absorbable", True)
-    w.add(f"Definition pg : int := {gen.p}%uint63.")
-    w.int_list("U", gen.u)
-    w.int_list("V", gen.v)
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-    write_functionals(w, replace(cert, functionals=funcs))
+    write_projection(w, gen)
+    write_nosub(w, replace(cert, functionals=funcs))
     w.check("dim_ok_", "dim_ok d")
     w.check("idx_ok", "index_ok d R")
     w.check("gen_ok", "check_generic_sorted (length R) n RA CB pg U V")

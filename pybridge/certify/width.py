@@ -43,7 +43,7 @@ import numpy as np
 from pybridge.certify.bias import find_block, write_bias_partial
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
-from pybridge.certify.pieces import write_functionals, write_nonzero_skip
+from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
 from pybridge.certify.rank import rank_term
 from pybridge.decision.genericity import check_generic
 from pybridge.decision.subset_search import search_subset
@@ -253,9 +253,7 @@ def write_nosub_at_k(w: CoqWriter, U: IntMatrix, G: IntMatrix, L: IntMatrix) -> 
     cert = out.certificate
     if len(cert.free) > MAX_FREE_CERT:
         raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
-    w.add(f"Definition p : int := {cert.p}%uint63.")
-    w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-    write_functionals(w, cert)
+    write_nosub(w, cert)
     w.check("ns_ok", "check_nosub d k dU dG dL RU CG RL p F FS")
 
 
@@ -351,9 +349,7 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
     w.z("db0", b0.den)
     w.int_list("Lb0", b0.rows[0])
     g = gen.certificate
-    w.add(f"Definition pg : int := {g.p}%uint63.")
-    w.int_list("U", g.u)
-    w.int_list("V", g.v)
+    write_projection(w, g)
     w.check("nz_ok", "check_bias_nonzero d n RA CB")
     w.check("gen_ok", "check_generic (S d) n RA CB pg U V")
     block = (f"absorbable_ungated_bias {sigma} d n {m} identity (mat_of_rows dA RA) (aug_bias d dA RA) "
@@ -374,9 +370,7 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
             cert = out.certificate
         if len(cert.free) > MAX_FREE_CERT:
             raise CannotCertify(f"the certificate would enumerate 2^{len(cert.free)} assignments")
-        w.add(f"Definition p : int := {cert.p}%uint63.")
-        w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
-        write_functionals(w, cert)
+        write_nosub(w, cert)
         w.check("nosub_ok", "check_nosub d n dA dB 1 RA CB (id_rows d) p F FS")
         term = (f"(cert_bias_not_absorbable {sigma} {prop} d n dA dB RA CB (vec_of db0 Lb0) pg U V p F FS "
                 "nz_ok gen_ok nosub_ok)")
