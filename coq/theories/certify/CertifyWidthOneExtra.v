@@ -65,7 +65,8 @@ Lemma mapi_from_length {X Y} (f : nat -> X -> Y) l : forall i, length (mapi_from
 Proof. induction l; intros i; simpl; [reflexivity | rewrite IHl; reflexivity]. Qed.
 
 Definition kink_col (p : int) (r1 : nat) (cld cln : int) (a b : list int) : list int :=
-  map (fun l => addm p (mulm p cld (red p (nth l a 0%uint63))) (mulm p cln (red p (nth l b 0%uint63))))
+  map (fun l => addm p (mulm p cld (red p (nth l a 0%uint63)))
+                       (mulm p cln (red p (nth l b 0%uint63))))
     (seq 0 r1).
 
 (** Columns of [G] on the block: [ld b_(rep t) + [t = idx i1] |ln| b_z], mod [p]. *)
@@ -171,3 +172,126 @@ Proof.
 Qed.
 
 End BlockData.
+
+(** ** The certificate lemma *)
+
+Section Cert.
+
+Variables (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z) (RA CB : list (list int))
+  (p : int) (u v : list int) (Ys : list (list (list int))) (As : list (list int)).
+
+Hypothesis Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p u v Ys As = true.
+
+Lemma one_extra_parts :
+  index_ok d R1 = true /\ index_ok d C = true /\ (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\
+  (0 < ld)%Z /\ (0 < dA)%Z /\ (0 < dB)%Z /\ length RA = n /\ length CB = n /\
+  check_generic_sorted (length C) (n - 1) (remove_at z RA) (block_G p (length R1) z i1 ln ld CB)
+    p u v = true /\
+  check_refute (length R1) (length C) (n - 1) p (cZ p (ld * dB * dA)) Ys As (remove_at z RA)
+    (block_G p (length R1) z i1 ln ld CB) (block_L p R1 C z i1 ln ld dA dB RA CB) = true.
+Proof.
+  unfold check_one_extra in Hchk. cbv zeta in Hchk.
+  repeat match type of Hchk with (_ && _) = true => apply andb_prop in Hchk as [Hchk ?] end.
+  repeat match goal with
+         | H : (_ && _) = true |- _ => apply andb_prop in H as [? ?]
+         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
+         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
+         | H : Nat.eqb _ _ = true |- _ => apply Nat.eqb_eq in H
+         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
+         end.
+  repeat split; assumption.
+Qed.
+
+Theorem cert_one_extra_not_absorbable :
+  forall A B : mat, agrees_up n C dA RA A -> agrees_down n R1 dB CB B ->
+  row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  destruct one_extra_parts as (HR1 & HC & Hz & Hi1 & Hzi & Hld & HdA & HdB & HlA & HlB & Hg & Hr).
+  intros A B HA HB Hrow Habs.
+  assert (Hp : (1 < phi p < 2 ^ 31)%Z).
+  { unfold check_generic_sorted in Hg. apply p_ok_spec.
+    do 4 (apply andb_prop in Hg as [Hg _]). exact Hg. }
+  set (k := (n - 1)%nat).
+  set (r1 := length R1). set (c := length C).
+  pose proof (index_ok_lt d R1 HR1) as HR1d. pose proof (index_ok_lt d C HC) as HCd.
+  assert (HdG : (0 < ld * dB)%Z) by lia.
+  pose proof (check_generic_sorted_sound_congr c k dA (ld * dB) _ _ p u v
+                (eU1 z RA) (eG1 n z i1 ln ld R1 CB) Hg HdA HdG (congr_U z RA p)
+                (block_G_entry n z i1 ln ld R1 CB p Hp Hz HlB)) as Hgen.
+  destruct Hgen as (Gr & Gi & Gc).
+  (* the block's values *)
+  assert (VU : forall t j, (t < k)%nat -> (j < c)%nat ->
+            U1 z A t (nth j C O) = (IZR (eU1 z RA t j) / IZR dA)%R).
+  { intros t j Ht Hj. unfold U1, eU1. rewrite (HA _ j (rep_lt n z t Ht Hz) Hj). reflexivity. }
+  assert (VG : forall t l, (t < k)%nat -> (l < r1)%nat ->
+            G1 n z i1 ln ld B (nth l R1 O) t =
+            (IZR (eG1 n z i1 ln ld R1 CB t l) / IZR (ld * dB))%R).
+  { intros t l Ht Hl. rewrite (G1_value n z i1 ln ld B Hz Hi1 Hzi (nth l R1 O) t Ht).
+    unfold eG1. rewrite (proj2 (Nat.ltb_lt t (n - 1)) Ht), (proj2 (Nat.ltb_lt l (length R1)) Hl).
+    simpl andb.
+    rewrite (HB l _ Hl (rep_lt n z t Ht Hz)), (HB l z Hl Hz). unfold mat_of_cols.
+    apply IZR_lt in Hld as Hld', HdB as HdB'.
+    destruct (Z.eqb_spec ln 0) as [E|E].
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?E; simpl Z.abs; rewrite ?plus_IZR, ?mult_IZR;
+        simpl IZR; field; lra.
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?plus_IZR, ?mult_IZR; [|simpl IZR; field; lra].
+      unfold lamr, Rdiv. rewrite Rabs_mult, Rabs_inv. rewrite (Rabs_pos_eq (IZR ld)) by lra.
+      rewrite abs_IZR. field. lra. }
+  assert (VL : forall l j, (l < r1)%nat -> (j < c)%nat ->
+            L1 n z i1 ln ld A B (nth l R1 O) (nth j C O) =
+            (IZR (eL1 z i1 ln ld dA dB R1 C RA CB l j) / IZR (ld * dA * dB))%R).
+  { intros l j Hl Hj. rewrite (L1_value d n z i1 ln ld A B Hz Hi1 Hzi Hld _ _ (HCd j Hj)).
+    unfold eL1. rewrite (proj2 (Nat.ltb_lt l (length R1)) Hl), (proj2 (Nat.ltb_lt j (length C)) Hj).
+    simpl andb.
+    apply IZR_lt in Hld as Hld', HdB as HdB', HdA as HdA'.
+    cbv iota. rewrite plus_IZR, !mult_IZR. unfold identity.
+    destruct (Nat.eq_dec (nth l R1 O) (nth j C O)) as [E|E].
+    - rewrite (proj2 (Nat.eqb_eq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
+      rewrite !mult_IZR. simpl IZR. field. lra.
+    - rewrite (proj2 (Nat.eqb_neq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
+      rewrite !mult_IZR. simpl IZR. field. lra. }
+  (* canonical classes *)
+  assert (Hlines : lines_distinct d k (U1 z A)).
+  { split.
+    - intros t Ht. destruct (Gr t Ht) as [j [Hj Hnz]]. exists (nth j C O).
+      split; [exact (HCd j Hj)|]. unfold row in *. rewrite (VU t j Ht Hj). exact Hnz.
+    - intros s t Hs Ht Hst al be H. apply (Gi s t Hs Ht Hst al be). intros j Hj.
+      unfold row. specialize (H (nth j C O) (HCd j Hj)). unfold row in H.
+      rewrite (VU s j Hs Hj), (VU t j Ht Hj) in H. exact H. }
+  assert (Hcols : nonzero_cols d k (G1 n z i1 ln ld B)).
+  { intros t Ht. destruct (Gc t Ht) as [l [Hl Hnz]]. unfold col, zmat_t in Hnz.
+    assert (Hl1 : (l < r1)%nat).
+    { destruct (Nat.ltb_spec l r1) as [|Hge]; [assumption|]. exfalso. apply Hnz.
+      unfold eG1. rewrite (proj2 (Nat.ltb_ge l (length R1)) Hge), Bool.andb_false_r.
+      unfold Rdiv. simpl IZR. apply Rmult_0_l. }
+    exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
+    rewrite (VG t l Ht Hl1). exact Hnz. }
+  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrow) as Hgrp.
+  apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
+  destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
+  assert (Hr0 : r = 0%nat) by lia. subst r.
+  apply (check_refute_block r1 c k p (cZ p (ld * dB * dA)) Ys As _ _ _
+           (eU1 z RA) (eG1 n z i1 ln ld R1 CB) (eL1 z i1 ln ld dA dB R1 C RA CB)
+           dA (ld * dB) (ld * dA * dB) Hr (congr_U z RA p)
+           (congr_G n z i1 ln ld R1 CB p Hp Hz HlB)
+           (congr_L n z i1 ln ld dA dB R1 C RA CB p Hp Hz HlB)
+           ltac:(rewrite (cZ_spec p _ Hp), Zmod_mod; f_equal; ring) HdA HdG ltac:(lia)
+           S T (fun l t => E (nth l R1 O) t) ltac:(unfold k; lia)).
+  intros l j Hl Hj.
+  specialize (Heq (nth l R1 O) (nth j C O) (HR1d l Hl) (HCd j Hj)).
+  unfold masked_outer, low_rank in Heq. simpl sumn in Heq. rewrite Rplus_0_r in Heq.
+  rewrite <- (VL l j Hl Hj).
+  rewrite (sumn_ext k _ (fun t => if S t then G1 n z i1 ln ld B (nth l R1 O) t *
+                                      U1 z A t (nth j C O) else 0)%R).
+  - rewrite (sumn_ext k (fun t => if T t then _ else 0)%R
+              (fun t => if T t then E (nth l R1 O) t * U1 z A t (nth j C O) else 0)%R).
+    + exact Heq.
+    + intros t Ht. rewrite (VU t j Ht Hj). reflexivity.
+  - intros t Ht. rewrite (VG t l Ht Hl), (VU t j Ht Hj). reflexivity.
+Qed.
+
+End Cert.

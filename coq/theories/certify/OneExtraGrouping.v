@@ -83,7 +83,8 @@ Lemma lamr_neg : lamr < 0 <-> (ln < 0)%Z.
 Proof.
   unfold lamr. apply IZR_lt in Hld as H. split; intros H1.
   - destruct (Z_lt_le_dec ln 0) as [|Hge]; [assumption|]. apply IZR_le in Hge.
-    exfalso. assert (0 <= IZR ln / IZR ld) by (unfold Rdiv; apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra]). lra.
+    exfalso. assert (0 <= IZR ln / IZR ld); [|lra].
+    unfold Rdiv; apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra].
   - apply IZR_lt in H1. assert (IZR ln / IZR ld < 0); [|lra].
     unfold Rdiv. pose proof (Rinv_0_lt_compat (IZR ld) H). nra.
 Qed.

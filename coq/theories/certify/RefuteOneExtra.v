@@ -86,7 +86,8 @@ Lemma core_value :
   (X mod P = (cL * zsum s (fun m => a m * zsum r1 (fun l => zsum c (fun j => Y m l j * eL l j))))
                mod P)%Z.
 Proof.
-  assert (E : X = (cL * zsum s (fun m => a m * zsum r1 (fun l => zsum c (fun j => Y m l j * eL l j)))
+  assert (E : X = (cL * zsum s (fun m => a m *
+                     zsum r1 (fun l => zsum c (fun j => Y m l j * eL l j)))
                    + cS * zsum s (fun m => a m * zsum k (fun t => if S t then
                        zsum r1 (fun l => eG t l * zsum c (fun j => Y m l j * eU t j)) else 0)))%Z).
   { unfold X.
@@ -353,7 +354,8 @@ Proof.
 Qed.
 
 Lemma nonzero_mod t : (t < k)%nat -> exists jj, (jj < c)%nat /\
-  (eU t jj * cLZ * zsum s (fun m => az t m * zsum r1 (fun l => zsum c (fun j => Yz m l j * eL l j))))
+  (eU t jj * cLZ *
+   zsum s (fun m => az t m * zsum r1 (fun l => zsum c (fun j => Yz m l j * eL l j))))
     mod phi p <> 0.
 Proof.
   destruct check_parts as (Hp & _ & _ & Hsh & _). intros Ht.
@@ -430,7 +432,8 @@ Theorem check_refute_block (r1 c k : nat) (p cL : int) (Ys : list (list (list in
         sumn k (fun t => if T t then E l t * (IZR (eU t j) / IZR dU) else 0))%R).
 Proof.
   intros Hchk HU HG HL HcL HdU HdG HdL S T E HT Hid.
-  set (N := fun l j => dG * dU * eL l j + dL * zsum k (fun t => if S t then eG t l * eU t j else 0)).
+  set (N := fun l j =>
+    dG * dU * eL l j + dL * zsum k (fun t => if S t then eG t l * eU t j else 0)).
   assert (HR : forall l j, (l < r1)%nat -> (j < c)%nat ->
             IZR (N l j) = (IZR dL * IZR dG * sumn k (fun t => if T t then
                             E l t * IZR (eU t j) else 0))%R).
