@@ -1,0 +1,219 @@
+"""Width ``n`` for a ReLU layer with one extra row (issue 20 item 3), exactly.
+
+A layer whose ``W_up`` has one zero row (a pruned neuron) or one row on the line of another
+(``a_z = (ln / ld) a_i1``), the other rows pairwise on distinct lines, has ``k = n - 1``
+ridge classes. At width ``m = n = k + 1`` R8's condition leaves ``r = 0`` and ``|T| <= 1``:
+some ``S`` makes ``M_S = L + sum_S gamma_t u_t^T`` zero or ``e u_t0^T``. This module finds a
+linear refutation of every such ``(T, S)`` on a block (rows ``R1`` of ``W_down``, columns
+``C`` of ``W_up``), the data Coq's ``CertifyWidthOneExtra.cert_one_extra_not_absorbable``
+checks: a prime ``p``, basis functionals ``Y_m`` (``r1 x c`` residues) with
+``gamma_t^T Y_m u_t = 0 mod p`` for every class, one combination ``a_t`` per class with
+``sum_m a_t[m] Y_m u_t = 0`` and ``a_t . <Y, L> != 0`` mod ``p``, and the genericity
+projection ``(u, v)`` of the block's classes (distinct ratios mod ``p``).
+
+Everything is computed modulo ``p`` (FLINT ``nmod_mat``); the refutation is sound whatever
+``p`` is (Coq re-checks it), and a prime that makes a check fail is replaced by another.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import gcd
+from typing import Optional
+
+import flint
+import numpy as np
+
+from pybridge.exact.modular import IntMatrix, random_primes
+
+#: Primes of the refutation: below 2**31 (Coq's ``p_ok``), large enough that the ratios of
+#: thousands of classes are distinct modulo ``p`` with high probability.
+PRIME_LO, PRIME_HI = 2**29, 2**30
+ATTEMPTS = 4
+
+
+@dataclass(frozen=True)
+class OneExtra:
+    """Row ``z`` of ``W_up`` is ``(ln / ld)`` times row ``i1`` (``ln = 0``: a zero row), ``ld > 0``."""
+
+    z: int
+    i1: int
+    ln: int
+    ld: int
+
+    @property
+    def zero_row(self) -> bool:
+        return self.ln == 0
+
+
+@dataclass(frozen=True)
+class OneExtraRefutation:
+    """The data of ``cert_one_extra_not_absorbable`` (residues mod ``p`` except the block)."""
+
+    extra: OneExtra
+    R1: tuple[int, ...]
+    C: tuple[int, ...]
+    p: int
+    u: tuple[int, ...]
+    v: tuple[int, ...]
+    Ys: tuple[tuple[tuple[int, ...], ...], ...]  # s functionals, r1 x c residues each
+    As: tuple[tuple[int, ...], ...]             # k combinations of s residues
+    A: IntMatrix                                 # W_up[:, C] (n x c)
+    B: IntMatrix                                 # W_down[R1, :] (r1 x n)
+
+
+def _key(row: list[int]) -> tuple[int, ...]:
+    """The row's line: divided by the gcd, first nonzero entry positive."""
+    g = gcd(*row)
+    first = next(x for x in row if x != 0)
+    if first < 0:
+        g = -g
+    return tuple(x // g for x in row)
+
+
+def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
+    """``(extra, why not)``: the rows of ``A`` are pairwise on distinct lines except exactly
+    one zero row or exactly one pair on one line."""
+    num = A.numerators()
+    n = num.shape[0]
+    zeros = [i for i in range(n) if not num[i].any()]
+    seen: dict[tuple[int, ...], int] = {}
+    pairs: list[tuple[int, int]] = []
+    for i in range(n):
+        if i in zeros:
+            continue
+        key = _key([int(x) for x in num[i].tolist()])
+        if key in seen:
+            pairs.append((seen[key], i))
+        else:
+            seen[key] = i
+    if len(zeros) + len(pairs) != 1:
+        return None, (f"{len(zeros)} zero row(s) and {len(pairs)} row(s) on another row's line: "
+                      "the linear refutation covers exactly one")
+    if n < 2:
+        return None, "fewer than two rows"
+    if zeros:
+        z = zeros[0]
+        return OneExtra(z, 1 if z == 0 else 0, 0, 1), ""
+    i1, z = pairs[0]
+    a, b = num[z].tolist(), num[i1].tolist()
+    j = next(q for q, x in enumerate(b) if x != 0)
+    ln, ld = int(a[j]), int(b[j])
+    if ld < 0:
+        ln, ld = -ln, -ld
+    g = gcd(ln, ld)
+    return OneExtra(z, i1, ln // g, ld // g), ""
+
+
+def block_shape(d: int, k: int) -> Optional[tuple[int, int]]:
+    """``(r1, c)`` with ``r1 c >= k + r1 + 2`` (room for ``r1 + 2`` basis functionals), the
+    fewest rows first; None when no block of the ``d x d`` matrix is large enough."""
+    for r1 in range(1, d + 1):
+        c = -(-(k + r1 + 2) // r1)
+        if c <= d:
+            return r1, c
+    return None
+
+
+def _mod(arr: np.ndarray, p: int) -> np.ndarray:
+    if arr.dtype == object:
+        return np.array([[int(x) % p for x in row] for row in arr.tolist()], dtype=np.int64).reshape(arr.shape)
+    return np.remainder(arr, p).astype(np.int64)
+
+
+def _nmod(arr: np.ndarray, p: int) -> flint.nmod_mat:
+    r, c = arr.shape
+    return flint.nmod_mat(r, c, [int(x) for x in arr.ravel().tolist()], p)
+
+
+def _ints(m: flint.nmod_mat) -> np.ndarray:
+    return np.array([[int(x) for x in row] for row in m.tolist()], dtype=np.int64).reshape(m.nrows(), m.ncols())
+
+
+def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = None) -> tuple[
+        Optional[OneExtraRefutation], str]:
+    """The refutation of width ``n`` for the layer ``(A, B)`` (``A``: ``n x d`` rows of
+    ``W_up``, ``B``: ``d x n`` ``W_down``) with its one extra row, or ``(None, why not)``."""
+    n, d = A.shape
+    k = n - 1
+    shape = block_shape(d, k)
+    if shape is None:
+        return None, f"no block of a {d} x {d} matrix has room for {k} ridges and the functionals"
+    r1, c = shape
+    s = r1 + 2
+    R1, C = tuple(range(r1)), tuple(range(c))
+    z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
+    rep = [t if t < z else t + 1 for t in range(k)]
+    ci1 = i1 if i1 < z else i1 - 1
+    Ab = A.numerators()[:, list(C)]
+    Bb = B.numerators()[list(R1), :]
+    rng = random.Random(seed)
+    used: list[int] = []
+    why = "no prime tried"
+    for _ in range(ATTEMPTS):
+        p = random_primes(1, PRIME_LO, PRIME_HI, rng=rng, avoid=used)[0]
+        used.append(p)
+        out, why = _attempt(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, p, rng)
+        if out is not None:
+            return (OneExtraRefutation(extra, R1, C, p, out[0], out[1], out[2], out[3],
+                                       IntMatrix.from_numerators(Ab, A.den),
+                                       IntMatrix.from_numerators(Bb, B.den)), "")
+    del ln, ld
+    return None, why
+
+
+def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
+             R1: tuple[int, ...], C: tuple[int, ...], s: int, p: int, rng: random.Random):
+    z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
+    r1, c, k = len(R1), len(C), len(rep)
+    Am = _mod(Ab, p)          # n x c
+    Bm = _mod(Bb, p)          # r1 x n
+    U = Am[rep]               # k x c
+    G = (ld % p) * Bm[:, rep].T % p  # k x r1
+    G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
+    L = np.zeros((r1, c), dtype=np.int64)
+    for l_ in range(r1):
+        for j in range(c):
+            val = (ld * dA * dB) % p if R1[l_] == C[j] else 0
+            if ln < 0:
+                val += (ln % p) * int(Bm[l_, z]) % p * int(Am[i1, j])
+            L[l_, j] = val % p
+    # genericity of the block's classes: nonzero kinks, distinct ratios (u . a) / (v . a)
+    if not np.all(G.any(axis=1)):
+        return None, "a ridge's kink vanishes on the block's rows"
+    u = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
+    v = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
+    Uu, Uv = U @ u % p, U @ v % p  # entries < 2**30 * 2**10 * c: no overflow for c < 2**23
+    if np.any(Uv == 0):
+        return None, "a projection vanishes modulo the prime"
+    ratios = [int(x) * pow(int(y), p - 2, p) % p for x, y in zip(Uu.tolist(), Uv.tolist())]
+    if len(set(ratios)) != k:
+        return None, "two ridge directions look parallel on the block modulo the prime"
+    # basis functionals: the nullspace of t |-> G[t] (x) U[t]
+    K = (G[:, :, None] * U[:, None, :] % p).reshape(k, r1 * c)
+    X, nullity = _nmod(K, p).nullspace()
+    if nullity < s:
+        return None, f"the kink functionals leave only {nullity} < {s} dimensions on the block"
+    Ys = np.array([[int(X[i, m]) for i in range(r1 * c)] for m in range(s)], dtype=np.int64)  # s x r1c
+    W = Ys.reshape(s * r1, c)
+    V = _ints(_nmod(W, p) * _nmod(U.T.copy(), p))  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
+    ell = [int(x) for x in (_ints(_nmod(Ys, p) * _nmod(L.reshape(r1 * c, 1), p))[:, 0]).tolist()]
+    cL = (ld * dB * dA) % p
+    As: list[tuple[int, ...]] = []
+    for t in range(k):
+        Mt = V[:, t].reshape(s, r1).T  # r1 x s
+        N, nul = _nmod(Mt.copy(), p).nullspace()
+        pick = next((int(x) for x in U[t].tolist() if x % p), 0)
+        alpha = None
+        for col in range(nul):
+            a = [int(N[m, col]) for m in range(s)]
+            if sum(x * y for x, y in zip(a, ell)) % p and pick * cL % p:
+                alpha = tuple(a)
+                break
+        if alpha is None:
+            return None, f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
+        As.append(alpha)
+    Yt = tuple(tuple(tuple(int(x) for x in Ys[m, l_ * c:(l_ + 1) * c].tolist()) for l_ in range(r1))
+               for m in range(s))
+    return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist()), Yt, tuple(As)), ""
