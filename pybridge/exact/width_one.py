@@ -72,18 +72,31 @@ def _key(row: list[int]) -> tuple[int, ...]:
     return tuple(x // g for x in row)
 
 
+def _line_keys(num: np.ndarray) -> list[Optional[bytes | tuple[int, ...]]]:
+    """One key per row, equal exactly for rows on one line (None: a zero row)."""
+    if num.dtype != object:
+        g = np.gcd.reduce(num, axis=1)
+        nz = g != 0
+        first = np.take_along_axis(num, np.argmax(num != 0, axis=1)[:, None], axis=1)[:, 0]
+        g = np.where(first < 0, -g, g)
+        norm = num // np.where(nz, g, 1)[:, None]
+        return [norm[i].tobytes() if nz[i] else None for i in range(num.shape[0])]
+    rows = [[int(x) for x in r] for r in num.tolist()]
+    return [_key(r) if any(r) else None for r in rows]
+
+
 def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
     """``(extra, why not)``: the rows of ``A`` are pairwise on distinct lines except exactly
     one zero row or exactly one pair on one line."""
     num = A.numerators()
     n = num.shape[0]
-    zeros = [i for i in range(n) if not num[i].any()]
-    seen: dict[tuple[int, ...], int] = {}
+    keys = _line_keys(num)
+    zeros = [i for i in range(n) if keys[i] is None]
+    seen: dict[object, int] = {}
     pairs: list[tuple[int, int]] = []
-    for i in range(n):
-        if i in zeros:
+    for i, key in enumerate(keys):
+        if key is None:
             continue
-        key = _key([int(x) for x in num[i].tolist()])
         if key in seen:
             pairs.append((seen[key], i))
         else:
@@ -124,7 +137,36 @@ def _mod(arr: np.ndarray, p: int) -> np.ndarray:
 
 def _nmod(arr: np.ndarray, p: int) -> flint.nmod_mat:
     r, c = arr.shape
-    return flint.nmod_mat(r, c, [int(x) for x in arr.ravel().tolist()], p)
+    return flint.nmod_mat(r, c, arr.ravel().tolist(), p)
+
+
+def _small_nullspace(M: list[list[int]], s: int, p: int) -> list[list[int]]:
+    """A basis of ``{a : M a = 0 mod p}`` (``M``: a few rows of ``s`` residues), by elimination
+    in Python ints (faster than a FLINT matrix for these tiny systems)."""
+    rows = [list(r) for r in M]
+    pivots: list[int] = []
+    r = 0
+    for col in range(s):
+        piv = next((i for i in range(r, len(rows)) if rows[i][col] % p), None)
+        if piv is None:
+            continue
+        rows[r], rows[piv] = rows[piv], rows[r]
+        inv = pow(rows[r][col], p - 2, p)
+        rows[r] = [x * inv % p for x in rows[r]]
+        for i in range(len(rows)):
+            if i != r and rows[i][col] % p:
+                f = rows[i][col]
+                rows[i] = [(x - f * y) % p for x, y in zip(rows[i], rows[r])]
+        pivots.append(col)
+        r += 1
+    basis = []
+    for free in (c for c in range(s) if c not in pivots):
+        a = [0] * s
+        a[free] = 1
+        for i, col in enumerate(pivots):
+            a[col] = -rows[i][free] % p
+        basis.append(a)
+    return basis
 
 
 def _ints(m: flint.nmod_mat) -> np.ndarray:
@@ -202,12 +244,10 @@ def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, 
     cL = (ld * dB * dA) % p
     As: list[tuple[int, ...]] = []
     for t in range(k):
-        Mt = V[:, t].reshape(s, r1).T  # r1 x s
-        N, nul = _nmod(Mt.copy(), p).nullspace()
+        Mt = V[:, t].reshape(s, r1).T.tolist()  # r1 x s
         pick = next((int(x) for x in U[t].tolist() if x % p), 0)
         alpha = None
-        for col in range(nul):
-            a = [int(N[m, col]) for m in range(s)]
+        for a in _small_nullspace(Mt, s, p):
             if sum(x * y for x, y in zip(a, ell)) % p and pick * cL % p:
                 alpha = tuple(a)
                 break

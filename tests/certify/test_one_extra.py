@@ -86,6 +86,14 @@ def test_find_one_extra_and_block_shape() -> None:
     A[7] = 0
     ex, why = find_one_extra(IntMatrix.from_numerators(A, 1))
     assert ex is None and "exactly one" in why
+    big = np.array([[int(x) * 2**70 for x in r] for r in A.tolist()], dtype=object)
+    ex, why = find_one_extra(IntMatrix.from_numerators(big, 1))  # huge numerators: Python ints
+    assert ex is None and "exactly one" in why
+    big[7] = [int(x) * 3 for x in big[2]]
+    big[5] = [1] * 8
+    assert find_one_extra(IntMatrix.from_numerators(big, 1))[0] == OneExtra(7, 2, 3, 1)
+    big[3] = [-(2**80)] * 8  # now also on the line of row 5: two extra rows
+    assert find_one_extra(IntMatrix.from_numerators(big, 1))[0] is None
     assert block_shape(768, 3071) == (5, 616)
     assert block_shape(3, 100) is None
 
