@@ -184,6 +184,46 @@ def _ints(m: flint.nmod_mat) -> np.ndarray:
     return np.array([[int(x) for x in row] for row in m.tolist()], dtype=np.int64).reshape(m.nrows(), m.ncols())
 
 
+def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, cL: int, r1: int, s: int, p: int
+                  ) -> list[tuple[int, ...]] | str:
+    """For every class ``t`` a combination ``a`` with ``sum_m a[m] (Y_m u_t) = 0`` and
+    ``a . ell != 0`` mod ``p`` (and a nonzero entry of ``u_t``): one batched Gauss-Jordan
+    elimination of the ``r1 x s`` systems (pivots on the diagonal), Python elimination for a
+    class whose diagonal pivot vanishes; a message when some class has none."""
+    k = V.shape[1]
+    M = V.T.reshape(k, s, r1).transpose(0, 2, 1).copy()  # k x r1 x s: M[t, l, m] = (Y_m u_t)[l]
+    ok = np.ones(k, dtype=bool)
+    for col in range(r1):
+        piv = M[:, col, col]
+        ok &= piv != 0
+        inv = np.array([pow(int(x), p - 2, p) if x else 0 for x in piv.tolist()], dtype=np.int64)
+        M[:, col, :] = M[:, col, :] * inv[:, None] % p
+        for row in range(r1):
+            if row != col:
+                f = M[:, row, col].copy()
+                M[:, row, :] = (M[:, row, :] - f[:, None] * M[:, col, :]) % p
+    ellv = np.array(ell, dtype=object)
+    out: list[tuple[int, ...]] = []
+    for t in range(k):
+        pick = next((int(x) for x in U[t].tolist() if x % p), 0)
+        if ok[t]:
+            cands = []
+            for free in range(r1, s):
+                a = [0] * s
+                a[free] = 1
+                for row in range(r1):
+                    a[row] = -int(M[t, row, free]) % p
+                cands.append(a)
+        else:
+            Mt = V[:, t].reshape(s, r1).T.tolist()
+            cands = _small_nullspace(Mt, s, p)
+        alpha = next((a for a in cands if int(np.dot(np.array(a, dtype=object), ellv)) % p and pick * cL % p), None)
+        if alpha is None:
+            return f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
+        out.append(tuple(alpha))
+    return out
+
+
 def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = None) -> tuple[
         Optional[OneExtraRefutation], str]:
     """The refutation of width ``n`` for the layer ``(A, B)`` (``A``: ``n x d`` rows of
@@ -253,18 +293,9 @@ def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, 
     V = _ints(_nmod(W, p) * _nmod(U.T.copy(), p))  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
     ell = [int(x) for x in (_ints(_nmod(Ys, p) * _nmod(L.reshape(r1 * c, 1), p))[:, 0]).tolist()]
     cL = (ld * dB * dA) % p
-    As: list[tuple[int, ...]] = []
-    for t in range(k):
-        Mt = V[:, t].reshape(s, r1).T.tolist()  # r1 x s
-        pick = next((int(x) for x in U[t].tolist() if x % p), 0)
-        alpha = None
-        for a in _small_nullspace(Mt, s, p):
-            if sum(x * y for x, y in zip(a, ell)) % p and pick * cL % p:
-                alpha = tuple(a)
-                break
-        if alpha is None:
-            return None, f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
-        As.append(alpha)
+    As = _combinations(V, ell, U, cL, r1, s, p)
+    if isinstance(As, str):
+        return None, As
     Yt = tuple(tuple(tuple(int(x) for x in Ys[m, l_ * c:(l_ + 1) * c].tolist()) for l_ in range(r1))
                for m in range(s))
     return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist()), Yt, tuple(As)), ""
