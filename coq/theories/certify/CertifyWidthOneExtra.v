@@ -104,9 +104,9 @@ Definition row_multiple (d z i1 : nat) (ln ld : Z) (A : mat) : Prop :=
 Section BlockData.
 
 Variables (n z i1 : nat) (ln ld dA dB : Z) (R1 C : list nat) (RA CB : list (list int)) (p : int).
-Hypothesis Hp : (1 < phi p < 2 ^ 31)%Z.
-Hypothesis Hz : (z < n)%nat.
-Hypothesis HlenB : length CB = n.
+Variable Hp : (1 < phi p < 2 ^ 31)%Z.
+Variable Hz : (z < n)%nat.
+Variable HlenB : length CB = n.
 
 Definition eU1 (t j : nat) : Z := zentry RA (rep z t) j.
 Definition eG1 (t l : nat) : Z :=
@@ -180,7 +180,7 @@ Section Cert.
 Variables (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z) (RA CB : list (list int))
   (p : int) (u v : list int) (Ys : list (list (list int))) (As : list (list int)).
 
-Hypothesis Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p u v Ys As = true.
+Variable Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p u v Ys As = true.
 
 Lemma one_extra_parts :
   index_ok d R1 = true /\ index_ok d C = true /\ (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\

@@ -63,11 +63,11 @@ Definition L1 : mat := fun p q =>
                                     else 0
                                   else 0).
 
-Hypothesis Hz : (z < n)%nat.
-Hypothesis Hi1 : (i1 < n)%nat.
-Hypothesis Hzi : z <> i1.
-Hypothesis Hld : (0 < ld)%Z.
-Hypothesis Hrow : forall q, (q < d)%nat -> A z q = lamr * A i1 q.
+Variable Hz : (z < n)%nat.
+Variable Hi1 : (i1 < n)%nat.
+Variable Hzi : z <> i1.
+Variable Hld : (0 < ld)%Z.
+Variable Hrow : forall q, (q < d)%nat -> A z q = lamr * A i1 q.
 
 Lemma lamr_zero : ln = 0%Z -> lamr = 0.
 Proof. intros H. unfold lamr, Rdiv. rewrite H. simpl IZR. apply Rmult_0_l. Qed.

@@ -57,16 +57,16 @@ Variables (P : Z) (r1 c k s : nat).
 Variables (eU eG eL : nat -> nat -> Z) (Y : nat -> nat -> nat -> Z) (a : nat -> Z).
 Variables (N : nat -> nat -> Z) (S : nat -> bool) (cL cS : Z) (t0 jj : nat).
 
-Hypothesis HP : (0 < P)%Z.
-Hypothesis HN : forall l j, (l < r1)%nat -> (j < c)%nat ->
+Variable HP : (0 < P)%Z.
+Variable HN : forall l j, (l < r1)%nat -> (j < c)%nat ->
   N l j = (cL * eL l j + cS * zsum k (fun t => if S t then eG t l * eU t j else 0))%Z.
-Hypothesis Hprop : forall l j j', (l < r1)%nat -> (j < c)%nat -> (j' < c)%nat ->
+Variable Hprop : forall l j j', (l < r1)%nat -> (j < c)%nat -> (j' < c)%nat ->
   (N l j * eU t0 j' = N l j' * eU t0 j)%Z.
-Hypothesis Hkill : forall m t, (m < s)%nat -> (t < k)%nat ->
+Variable Hkill : forall m t, (m < s)%nat -> (t < k)%nat ->
   (zsum r1 (fun l => eG t l * zsum c (fun j => Y m l j * eU t j)) mod P = 0)%Z.
-Hypothesis Hcomb : forall l, (l < r1)%nat ->
+Variable Hcomb : forall l, (l < r1)%nat ->
   (zsum s (fun m => a m * zsum c (fun j => Y m l j * eU t0 j)) mod P = 0)%Z.
-Hypothesis Hjj : (jj < c)%nat.
+Variable Hjj : (jj < c)%nat.
 
 Let y l j := zsum s (fun m => a m * Y m l j).
 Let X := zsum r1 (fun l => zsum c (fun j => y l j * N l j)).
@@ -248,11 +248,11 @@ Section Sound.
 Variables (r1 c k : nat) (p cL : int) (Ys : list (list (list int))) (As RU CG RL : list (list int)).
 Variables (eU eG eL : nat -> nat -> Z) (cLZ : Z).
 
-Hypothesis Hchk : check_refute r1 c k p cL Ys As RU CG RL = true.
-Hypothesis CU : congr (phi p) (zentry RU) eU.
-Hypothesis CG' : congr (phi p) (zentry CG) eG.
-Hypothesis CL : congr (phi p) (zentry RL) eL.
-Hypothesis HcL : (phi cL mod phi p = cLZ mod phi p)%Z.
+Variable Hchk : check_refute r1 c k p cL Ys As RU CG RL = true.
+Variable CU : congr (phi p) (zentry RU) eU.
+Variable CG' : congr (phi p) (zentry CG) eG.
+Variable CL : congr (phi p) (zentry RL) eL.
+Variable HcL : (phi cL mod phi p = cLZ mod phi p)%Z.
 
 Let s := length Ys.
 Let Yz m l j := phi (nth j (nth l (nth m Ys []) []) 0%uint63).
