@@ -135,9 +135,10 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
                 f"T = {list(best.T)}, S = {list(best.S)}, r = {best.r}: width {w} <= {m} suffices (R8 <=)"
         return "not_absorbable", WidthInfo(width=m, form=form, reason="exhaustive", min_lower=w, min_upper=w), \
             f"exhaustive search over all (T, S) for k = {k} ridges: the least width is {w} > {m} (R8 =>)"
-    if m == k + 1 and k >= 2:
+    if m == k + 1 and k >= 2 and form.kind == "lines" and not any(form.shift):
         # |T| <= 1 and r = 0: T = {} needs L + sum_S = 0 (refuted above), and the cheap witnesses
-        # need |T| = rank U >= 2 (k >= 2 distinct lines) or r >= 1: width > k + 1 (skip them)
+        # need |T| = rank U >= 2 (k >= 2 ReLU classes on distinct lines through 0) or r >= 1:
+        # width > k + 1 (skip them)
         return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
             f"width k + 1 = {m} with {k} ridges: only T = {{t}}, r = 0 remains, i.e. 2^{k - 1} subsets S per t"
     data = heuristic_data(form)
