@@ -125,16 +125,17 @@ ENTRY_COST, STEP_COST = 500, 1
 
 
 def block_shape(d: int, k: int, n: Optional[int] = None) -> Optional[tuple[int, int]]:
-    """``(r1, c)`` with ``r1 c >= k + r1 + 2`` (room for ``r1 + 2`` basis functionals) that
-    minimises Coq's estimated work: the ``n (r1 + c)`` entries the certificate carries and the
-    ``(r1 + 2) r1 c k`` steps of the checker; None when no block of ``d x d`` is large enough."""
+    """``(r1, c)`` with ``r1 c >= k + r1 + 1`` (room for ``r1 + 1`` basis functionals: each
+    class's ``r1 x (r1 + 1)`` system has rank at most ``r1 - 1``, so two candidate combinations)
+    that minimises Coq's estimated work: the ``n (r1 + c)`` entries the certificate carries and
+    the ``(r1 + 1) r1 c k`` steps of the checker; None when no block of ``d x d`` is large enough."""
     rows = k + 1 if n is None else n
     best: Optional[tuple[int, int, int]] = None
     for r1 in range(1, d + 1):
-        c = -(-(k + r1 + 2) // r1)
+        c = -(-(k + r1 + 1) // r1)
         if c > d:
             continue
-        cost = ENTRY_COST * rows * (r1 + c) + STEP_COST * (r1 + 2) * r1 * c * k
+        cost = ENTRY_COST * rows * (r1 + c) + STEP_COST * (r1 + 1) * r1 * c * k
         if best is None or cost < best[0]:
             best = (cost, r1, c)
     return None if best is None else (best[1], best[2])
@@ -184,21 +185,25 @@ def _ints(m: flint.nmod_mat) -> np.ndarray:
     return np.array([[int(x) for x in row] for row in m.tolist()], dtype=np.int64).reshape(m.nrows(), m.ncols())
 
 
-def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, cL: int, r1: int, s: int, p: int
-                  ) -> list[tuple[int, ...]] | str:
+def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, G: np.ndarray, cL: int, r1: int, s: int,
+                  p: int) -> list[tuple[int, ...]] | str:
     """For every class ``t`` a combination ``a`` with ``sum_m a[m] (Y_m u_t) = 0`` and
-    ``a . ell != 0`` mod ``p`` (and a nonzero entry of ``u_t``): one batched Gauss-Jordan
-    elimination of the ``r1 x s`` systems (pivots on the diagonal), Python elimination for a
-    class whose diagonal pivot vanishes; a message when some class has none."""
+    ``a . ell != 0`` mod ``p`` (and a nonzero entry of ``u_t``).
+
+    The ``r1 x s`` system ``M_t`` (``M_t[l, m] = (Y_m u_t)[l]``) has the left null vector
+    ``g_t`` (the functionals kill ``g_t u_t^T``), so its last row follows from the others when
+    ``g_t[r1 - 1] != 0``: one batched Gauss-Jordan elimination of the first ``r1 - 1`` rows
+    (pivots on the diagonal) leaves ``s - r1 + 1`` candidates; Python elimination of the whole
+    system for a class where that fails; a message when some class has no candidate."""
     k = V.shape[1]
     M = V.T.reshape(k, s, r1).transpose(0, 2, 1).copy()  # k x r1 x s: M[t, l, m] = (Y_m u_t)[l]
-    ok = np.ones(k, dtype=bool)
-    for col in range(r1):
-        piv = M[:, col, col]
+    ok = G[:, r1 - 1] % p != 0
+    for col in range(r1 - 1):
+        piv = M[:, col, col].copy()
         ok &= piv != 0
         inv = np.array([pow(int(x), p - 2, p) if x else 0 for x in piv.tolist()], dtype=np.int64)
         M[:, col, :] = M[:, col, :] * inv[:, None] % p
-        for row in range(r1):
+        for row in range(r1 - 1):
             if row != col:
                 f = M[:, row, col].copy()
                 M[:, row, :] = (M[:, row, :] - f[:, None] * M[:, col, :]) % p
@@ -208,15 +213,14 @@ def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, cL: int, r1: int
         pick = next((int(x) for x in U[t].tolist() if x % p), 0)
         if ok[t]:
             cands = []
-            for free in range(r1, s):
+            for free in range(r1 - 1, s):
                 a = [0] * s
                 a[free] = 1
-                for row in range(r1):
+                for row in range(r1 - 1):
                     a[row] = -int(M[t, row, free]) % p
                 cands.append(a)
         else:
-            Mt = V[:, t].reshape(s, r1).T.tolist()
-            cands = _small_nullspace(Mt, s, p)
+            cands = _small_nullspace(V[:, t].reshape(s, r1).T.tolist(), s, p)
         alpha = next((a for a in cands if int(np.dot(np.array(a, dtype=object), ellv)) % p and pick * cL % p), None)
         if alpha is None:
             return f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
@@ -234,7 +238,7 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     if shape is None:
         return None, f"no block of a {d} x {d} matrix has room for {k} ridges and the functionals"
     r1, c = shape
-    s = r1 + 2
+    s = r1 + 1
     R1, C = tuple(range(r1)), tuple(range(c))
     z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
     rep = [t if t < z else t + 1 for t in range(k)]
@@ -293,7 +297,7 @@ def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, 
     V = _ints(_nmod(W, p) * _nmod(U.T.copy(), p))  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
     ell = [int(x) for x in (_ints(_nmod(Ys, p) * _nmod(L.reshape(r1 * c, 1), p))[:, 0]).tolist()]
     cL = (ld * dB * dA) % p
-    As = _combinations(V, ell, U, cL, r1, s, p)
+    As = _combinations(V, ell, U, G, cL, r1, s, p)
     if isinstance(As, str):
         return None, As
     Yt = tuple(tuple(tuple(int(x) for x in Ys[m, l_ * c:(l_ + 1) * c].tolist()) for l_ in range(r1))
