@@ -65,6 +65,19 @@ class Extract:
 
 
 @dataclass(frozen=True)
+class OneExtraBlock:
+    """What a one-extra-row certificate's statement names (``CertifyWidthOneExtra``): rows
+    ``R1`` of ``W_down``, columns ``C`` of ``W_up``, and ``a_z = (ln / ld) a_i1``."""
+
+    R1: tuple[int, ...]
+    C: tuple[int, ...]
+    z: int
+    i1: int
+    ln: int
+    ld: int
+
+
+@dataclass(frozen=True)
 class Certificate:
     """A generated Coq file: ``stem.v`` holding ``source``, of one ``kind`` (a
     :class:`CertificateKind`, or a description for the width route's many forms)."""
@@ -77,6 +90,9 @@ class Certificate:
     #: The block the extract was taken from when it is not the user's: R1 with biases
     #: extracts from the reduced block (the user's ``W_up``, ``P^-1 W_down``).
     extract_of: Optional[Instance] = None
+    #: A one-extra-row certificate's block and row relation (its expected statement is
+    #: written from the instance's own entries there, :func:`.statement.one_extra_claims`).
+    one_extra: Optional[OneExtraBlock] = None
 
     @property
     def summary(self) -> str:

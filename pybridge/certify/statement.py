@@ -35,6 +35,7 @@ from pybridge.certify.coded import coding
 from pybridge.certify.encoding import CoqWriter, columns, digest
 from pybridge.certify.kinds import Certificate, Extract
 from pybridge.certify.pieces import write_block
+from pybridge.certify.width_one import MODULES, STATEMENT, write_statement_data
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
 
@@ -340,6 +341,32 @@ def _partial(inst: Instance, decision: Decision, cert: Certificate, d: _Data
                    mods + BIAS, write)
 
 
+def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
+                     ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
+    """One-extra-row certificates (``CertifyWidthOneExtra``): "not absorbable at width n" for
+    every pair agreeing with the instance's own entries on the certificate's block, whose row
+    ``z`` is ``ln / ld`` times row ``i1`` -- offered only when the instance's ``W_up`` satisfies
+    that relation exactly and the block's indices are valid (so the claim is about the instance)."""
+    blk = cert.one_extra
+    d, n = inst.d, inst.n
+    if (blk is None or decision.verdict != "not_absorbable" or _widths(inst, decision)[0] != n
+            or inst.activation.name != "relu" or inst.has_bias or inst.skip is not None):
+        return
+    idx_ok = all(len(set(ix)) == len(ix) and all(0 <= q < d for q in ix) for ix in (blk.R1, blk.C))
+    if not idx_ok or not (0 <= blk.z < n and 0 <= blk.i1 < n and blk.z != blk.i1 and blk.ld > 0):
+        return
+    A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
+    num = A.numerators()
+    if any(int(num[blk.z, q]) * blk.ld != int(num[blk.i1, q]) * blk.ln for q in range(d)):
+        return
+    Ab = IntMatrix.from_numerators(num[:, list(blk.C)], A.den)
+    Bb = IntMatrix.from_numerators(B.numerators()[list(blk.R1), :], B.den)
+
+    def write(w: CoqWriter) -> None:
+        write_statement_data(w, d, n, blk, Ab, Bb)
+    yield STATEMENT, MODULES, write
+
+
 def candidates(inst: Instance, decision: Decision, cert: Certificate
                ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
     """Every claim that states the reported verdict about ``inst``: ``(text, modules, data)``."""
@@ -348,6 +375,9 @@ def candidates(inst: Instance, decision: Decision, cert: Certificate
         return
     if decision.verdict == "not_absorbable" and decision.result in ("R2", "R3"):
         yield from _classification(inst, decision, d)
+        return
+    if cert.one_extra is not None:
+        yield from one_extra_claims(inst, decision, cert)
         return
     if cert.extract is not None:
         yield from _partial(inst, decision, cert, d)

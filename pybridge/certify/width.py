@@ -45,6 +45,8 @@ from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
 from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
 from pybridge.certify.rank import rank_term
+from pybridge.certify.width_one import LIBRARY_FILE as ONE_EXTRA_FILE
+from pybridge.certify.width_one import build_one_extra
 from pybridge.decision.genericity import check_generic
 from pybridge.decision.subset_search import search_subset
 from pybridge.decision.width_route import library_has
@@ -276,6 +278,12 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
     to :mod:`.bias_width` and other skips to :mod:`.skip_width`)."""
     if inst.has_bias or inst.skip is not None:
         raise CannotCertify("the plain R8 certificate is for bias-free blocks with the identity skip")
+    if info.reason == "one_extra" and decision.verdict == "not_absorbable":
+        if info.one_extra is None:
+            raise CannotCertify("a one-extra-row verdict without its refutation")
+        if not library_has(ONE_EXTRA_FILE):
+            raise CannotCertify(f"the one-extra-row theorem ({ONE_EXTRA_FILE}) is not in the library yet")
+        return build_one_extra(inst, info.one_extra)
     if not library_has("certify/R8Certify.v"):
         raise CannotCertify("the R8 checkers (certify/R8Certify.v) are not in the library yet")
     check_cert_width(info.width)

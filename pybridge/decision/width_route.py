@@ -49,6 +49,7 @@ from pybridge.exact.width import (
     heuristic_data,
 )
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
+from pybridge.exact.width_one import find_one_extra, refute
 from pybridge.model import Decision, Instance
 
 METHOD = "canonical ridge form and R8 width search, exact"
@@ -134,6 +135,12 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
                 f"T = {list(best.T)}, S = {list(best.S)}, r = {best.r}: width {w} <= {m} suffices (R8 <=)"
         return "not_absorbable", WidthInfo(width=m, form=form, reason="exhaustive", min_lower=w, min_upper=w), \
             f"exhaustive search over all (T, S) for k = {k} ridges: the least width is {w} > {m} (R8 =>)"
+    if m == k + 1 and k >= 2 and form.kind == "lines" and not any(form.shift):
+        # |T| <= 1 and r = 0: T = {} needs L + sum_S = 0 (refuted above), and the cheap witnesses
+        # need |T| = rank U >= 2 (k >= 2 ReLU classes on distinct lines through 0) or r >= 1:
+        # width > k + 1 (skip them)
+        return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
+            f"width k + 1 = {m} with {k} ridges: only T = {{t}}, r = 0 remains, i.e. 2^{k - 1} subsets S per t"
     data = heuristic_data(form)
     if data.width(k) <= m:
         return "absorbable", _absorbable_info(form, m, data), \
@@ -218,11 +225,38 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
                         head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
                         generic=None, width=mm, width_info=_user_witness(inst, info), **base)
     verdict, info, why = decide_form(form, m)
+    if verdict == "undecided" and m == form.k + 1 and kind == "lines" and inst.skip is None:
+        verdict, info, why = _one_extra(inst, info, why)
     theorem: Optional[str] = None
-    if verdict != "undecided":
+    if info.reason == "one_extra":
+        theorem = qualified(ONE_EXTRA_THEOREM)
+    elif verdict != "undecided":
         theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
     return Decision(verdict, result, theorem, head + why, generic=None, width=m,  # type: ignore[arg-type]
                     width_info=_user_witness(inst, info), **base)
+
+
+ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtra.cert_one_extra_not_absorbable"
+
+
+def _one_extra(inst: Instance, info: WidthInfo, why: str) -> tuple[str, WidthInfo, str]:
+    """Width ``n = k + 1`` with one zero row or one row on another's line (ReLU, bias-free,
+    identity skip): the linear refutation of every ``(T, S)`` (:mod:`pybridge.exact.width_one`),
+    or ``undecided`` with what is missing."""
+    A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
+    extra, no = find_one_extra(A)
+    if extra is None:
+        return "undecided", info, f"{why}; width k + 1: {no}"
+    ref, no = refute(A, B, extra)
+    if ref is None:
+        what = "zero row" if extra.zero_row else "row on another row's line"
+        return "undecided", info, (f"{why}; one {what} (row {extra.z}), but no linear refutation of every "
+                                   f"(T, S) at width k + 1 was found ({no}): the layer may be absorbable")
+    what = ("a zero row (a pruned neuron)" if extra.zero_row
+            else f"row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1}")
+    return "not_absorbable", replace(info, reason="one_extra", one_extra=ref), (
+        f"width n = k + 1 with {what}: R8 leaves r = 0 and |T| <= 1, and {len(ref.Ys)} functionals on a "
+        f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.p}) refute every (T, S) (R8 =>)")
 
 
 def _aug_int_rows(inst: Instance) -> list[tuple[int, ...]]:

@@ -16,6 +16,7 @@ from pybridge.exact.evidence import NoSubsetCertificate
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.ridge_form import RidgeForm
 from pybridge.exact.width import ExplicitBlock, WidthData
+from pybridge.exact.width_one import OneExtraRefutation
 
 #: How a verdict at one width is justified.
 WidthReason = Literal[
@@ -24,6 +25,7 @@ WidthReason = Literal[
     "no_subset_at_k",    # not absorbable: m = k and no S with L + sum_S G U^T = 0
     "exhaustive",        # not absorbable: m > k, exhaustive search over (T, S) (rank refutations, RankCheck)
     "generic_bias",      # generic with biases: R9 at width n / below n
+    "one_extra",         # not absorbable: m = n = k + 1, one zero / parallel row, linear refutation
 ]
 
 
@@ -54,6 +56,8 @@ class WidthInfo:
     #: For ``--min-width``: how "not absorbable at min - 1" is justified (None: not certified).
     lower_reason: Optional[WidthReason] = None
     lower_nosub: Optional[NoSubsetAtK] = None
+    #: ``one_extra``: the refutation of every ``(T, S)`` at width ``n = k + 1``.
+    one_extra: Optional[OneExtraRefutation] = None
 
     @property
     def k(self) -> int:

@@ -1,0 +1,297 @@
+(** * Certificates: a ReLU layer with one extra row is not absorbable at width [n]
+
+    Issue 20 item 3: a layer with one zero row of [W_up] (a pruned neuron,
+    [ln = 0]) or one row on the line of another ([a_z = (ln / ld) a_(i1)])
+    has [k = n - 1] ridge classes ([OneExtraGrouping.v]), and R8
+    ([R8.relu_absorbable_iff_width]) at width [n = k + 1] leaves [r = 0] and
+    [|T| <= 1], which [RefuteOneExtra.check_refute_block] refutes on a block.
+
+    [cert_one_extra_not_absorbable]: from columns [C] of [W_up] ([RA], all [n]
+    rows) and rows [R1] of [W_down] ([CB], all [n] columns), the relation of
+    rows [z] and [i1], the genericity of the [k] classes on the block
+    ([check_generic_sorted]) and the refutation ([check_refute]), for every
+    pair [(A, B)] agreeing with the block and satisfying the relation:
+    [~ absorbable_ungated relu d n n identity A B].  The checkers read the data
+    mod [p] only; the block's [U], [G], [L] are computed by [check_one_extra]
+    from [RA] and [CB]. *)
+
+From Coq Require Import Reals ZArith Lia Lra List Uint63.
+From Absorb Require Import Sums Blocks ActivationDefs Activations.
+From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify.
+From Absorb.decide Require Import RidgeForm R8.
+From Absorb.certify Require Import RefuteOneExtra OneExtraGrouping.
+Import ListNotations.
+Open Scope bool_scope.
+
+Local Notation phi := Uint63.to_Z.
+
+(** ** The block's ridge form, computed mod [p] *)
+
+Fixpoint remove_at {X} (z : nat) (l : list X) : list X :=
+  match l, z with
+  | [], _ => []
+  | _ :: l', O => l'
+  | x :: l', S z' => x :: remove_at z' l'
+  end.
+
+Lemma nth_remove_at {X} z (l : list X) t x0 : nth t (remove_at z l) x0 = nth (rep z t) l x0.
+Proof.
+  revert z t. induction l as [|x l IH]; intros z t.
+  { destruct z, t; simpl; try reflexivity; destruct (rep _ _); reflexivity. }
+  destruct z as [|z]; [reflexivity|]. destruct t as [|t]; [reflexivity|].
+  simpl. rewrite IH. unfold rep.
+  destruct (Nat.ltb_spec t z); destruct (Nat.ltb_spec (S t) (S z)); try lia; reflexivity.
+Qed.
+
+Lemma remove_at_length {X} z (l : list X) : (z < length l)%nat ->
+  length (remove_at z l) = (length l - 1)%nat.
+Proof.
+  revert z. induction l as [|x l IH]; intros z H; [simpl in H; lia|].
+  destruct z as [|z]; simpl; [lia|]. simpl in H. rewrite IH by lia. lia.
+Qed.
+
+Fixpoint mapi_from {X Y} (f : nat -> X -> Y) (i : nat) (l : list X) : list Y :=
+  match l with [] => [] | x :: l' => f i x :: mapi_from f (S i) l' end.
+
+Lemma nth_mapi_from {X Y} (f : nat -> X -> Y) l : forall i t x0 y0, (t < length l)%nat ->
+  nth t (mapi_from f i l) y0 = f (i + t)%nat (nth t l x0).
+Proof.
+  induction l as [|x l IH]; intros i t x0 y0 Ht; simpl in Ht; [lia|].
+  destruct t as [|t]; simpl; [rewrite Nat.add_0_r; reflexivity|].
+  rewrite (IH (S i) t x0 y0) by lia. f_equal. lia.
+Qed.
+
+Lemma mapi_from_length {X Y} (f : nat -> X -> Y) l : forall i, length (mapi_from f i l) = length l.
+Proof. induction l; intros i; simpl; [reflexivity | rewrite IHl; reflexivity]. Qed.
+
+Definition kink_col (p : int) (r1 : nat) (cld cln : int) (a b : list int) : list int :=
+  map (fun l => addm p (mulm p cld (red p (nth l a 0%uint63)))
+                       (mulm p cln (red p (nth l b 0%uint63))))
+    (seq 0 r1).
+
+(** Columns of [G] on the block: [ld b_(rep t) + [t = idx i1] |ln| b_z], mod [p]. *)
+Definition block_G (p : int) (r1 z i1 : nat) (ln ld : Z) (CB : list (list int)) : list (list int) :=
+  mapi_from (fun t col => kink_col p r1 (cZ p ld)
+                            (if Nat.eqb t (idx z i1) then cZ p (Z.abs ln) else 0%uint63)
+                            col (nth z CB [])) 0 (remove_at z CB).
+
+(** [L] on the block: [ld dA dB [R1_l = C_j] + [ln < 0] ln b_z[l] a_(i1)[j]], mod [p]. *)
+Definition block_L (p : int) (R1 C : list nat) (z i1 : nat) (ln ld dA dB : Z)
+    (RA CB : list (list int)) : list (list int) :=
+  map (fun l => map (fun j =>
+         addm p (if Nat.eqb (nth l R1 O) (nth j C O) then cZ p (ld * dA * dB) else 0%uint63)
+           (if Z.ltb ln 0 then mulm p (cZ p ln) (mulm p (red p (nth l (nth z CB []) 0%uint63))
+                                                         (red p (nth j (nth i1 RA []) 0%uint63)))
+            else 0%uint63)) (seq 0 (length C))) (seq 0 (length R1)).
+
+Definition check_one_extra (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z)
+    (RA CB : list (list int)) (p : int) (u v : list int) (Ys : list (list (list int)))
+    (As : list (list int)) : bool :=
+  index_ok d R1 && index_ok d C && Nat.ltb z n && Nat.ltb i1 n && negb (Nat.eqb z i1) &&
+  (0 <? ld)%Z && (0 <? dA)%Z && (0 <? dB)%Z && Nat.eqb (length RA) n && Nat.eqb (length CB) n &&
+  let RU := remove_at z RA in
+  let CG := block_G p (length R1) z i1 ln ld CB in
+  check_generic_sorted (length C) (n - 1) RU CG p u v &&
+  check_refute (length R1) (length C) (n - 1) p (cZ p (ld * dB * dA)) Ys As RU CG
+    (block_L p R1 C z i1 ln ld dA dB RA CB).
+
+(** Row [z] of [A] is [ln / ld] times row [i1]. *)
+Definition row_multiple (d z i1 : nat) (ln ld : Z) (A : mat) : Prop :=
+  forall q, (q < d)%nat -> A z q = (IZR ln / IZR ld * A i1 q)%R.
+
+(** ** The computed block data are the integer data mod [p] *)
+
+Section BlockData.
+
+Variables (n z i1 : nat) (ln ld dA dB : Z) (R1 C : list nat) (RA CB : list (list int)) (p : int).
+Variable Hp : (1 < phi p < 2 ^ 31)%Z.
+Variable Hz : (z < n)%nat.
+Variable HlenB : length CB = n.
+
+Definition eU1 (t j : nat) : Z := zentry RA (rep z t) j.
+Definition eG1 (t l : nat) : Z :=
+  if Nat.ltb t (n - 1) && Nat.ltb l (length R1) then
+    (ld * zentry CB (rep z t) l +
+     (if Nat.eqb t (idx z i1) then Z.abs ln * zentry CB z l else 0))%Z
+  else 0%Z.
+Definition eL1 (l j : nat) : Z :=
+  if Nat.ltb l (length R1) && Nat.ltb j (length C) then
+    (ld * dA * dB * (if Nat.eqb (nth l R1 O) (nth j C O) then 1 else 0) +
+     (if Z.ltb ln 0 then ln * zentry CB z l * zentry RA i1 j else 0))%Z
+  else 0%Z.
+
+Lemma zval_res (x : int) : (phi x < phi p)%Z -> zval x = phi x.
+Proof. intros H. apply (zval_phi_small x (phi p)); lia. Qed.
+
+Lemma congr_U : congr (phi p) (zentry (remove_at z RA)) eU1.
+Proof. intros t j. unfold zentry, eU1. rewrite nth_remove_at. reflexivity. Qed.
+
+Lemma addm_lt x y : (phi (addm p x y) < phi p)%Z.
+Proof. rewrite (addm_spec p Hp). apply Z.mod_pos_bound. lia. Qed.
+
+Lemma block_G_entry t l : zentry (block_G p (length R1) z i1 ln ld CB) t l = (eG1 t l mod phi p)%Z.
+Proof.
+  unfold eG1, zentry, block_G.
+  assert (Hlen : length (remove_at z CB) = (n - 1)%nat) by (rewrite remove_at_length; lia).
+  destruct (Nat.ltb_spec t (n - 1)) as [Ht|Ht].
+  - rewrite (nth_mapi_from _ _ 0 t [] []) by lia. simpl Nat.add. unfold kink_col.
+    destruct (Nat.ltb_spec l (length R1)) as [Hl|Hl].
+    + rewrite (nth_map_seq _ (length R1) l _ Hl). simpl andb. rewrite zval_res by apply addm_lt.
+      rewrite (addm_spec p Hp), !(mulm_spec p Hp), !(red_spec p Hp), (cZ_spec p ld Hp).
+      rewrite nth_remove_at.
+      destruct (Nat.eqb t (idx z i1)).
+      * rewrite (cZ_spec p _ Hp), <- !Zmult_mod, <- Zplus_mod. reflexivity.
+      * change (phi 0%uint63) with 0%Z. rewrite Z.mul_0_l, Zmod_0_l, Z.add_0_r, Zmod_mod.
+        rewrite <- Zmult_mod. f_equal. ring.
+    + rewrite nth_overflow by (rewrite map_length, seq_length; lia).
+      rewrite Bool.andb_false_r. reflexivity.
+  - rewrite (nth_overflow (mapi_from _ _ _)) by (rewrite mapi_from_length; lia). simpl.
+    destruct l; reflexivity.
+Qed.
+
+Lemma congr_G : congr (phi p) (zentry (block_G p (length R1) z i1 ln ld CB)) eG1.
+Proof. intros t l. rewrite block_G_entry, Zmod_mod. reflexivity. Qed.
+
+Lemma congr_L : congr (phi p) (zentry (block_L p R1 C z i1 ln ld dA dB RA CB)) eL1.
+Proof.
+  intros l j. unfold eL1, zentry, block_L.
+  destruct (Nat.ltb_spec l (length R1)) as [Hl|Hl].
+  - rewrite (nth_map_seq _ (length R1) l _ Hl).
+    destruct (Nat.ltb_spec j (length C)) as [Hj|Hj].
+    + rewrite (nth_map_seq _ (length C) j _ Hj). simpl andb. rewrite zval_res by apply addm_lt.
+      rewrite (addm_spec p Hp), Zmod_mod, Zplus_mod. symmetry. rewrite Zplus_mod. f_equal. f_equal.
+      * destruct (Nat.eqb _ _); [rewrite (cZ_spec p _ Hp), Zmod_mod; f_equal; ring|].
+        change (phi 0%uint63) with 0%Z. rewrite Z.mul_0_r. reflexivity.
+      * destruct (Z.ltb ln 0); [|reflexivity].
+        rewrite !(mulm_spec p Hp), !(red_spec p Hp), (cZ_spec p _ Hp), Zmod_mod.
+        rewrite <- (Zmult_mod (zval _) (zval _)), <- Zmult_mod. f_equal. ring.
+    + rewrite nth_overflow by (rewrite map_length, seq_length; lia).
+      rewrite Bool.andb_false_r. reflexivity.
+  - rewrite (nth_overflow (map _ (seq 0 (length R1)))) by (rewrite map_length, seq_length; lia).
+    destruct j; reflexivity.
+Qed.
+
+End BlockData.
+
+(** ** The certificate lemma *)
+
+Section Cert.
+
+Variables (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z) (RA CB : list (list int))
+  (p : int) (u v : list int) (Ys : list (list (list int))) (As : list (list int)).
+
+Variable Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p u v Ys As = true.
+
+Lemma one_extra_parts :
+  index_ok d R1 = true /\ index_ok d C = true /\ (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\
+  (0 < ld)%Z /\ (0 < dA)%Z /\ (0 < dB)%Z /\ length RA = n /\ length CB = n /\
+  check_generic_sorted (length C) (n - 1) (remove_at z RA) (block_G p (length R1) z i1 ln ld CB)
+    p u v = true /\
+  check_refute (length R1) (length C) (n - 1) p (cZ p (ld * dB * dA)) Ys As (remove_at z RA)
+    (block_G p (length R1) z i1 ln ld CB) (block_L p R1 C z i1 ln ld dA dB RA CB) = true.
+Proof.
+  unfold check_one_extra in Hchk. cbv zeta in Hchk.
+  repeat match type of Hchk with (_ && _) = true => apply andb_prop in Hchk as [Hchk ?] end.
+  repeat match goal with
+         | H : (_ && _) = true |- _ => apply andb_prop in H as [? ?]
+         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
+         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
+         | H : Nat.eqb _ _ = true |- _ => apply Nat.eqb_eq in H
+         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
+         end.
+  repeat split; assumption.
+Qed.
+
+Theorem cert_one_extra_not_absorbable :
+  forall A B : mat, agrees_up n C dA RA A -> agrees_down n R1 dB CB B ->
+  row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  destruct one_extra_parts as (HR1 & HC & Hz & Hi1 & Hzi & Hld & HdA & HdB & HlA & HlB & Hg & Hr).
+  intros A B HA HB Hrow Habs.
+  assert (Hp : (1 < phi p < 2 ^ 31)%Z).
+  { unfold check_generic_sorted in Hg. apply p_ok_spec.
+    do 4 (apply andb_prop in Hg as [Hg _]). exact Hg. }
+  set (k := (n - 1)%nat).
+  set (r1 := length R1). set (c := length C).
+  pose proof (index_ok_lt d R1 HR1) as HR1d. pose proof (index_ok_lt d C HC) as HCd.
+  assert (HdG : (0 < ld * dB)%Z) by lia.
+  pose proof (check_generic_sorted_sound_congr c k dA (ld * dB) _ _ p u v
+                (eU1 z RA) (eG1 n z i1 ln ld R1 CB) Hg HdA HdG (congr_U z RA p)
+                (block_G_entry n z i1 ln ld R1 CB p Hp Hz HlB)) as Hgen.
+  destruct Hgen as (Gr & Gi & Gc).
+  (* the block's values *)
+  assert (VU : forall t j, (t < k)%nat -> (j < c)%nat ->
+            U1 z A t (nth j C O) = (IZR (eU1 z RA t j) / IZR dA)%R).
+  { intros t j Ht Hj. unfold U1, eU1. rewrite (HA _ j (rep_lt n z t Ht Hz) Hj). reflexivity. }
+  assert (VG : forall t l, (t < k)%nat -> (l < r1)%nat ->
+            G1 n z i1 ln ld B (nth l R1 O) t =
+            (IZR (eG1 n z i1 ln ld R1 CB t l) / IZR (ld * dB))%R).
+  { intros t l Ht Hl. rewrite (G1_value n z i1 ln ld B Hz Hi1 Hzi (nth l R1 O) t Ht).
+    unfold eG1. rewrite (proj2 (Nat.ltb_lt t (n - 1)) Ht), (proj2 (Nat.ltb_lt l (length R1)) Hl).
+    simpl andb.
+    rewrite (HB l _ Hl (rep_lt n z t Ht Hz)), (HB l z Hl Hz). unfold mat_of_cols.
+    apply IZR_lt in Hld as Hld', HdB as HdB'.
+    destruct (Z.eqb_spec ln 0) as [E|E].
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?E; simpl Z.abs; rewrite ?plus_IZR, ?mult_IZR;
+        simpl IZR; field; lra.
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?plus_IZR, ?mult_IZR; [|simpl IZR; field; lra].
+      unfold lamr, Rdiv. rewrite Rabs_mult, Rabs_inv. rewrite (Rabs_pos_eq (IZR ld)) by lra.
+      rewrite abs_IZR. field. lra. }
+  assert (VL : forall l j, (l < r1)%nat -> (j < c)%nat ->
+            L1 n z i1 ln ld A B (nth l R1 O) (nth j C O) =
+            (IZR (eL1 z i1 ln ld dA dB R1 C RA CB l j) / IZR (ld * dA * dB))%R).
+  { intros l j Hl Hj. rewrite (L1_value d n z i1 ln ld A B Hz Hi1 Hzi Hld _ _ (HCd j Hj)).
+    unfold eL1. rewrite (proj2 (Nat.ltb_lt l (length R1)) Hl), (proj2 (Nat.ltb_lt j (length C)) Hj).
+    simpl andb.
+    apply IZR_lt in Hld as Hld', HdB as HdB', HdA as HdA'.
+    cbv iota. rewrite plus_IZR, !mult_IZR. unfold identity.
+    destruct (Nat.eq_dec (nth l R1 O) (nth j C O)) as [E|E].
+    - rewrite (proj2 (Nat.eqb_eq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
+      rewrite !mult_IZR. simpl IZR. field. lra.
+    - rewrite (proj2 (Nat.eqb_neq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
+      rewrite !mult_IZR. simpl IZR. field. lra. }
+  (* canonical classes *)
+  assert (Hlines : lines_distinct d k (U1 z A)).
+  { split.
+    - intros t Ht. destruct (Gr t Ht) as [j [Hj Hnz]]. exists (nth j C O).
+      split; [exact (HCd j Hj)|]. unfold row in *. rewrite (VU t j Ht Hj). exact Hnz.
+    - intros s t Hs Ht Hst al be H. apply (Gi s t Hs Ht Hst al be). intros j Hj.
+      unfold row. specialize (H (nth j C O) (HCd j Hj)). unfold row in H.
+      rewrite (VU s j Hs Hj), (VU t j Ht Hj) in H. exact H. }
+  assert (Hcols : nonzero_cols d k (G1 n z i1 ln ld B)).
+  { intros t Ht. destruct (Gc t Ht) as [l [Hl Hnz]]. unfold col, zmat_t in Hnz.
+    assert (Hl1 : (l < r1)%nat).
+    { destruct (Nat.ltb_spec l r1) as [|Hge]; [assumption|]. exfalso. apply Hnz.
+      unfold eG1. rewrite (proj2 (Nat.ltb_ge l (length R1)) Hge), Bool.andb_false_r.
+      unfold Rdiv. simpl IZR. apply Rmult_0_l. }
+    exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
+    rewrite (VG t l Ht Hl1). exact Hnz. }
+  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrow) as Hgrp.
+  apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
+  destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
+  assert (Hr0 : r = 0%nat) by lia. subst r.
+  apply (check_refute_block r1 c k p (cZ p (ld * dB * dA)) Ys As _ _ _
+           (eU1 z RA) (eG1 n z i1 ln ld R1 CB) (eL1 z i1 ln ld dA dB R1 C RA CB)
+           dA (ld * dB) (ld * dA * dB) Hr (congr_U z RA p)
+           (congr_G n z i1 ln ld R1 CB p Hp Hz HlB)
+           (congr_L n z i1 ln ld dA dB R1 C RA CB p Hp Hz HlB)
+           ltac:(rewrite (cZ_spec p _ Hp), Zmod_mod; f_equal; ring) HdA HdG ltac:(lia)
+           S T (fun l t => E (nth l R1 O) t) ltac:(unfold k; lia)).
+  intros l j Hl Hj.
+  specialize (Heq (nth l R1 O) (nth j C O) (HR1d l Hl) (HCd j Hj)).
+  unfold masked_outer, low_rank in Heq. simpl sumn in Heq. rewrite Rplus_0_r in Heq.
+  rewrite <- (VL l j Hl Hj).
+  rewrite (sumn_ext k _ (fun t => if S t then G1 n z i1 ln ld B (nth l R1 O) t *
+                                      U1 z A t (nth j C O) else 0)%R).
+  - rewrite (sumn_ext k (fun t => if T t then _ else 0)%R
+              (fun t => if T t then E (nth l R1 O) t * U1 z A t (nth j C O) else 0)%R).
+    + exact Heq.
+    + intros t Ht. rewrite (VU t j Ht Hj). reflexivity.
+  - intros t Ht. rewrite (VG t l Ht Hl), (VU t j Ht Hj). reflexivity.
+Qed.
+
+End Cert.

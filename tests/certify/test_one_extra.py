@@ -1,0 +1,179 @@
+"""One zero row / one row on another's line at width n (issue 20 item 3).
+
+``pybridge.exact.width_one`` refutes R8's condition at width ``n = k + 1`` by functionals on
+a block; ``CertifyWidthOneExtra.cert_one_extra_not_absorbable`` checks it. Coq accepts the
+verdicts of zero-row and duplicate-row layers (small integers and float32 weights), rejects
+a tampered refutation, and layers that are absorbable at width n never get "not absorbable".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from helpers import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pybridge.activations import resolve
+from pybridge.certify.pipeline import certify
+from pybridge.decision import decide
+from pybridge.decision.width_route import library_has
+from pybridge.exact.modular import IntMatrix
+from pybridge.exact.width_one import OneExtra, block_shape, find_one_extra, refute
+from pybridge.model import Instance
+
+pytestmark = pytest.mark.skipif(not library_has("certify/CertifyWidthOneExtra.v"),
+                                reason="certify/CertifyWidthOneExtra.v not in the library")
+
+
+def _inst(A: np.ndarray, B: np.ndarray) -> Instance:
+    conv = (lambda x: F(float(x))) if A.dtype.kind == "f" else (lambda x: F(int(x)))
+    return Instance(resolve("relu"), [[conv(x) for x in r] for r in A], [[conv(x) for x in r] for r in B])
+
+
+def _layer(d: int, n: int, seed: int, kind: str, floats: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    if floats:
+        A = (rng.standard_normal((n, d)) * 0.02).astype(np.float32)
+        B = (rng.standard_normal((d, n)) * 0.02).astype(np.float32)
+    else:
+        A, B = rng.integers(-9, 10, (n, d)), rng.integers(-9, 10, (d, n))
+    if kind == "zero":
+        A[n // 2] = 0
+    elif kind == "duplicate":
+        A[1] = A[0]
+    elif kind == "negative":
+        A[3] = -2 * A[5]
+    return A, B
+
+
+def _check_refutation(A: IntMatrix, B: IntMatrix, ref) -> None:
+    """Re-check the refutation in Python, exactly mod p: every basis functional kills every
+    kink, each class's combination kills u_t, and the nonzero value."""
+    p, ex = ref.p, ref.extra
+    n = A.shape[0]
+    k = n - 1
+    rep = [t if t < ex.z else t + 1 for t in range(k)]
+    ci1 = ex.i1 if ex.i1 < ex.z else ex.i1 - 1
+    An, Bn = A.numerators(), B.numerators()
+    U = [[int(An[rep[t], q]) for q in ref.C] for t in range(k)]
+    G = [[ex.ld * int(Bn[l_, rep[t]]) + (abs(ex.ln) * int(Bn[l_, ex.z]) if t == ci1 else 0) for l_ in ref.R1]
+         for t in range(k)]
+    L = [[ex.ld * A.den * B.den * (a == b) + (ex.ln * int(Bn[a, ex.z]) * int(An[ex.i1, b]) if ex.ln < 0 else 0)
+          for b in ref.C] for a in ref.R1]
+    Yu = [[[sum(y * x for y, x in zip(row, U[t])) % p for row in Y] for Y in ref.Ys] for t in range(k)]
+    for t in range(k):
+        for m in range(len(ref.Ys)):
+            assert sum(g * v for g, v in zip(G[t], Yu[t][m])) % p == 0
+        a = ref.As[t]
+        for l_ in range(len(ref.R1)):
+            assert sum(a[m] * Yu[t][m][l_] for m in range(len(a))) % p == 0
+        ell = [sum(y * x for row, lrow in zip(Y, L) for y, x in zip(row, lrow)) for Y in ref.Ys]
+        pick = next(x % p for x in U[t] if x % p)
+        assert pick * ex.ld * B.den * A.den * sum(x * y for x, y in zip(a, ell)) % p != 0
+
+
+def test_find_one_extra_and_block_shape() -> None:
+    A, _ = _layer(8, 20, 0, "zero")
+    ex, _ = find_one_extra(IntMatrix.from_numerators(A, 1))
+    assert ex == OneExtra(10, 0, 0, 1)
+    A, _ = _layer(8, 20, 0, "negative")
+    ex, _ = find_one_extra(IntMatrix.from_numerators(A, 1))
+    assert ex == OneExtra(5, 3, -1, 2)  # a_5 = -1/2 a_3 (row 3 = -2 row 5)
+    A[7] = 0
+    ex, why = find_one_extra(IntMatrix.from_numerators(A, 1))
+    assert ex is None and "exactly one" in why
+    big = np.array([[int(x) * 2**70 for x in r] for r in A.tolist()], dtype=object)
+    ex, why = find_one_extra(IntMatrix.from_numerators(big, 1))  # huge numerators: Python ints
+    assert ex is None and "exactly one" in why
+    big[7] = [int(x) * 3 for x in big[2]]
+    big[5] = [1] * 8
+    assert find_one_extra(IntMatrix.from_numerators(big, 1))[0] == OneExtra(7, 2, 3, 1)
+    big[3] = [-(2**80)] * 8  # now also on the line of row 5: two extra rows
+    assert find_one_extra(IntMatrix.from_numerators(big, 1))[0] is None
+    r1, c = block_shape(768, 3071, 3072) or (0, 0)
+    assert r1 * c >= 3071 + r1 + 1 and c <= 768 and 5 <= r1 <= 40
+    assert block_shape(3, 100) is None
+
+
+@pytest.mark.parametrize("kind,floats", [("zero", False), ("duplicate", False), ("negative", False),
+                                         ("zero", True), ("duplicate", True)])
+def test_not_absorbable_checked_by_coq(backend, kind: str, floats: bool) -> None:
+    inst = _inst(*_layer(8, 20, 1, kind, floats))
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable", dec.reason
+    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+    assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_not_absorbable")
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+    assert "statement vetted" in res.message
+
+
+def test_tampered_refutation_rejected(backend) -> None:
+    inst = _inst(*_layer(8, 20, 2, "zero"))
+    dec = decide(inst)
+    info = dec.width_info
+    assert info is not None and info.one_extra is not None
+    ref = info.one_extra
+    bad_as = (tuple((x + 1) % ref.p for x in ref.As[0]),) + ref.As[1:]
+    bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.p,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
+    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=ref.p + 2)):
+        tampered = replace(dec, width_info=replace(info, one_extra=bad))
+        res = certify(inst, tampered, backend, timeout=300)
+        assert res is not None and not res.accepted
+
+
+def test_statement_of_another_relation_not_vetted(backend) -> None:
+    """A certificate naming a relation the instance's rows do not satisfy is refused."""
+    inst = _inst(*_layer(8, 20, 3, "zero"))
+    dec = decide(inst)
+    info = dec.width_info
+    assert info is not None and info.one_extra is not None
+    ref = info.one_extra
+    other = replace(ref, extra=replace(ref.extra, z=(ref.extra.z + 1) % inst.n))
+    res = certify(inst, replace(dec, width_info=replace(info, one_extra=other)), backend, timeout=300)
+    assert res is not None and not res.accepted
+
+
+def _planted(d: int, n: int, seed: int, t_extra: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows 0..d-1 = e_i with b_i = -e_i (+ w a_t^T when ``t_extra``: absorbable with T = {t}),
+    other rows random, one zero row at the end: absorbable at width n."""
+    rng = np.random.default_rng(seed)
+    A, B = rng.integers(-9, 10, (n, d)), rng.integers(-9, 10, (d, n))
+    A[:d] = np.eye(d, dtype=A.dtype)
+    B[:, :d] = -np.eye(d, dtype=B.dtype)
+    if t_extra:
+        w = rng.integers(-3, 4, d)
+        B[:, :d] += np.outer(w, A[d + 1])
+    A[n - 1] = 0
+    return A, B
+
+
+@pytest.mark.parametrize("t_extra", [False, True])
+def test_absorbable_at_width_n_never_refuted(t_extra: bool) -> None:
+    inst = _inst(*_planted(6, 20, 4, t_extra))
+    dec = decide(inst)
+    assert dec.verdict != "not_absorbable", dec.reason
+    if not t_extra:
+        assert dec.verdict == "absorbable"
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(16, 24), kind=st.sampled_from(["zero", "duplicate", "negative"]))
+def test_refutation_exact_or_undecided(seed: int, n: int, kind: str) -> None:
+    A, B = _layer(7, n, seed, kind)
+    Ai, Bi = IntMatrix.from_numerators(A, 1), IntMatrix.from_numerators(B, 1)
+    ex, _ = find_one_extra(Ai)
+    if ex is None:  # random rows happened to repeat a line: not this case
+        return
+    ref, why = refute(Ai, Bi, ex, seed=seed)
+    if ref is not None:
+        _check_refutation(Ai, Bi, ref)
+    dec = decide(_inst(A, B))
+    assert dec.verdict in ("not_absorbable", "undecided", "absorbable")
+    if dec.verdict == "not_absorbable" and dec.width_info is not None and dec.width_info.reason == "one_extra":
+        assert dec.width_info.one_extra is not None
+        _check_refutation(Ai, Bi, dec.width_info.one_extra)
