@@ -237,7 +237,7 @@ def test_cluster_batches_give_the_pool_report(backend: CoqBackend, tmp_path: Pat
     pool = scan(ckpt, backend=backend, jobs=2, batch=2, json_out=tmp_path / "pool.json").to_json()
     seen: list[tuple[int, int, str]] = []
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port
         doc = scan(ckpt, cluster=cluster.scheduler_address, batch=2, json_out=tmp_path / "cluster.json",
                    progress=lambda k, t, name: seen.append((k, t, name))).to_json()
     assert essentials(doc) == essentials(pool) and all(e["checked"] for e in doc["layers"])

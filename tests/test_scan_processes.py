@@ -141,7 +141,7 @@ def test_local_cluster_gives_the_process_pool_report(backend, tmp_path: Path) ->
     pool = scan(ckpt, backend=backend, jobs=2, json_out=tmp_path / "pool.json").to_json()
     seen: list[tuple[int, int, str]] = []
     with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:  # any free port
         result = scan(ckpt, cluster=cluster.scheduler_address, json_out=tmp_path / "cluster.json",
                       progress=lambda k, t, name: seen.append((k, t, name)))
     doc = result.to_json()
