@@ -99,6 +99,25 @@ def random_unimodular(rng: random.Random, d: int) -> tuple[IntMatrix, IntMatrix]
     return m, inv
 
 
+def _fill_rows(rng: random.Random, A: list[Optional[list[int]]], B_cols: list[Optional[list[int]]],
+               seen: set[tuple[int, ...]], d: int, bound: int) -> bool:
+    """Fill the rows of ``A`` still None with random rows on new lines (``seen``: the lines
+    taken) and their columns of ``B`` with random vectors; False when no new line is found."""
+    for i, row in enumerate(A):
+        if row is not None:
+            continue
+        for _ in range(10000):
+            a = _rand_vec(rng, d, bound)
+            if _direction(a) not in seen:
+                break
+        else:
+            return False
+        A[i] = a
+        seen.add(_direction(a))
+        B_cols[i] = _rand_vec(rng, d, bound)
+    return True
+
+
 def generate(
     activation: Activation,
     d: int,
@@ -144,18 +163,8 @@ def generate(
             A[i] = M[k]
             B_cols[i] = [-target[r][k] for r in range(d)]
             seen.add(_direction(M[k]))
-    for i in range(n):
-        if A[i] is not None:
-            continue
-        for _ in range(10000):
-            a = _rand_vec(rng, d, bound)
-            if _direction(a) not in seen:
-                break
-        else:
-            raise InputError(f"cannot draw {n} pairwise independent rows in dimension {d}; raise the bound")
-        A[i] = a
-        seen.add(_direction(a))
-        B_cols[i] = _rand_vec(rng, d, bound)
+    if not _fill_rows(rng, A, B_cols, seen, d, bound):
+        raise InputError(f"cannot draw {n} pairwise independent rows in dimension {d}; raise the bound")
     F = Fraction
     rows = [r for r in A if r is not None]
     cols = [c for c in B_cols if c is not None]
@@ -224,20 +233,7 @@ def generate_postln(activation: Activation, d: int, n: int, *, seed: Optional[in
             A[i] = list(M[k])
             B_cols[i] = [c[k] - M_inv[r][k] for r in range(d)]
             seen.add(_direction(list(M[k])))
-        ok = True
-        for i in range(n):
-            if A[i] is not None:
-                continue
-            for _ in range(10000):
-                a = _rand_vec(rng, d, bound)
-                if _direction(a) not in seen:
-                    break
-            else:
-                ok = False
-                break
-            A[i] = a
-            seen.add(_direction(a))
-            B_cols[i] = _rand_vec(rng, d, bound)
+        ok = _fill_rows(rng, A, B_cols, seen, d, bound)
         if not ok or any(not any(col or ()) for col in B_cols):
             continue
         rows = [r for r in A if r is not None]
