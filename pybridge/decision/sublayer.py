@@ -44,8 +44,9 @@ CONTINUITY_LEMMAS: dict[str, str] = {
 
 PRENORM_THEOREM = "Absorb.results.PreNorm.prenorm_mlp_not_residual_free"
 PARALLEL_THEOREM = "Absorb.results.PreNorm.parallel_not_residual_free"
-SINGULAR_SKIP = ("post-LayerNorm reduces to a bare block with a singular skip C·P; "
-                 "R8/R9 for a singular skip are not in the library")  # (width m != n)
+SINGULAR_SKIP = ("post-LayerNorm reduces to a bare block with a singular skip C·P; the library "
+                 "decides it at every width (R11p_decided), but pybridge has no certificate for "
+                 "that route yet")  # (width m != n, or non-generic weights)
 ZERO_GAMMA = ("gamma has a zero entry: only the direction 'absorbable bare block => absorbable sublayer' "
               "is proved (R11p_zero_gamma)")
 
