@@ -11,6 +11,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pybridge.coq import CoqBackend
 from pybridge.errors import InputError
@@ -283,3 +284,13 @@ def rebound(dec, inst: Instance):
     from pybridge.decision.identity import weights_digest
 
     return replace(dec, weights_sha256=weights_digest(inst))
+
+
+def run_main(capsys, *argv: str) -> tuple[int, str, str]:
+    """Run the CLI in-process: (exit code, stdout, stderr)."""
+    from pybridge.cli import main
+
+    with pytest.raises(SystemExit) as info:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    return info.value.code, out, err

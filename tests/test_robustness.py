@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_main as run
 
 import pybridge.api as api
 import pybridge.checking as checking
@@ -26,11 +27,6 @@ EXAMPLES = ROOT / "examples"
 F = Fraction
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def one_line_error(code: int, out: str, err: str, *needles: str, exit_code: int = 2) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_main as run
 from safetensors.numpy import save_file
 
 import pybridge.scanning as scanning
@@ -37,11 +38,6 @@ def opt_checkpoint(directory: Path, layers: int = 3, d: int = 4, n: int = 12, ab
     return directory
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def essentials(doc: dict) -> list[tuple]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_main as run
 from safetensors.numpy import save_file
 
 import pybridge.api as api
@@ -20,11 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def assert_input_error(code: int, out: str, err: str) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_main as run
 
 from pybridge.activations import REGISTRY
 from pybridge.cli import main
@@ -18,11 +19,6 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as info:
-        main(list(argv))
-    out, err = capsys.readouterr()
-    return info.value.code, out, err
 
 
 def assert_usage_error(code: int, out: str, err: str, *words: str) -> None:
