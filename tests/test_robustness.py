@@ -18,7 +18,6 @@ from helpers import run_main as run
 
 import pybridge.api as api
 import pybridge.checking as checking
-from pybridge.cli import main
 from pybridge.errors import EXIT_INTERNAL, InputError
 from pybridge.model import Activation, Instance
 

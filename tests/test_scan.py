@@ -12,7 +12,6 @@ from helpers import run_main as run
 from safetensors.numpy import save_file
 
 import pybridge.scanning as scanning
-from pybridge.cli import main
 from pybridge.errors import InputError
 from pybridge.generate import generate
 from pybridge.io import parse_activation

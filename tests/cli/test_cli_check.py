@@ -14,7 +14,6 @@ from safetensors.numpy import save_file
 
 import pybridge.api as api
 import pybridge.checking as checking
-from pybridge.cli import main
 from pybridge.io import load_instance
 
 ROOT = Path(__file__).resolve().parents[2]

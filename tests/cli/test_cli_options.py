@@ -12,7 +12,6 @@ import pytest
 from helpers import run_main as run
 
 from pybridge.activations import REGISTRY
-from pybridge.cli import main
 from pybridge.generate import MAX_DIM
 
 ROOT = Path(__file__).resolve().parents[2]
