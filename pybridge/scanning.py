@@ -354,16 +354,6 @@ def certify_layers(pairs: Sequence[tuple[Instance, Decision]], *, prove: bool, t
     return reports
 
 
-def analyse_layer(instance: Instance, *, prove: bool, timeout: float, backend: Optional[ProverBackend],
-                  crosscheck_entries: int) -> Report:
-    """Decide and certify one weight-dependent layer."""
-    decision, decide_s = decide_layer(instance)
-    (rep,) = certify_layers([(instance, decision)], prove=prove, timeout=timeout, backend=backend,
-                            crosscheck_entries=crosscheck_entries)
-    rep.timings = {"decide": round(decide_s, 4), **rep.timings}
-    return rep
-
-
 def sublayer_json(layer: Any, instance: Instance, rep: Report, *, prove: bool, timeout: float,
                   backend: Optional[ProverBackend], shared: Optional[dict] = None, defer_shared: bool = False) -> dict:
     """The ``"sublayer"`` entry of one analysed layer: its norm read exactly, the sublayer
