@@ -35,13 +35,18 @@ BROWSER_FIXTURES = {"browser", "page"}
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests using a Coq or browser fixture get the ``coq`` / ``browser`` marker, so that
-    ``pytest -m "not coq and not browser"`` runs the fast, self-contained part."""
+    ``pytest -m "not coq and not browser"`` runs the fast, self-contained part.
+
+    Tests marked ``slow`` (tens of seconds each: whole scans, clusters, a fresh environment)
+    run first: pytest-xdist hands tests out in collection order, and a long test handed out
+    last keeps one core busy after the other has finished."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & COQ_FIXTURES:
             item.add_marker(pytest.mark.coq)
         if names & BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def _build_library_locked(b: CoqBackend) -> None:

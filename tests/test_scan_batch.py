@@ -106,6 +106,7 @@ def coqc_runs(doc: dict) -> float:
     return sum(1 / e["timings"]["coqc_run_layers"] for e in doc["layers"])
 
 
+@pytest.mark.slow
 @pytest.mark.coq
 def test_batched_scan_same_verdicts_fewer_coqc_runs(backend: CoqBackend, tmp_path: Path) -> None:
     ckpt = opt_checkpoint(tmp_path / "opt", layers=4, absorbable=(1,))
@@ -129,6 +130,7 @@ def test_batched_scan_same_verdicts_fewer_coqc_runs(backend: CoqBackend, tmp_pat
     assert essentials(pool) == essentials(one) and coqc_runs(pool) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.coq
 def test_a_tampered_certificate_in_a_batch_is_rejected_alone(backend: CoqBackend, tmp_path: Path) -> None:
     ckpt = opt_checkpoint(tmp_path / "opt", layers=3, absorbable=(2,))
@@ -169,6 +171,7 @@ def test_a_batch_run_that_fails_whole_falls_back_to_one_run_per_layer(backend: C
     assert all(not e["checked"] and e["prover"]["outcome"] == failure.value for e in doc["layers"])
 
 
+@pytest.mark.slow
 @pytest.mark.coq
 def test_resume_after_a_partial_report_with_batches(backend: CoqBackend, tmp_path: Path) -> None:
     ckpt = opt_checkpoint(tmp_path / "opt", layers=4, absorbable=(3,))
@@ -228,6 +231,7 @@ def test_cli_batch_option(capsys, tmp_path: Path) -> None:
     assert [e["status"] for e in doc["layers"]] == ["ok", "ok"] and doc["complete"] is True
 
 
+@pytest.mark.slow
 @pytest.mark.coq
 def test_cluster_batches_give_the_pool_report(backend: CoqBackend, tmp_path: Path) -> None:
     """Batches on a local two-worker Dask cluster: the same report as the process pool, each

@@ -75,6 +75,7 @@ def finished_layers(report: Path) -> int:
     return sum(e["status"] == "ok" for e in doc["layers"])
 
 
+@pytest.mark.slow
 def test_sigkill_keeps_finished_layers_and_resume_completes(backend, tmp_path: Path) -> None:
     layers = 4
     ckpt = opt_checkpoint(tmp_path / "opt", layers=layers, absorbable=(1,))
@@ -135,6 +136,7 @@ def test_sigterm_ends_the_workers_within_seconds(backend, tmp_path: Path) -> Non
     assert elapsed < 6
 
 
+@pytest.mark.slow
 def test_local_cluster_gives_the_process_pool_report(backend, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     ckpt = opt_checkpoint(tmp_path / "opt", layers=3, absorbable=(1,))

@@ -98,6 +98,7 @@ def test_condition_met_gives_no_certificate():
 # ---------------------------------------------------------------- Coq
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("act", ["relu", "gelu", "silu"])
 def test_not_absorbable_above_k_certified(backend, act):
     i = inst(act, I2, I2)
@@ -118,6 +119,7 @@ def test_several_columns_certified(backend):
     assert res is not None and res.accepted, res.message
 
 
+@pytest.mark.slow
 def test_min_width_lower_side_certified(backend):
     """--min-width: "absorbable at m* = 4 and not at 3" is one Coq theorem (the lower side by ranks)."""
     i = inst("relu", I2, I2)
@@ -145,6 +147,7 @@ def _tampered(i, dec, old: str, new: str, backend) -> _Rejected:
     return _Rejected(backend.check_file(src, stem=cert.stem, timeout=120))
 
 
+@pytest.mark.slow
 def test_tampered_rank_certificates_rejected(backend):
     i = inst("relu", I2, I2)
     dec = decide(i, width=3)

@@ -189,6 +189,7 @@ def test_planted_certificate_accepted(backend, act):
     assert res is not None and res.outcome == ProverOutcome.ACCEPTED, res.message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("act", ["relu", "gelu"])
 def test_width_certificates_accepted(backend, act):
     """R8 with biases after R1: a not-absorbable width and the least width (absorbable /\\ not below)."""

@@ -212,6 +212,7 @@ def test_dot_and_html_escape_and_identify(mini) -> None:
 # --------------------------------------------------------------------------- the project's library
 
 
+@pytest.mark.slow
 def test_every_headline_theorem_is_a_node(library, backend) -> None:
     entries = load_results(backend.coq_dir / "results.toml")
     named = [(e.id, t if t.startswith("Absorb.") else "Absorb." + t) for e in entries for t in e.theorems]
@@ -282,6 +283,7 @@ def test_statement_mentions_are_uses(library) -> None:
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_library_axioms_and_statements_match_describe(library, backend) -> None:
     sample = sorted(result_theorems(library))[:6] + [
         "Absorb.tools.Sums.sumn_S", "Absorb.tools.Blocks.mv_mm", "Absorb.spec.ActivationDefs.gelu",
