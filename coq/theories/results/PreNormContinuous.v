@@ -34,12 +34,12 @@ Qed.
 
 Theorem prenorm_continuous_depth_not_residual_free d (bs : list ((vec -> vec) * (vec -> vec)))
     N g H :
-  (1 <= d)%nat -> Forall (fun b => is_norm d (fst b) /\ continuous_vec d (snd b)) bs ->
-  is_norm d N -> continuous_vec d g ->
+  (1 <= d)%nat -> is_norm d N ->
+  Forall (fun b => is_norm d (fst b) /\ continuous_vec d (snd b)) bs -> continuous_vec d g ->
   ~ same_fun d (compose (map (fun b => prenorm d identity (fst b) (snd b)) bs))
                (fun x => g (N (H x))).
 Proof.
-  intros Hd Hall HN Hg. apply prenorm_depth_not_residual_free; [exact Hd | | exact HN |].
+  intros Hd HN Hall Hg. apply prenorm_depth_not_residual_free; [exact Hd | | exact HN |].
   - eapply Forall_impl; [|exact Hall]. intros b [Hb Hf].
     split; [exact Hb | apply continuous_vec_bounded_on_bounded, Hf].
   - apply continuous_vec_bounded_on_bounded, Hg.

@@ -488,10 +488,7 @@ Definition R10_real_degrees : Prop :=
     [parallel_residual N1 N2 attn mlp] is [x |-> x + attn(N1 x) + mlp(N2 x)];
     [bounded_on_bounded d f]: [f] maps bounded sets to bounded sets (every
     continuous map); [mlp_block sigma d f]: [f] is an ungated or gated
-    block with biases, of some width; [centering d] is [C = I - 1 1^T / d];
-    [continuous_vec d f] ([spec/ContinuityDefs.v]): [f] is a continuous map
-    of [R^d] (epsilon-delta, its first [d] outputs depending only on the
-    first [d] inputs). *)
+    block with biases, of some width; [centering d] is [C = I - 1 1^T / d]. *)
 
 (** "(N1) both are bounded, [|N(x)|_inf <= sqrt d max|gamma_i| + |beta|_inf]"
     (coordinate by coordinate). *)
@@ -536,31 +533,20 @@ Definition R11_parallel : Prop :=
     bounded_on_bounded d attn' -> bounded_on_bounded d mlp' ->
     ~ same_fun d (parallel_residual N1 N2 attn mlp)
                  (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
-
-(** [R11_prenorm] as the paper states it: "[f] any continuous map ...
-    [g] continuous" ([continuous_vec]; every continuous map of [R^d] is
-    bounded on bounded sets). *)
+(** R11 as the paper states it: for continuous maps ([continuous_vec], [spec/ContinuityDefs]). *)
 Definition R11_prenorm_continuous : Prop :=
   forall d P N N' f g, is_norm d N -> is_norm d N' -> nonzero_mat d P ->
-    continuous_vec d f -> continuous_vec d g ->
-    ~ same_fun d (prenorm d P N f) (fun x => g (N' x)).
-
-(** [R11_prenorm_depth] with continuous maps. *)
+    continuous_vec d f -> continuous_vec d g -> ~ same_fun d (prenorm d P N f) (fun x => g (N' x)).
 Definition R11_prenorm_depth_continuous : Prop :=
-  forall d (bs : list ((vec -> vec) * (vec -> vec))) N g H, (1 <= d)%nat ->
-    Forall (fun b => is_norm d (fst b) /\ continuous_vec d (snd b)) bs ->
-    is_norm d N -> continuous_vec d g ->
+  forall d (bs : list ((vec -> vec) * (vec -> vec))) N g H, (1 <= d)%nat -> is_norm d N ->
+    Forall (fun b => is_norm d (fst b) /\ continuous_vec d (snd b)) bs -> continuous_vec d g ->
     ~ same_fun d (compose (map (fun b => prenorm d identity (fst b) (snd b)) bs))
                  (fun x => g (N (H x))).
-
-(** [R11_parallel] with continuous attention and MLP maps. *)
 Definition R11_parallel_continuous : Prop :=
-  forall d N1 N2 N1' N2' attn mlp attn' mlp', (1 <= d)%nat ->
-    is_norm d N1 -> is_norm d N2 -> is_norm d N1' -> is_norm d N2' ->
-    continuous_vec d attn -> continuous_vec d mlp ->
+  forall d N1 N2 N1' N2' attn mlp attn' mlp', (1 <= d)%nat -> is_norm d N1 -> is_norm d N2 ->
+    is_norm d N1' -> is_norm d N2' -> continuous_vec d attn -> continuous_vec d mlp ->
     continuous_vec d attn' -> continuous_vec d mlp' ->
-    ~ same_fun d (parallel_residual N1 N2 attn mlp)
-                 (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
+    ~ same_fun d (parallel_residual N1 N2 attn mlp) (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
 
 (** ** R11' Post-norm blocks (beyond the paper) *)
 
