@@ -360,3 +360,16 @@ Example layernorm_residual_not_relu_bare_instance :
   ~ same_fun 2 (prenorm 2 identity (layer_norm 2 1 (fun _ => 1) (fun _ => 0)) (fun x => x))
                (ungated_bias relu 2 3 (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 0)).
 Proof. apply layernorm_residual_not_relu_bare; [lia | lra]. Qed.
+
+(** Every hypothesis of [prenorm_not_relu_bare] holds for a concrete block:
+    LayerNorm on [R^2] ([eps = 1], [gamma = 1], [beta = 0]), [f] the identity. *)
+Example prenorm_relu_bare_hypotheses_instance :
+  is_norm 2 (layer_norm 2 1 (fun _ => 1) (fun _ => 0)) /\ bounded_on_bounded 2 (fun x => x) /\
+  continuous_vec 2 (fun x => x) /\
+  nowhere_ray_constant 2 (fun x => layer_norm 2 1 (fun _ => 1) (fun _ => 0) x).
+Proof.
+  split; [exists 1, (fun _ => 1), (fun _ => 0); split; [lra | left; reflexivity]|].
+  split; [intros K; exists K; intros x Hx; exact Hx|].
+  split; [exact (coordinatewise_continuous 2 id (derivable_continuous id derivable_id))|].
+  apply layernorm_nowhere_ray_constant; [lia | lra].
+Qed.
