@@ -13,7 +13,12 @@
     constant along rays, [h] is no bare [sigma] block with biases.  This
     is paper.md's asymptotic argument in local form (no connectedness, so
     no [d >= 3] here: that is needed only to reach the paper's hypothesis,
-    [f] not constant on the ellipsoid). *)
+    [f] not constant on the ellipsoid).  The hypothesis holds for
+    [x |-> P x + RMSNorm(x)], [d >= 2] ([rmsnorm_nowhere_ray_asymptotic],
+    via the ray limit [RMSNorm(t x) -> x / sqrt(mean(x^2))],
+    [rms_ray_limit]): [rmsnorm_residual_not_sigma_bare], for SiLU
+    [rmsnorm_residual_not_silu_bare_instance].  GELU (through [Phi]) is not
+    covered: [relu_asymptotic gelu] needs the Gaussian tail, not proved. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks BiasBlocks Norms ContinuityDefs.
@@ -59,7 +64,9 @@ Proof.
 Qed.
 
 Lemma tends_to_const l : tends_to (fun _ => l) l.
-Proof. intros eps He. exists 0. intros. rewrite Rminus_diag_eq, Rabs_R0; [exact He | reflexivity]. Qed.
+Proof.
+  intros eps He. exists 0. intros. rewrite Rminus_diag_eq, Rabs_R0; [exact He | reflexivity].
+Qed.
 
 Lemma tends_to_minus_self F l : tends_to F l -> tends_to F l ->
   tends_to (fun t => F t - F t) 0.
@@ -94,7 +101,8 @@ Proof.
       by (apply Rmult_le_compat_r; lra).
     destruct (Rlt_dec 0 al) as [Hpos|Hneg].
     - rewrite (Rabs_pos_eq al) in Hq, Hta, Hc0 by lra. apply relu_large_pos; lra.
-    - assert (al < 0) by (destruct (Rtotal_order al 0) as [?|[?|?]]; [assumption|contradiction|lra]).
+    - assert (al < 0)
+        by (destruct (Rtotal_order al 0) as [?|[?|?]]; [assumption|contradiction|lra]).
       rewrite (Rabs_left al) in Hq, Hta, Hc0 by lra. apply relu_large_neg; lra. }
   (* the rest tends to 0 *)
   assert (Hs : tends_to (fun t => sigma (t * al + c) - relu (t * al + c)) 0).
@@ -103,7 +111,8 @@ Proof.
       apply HS. apply (Rmult_le_compat_r al) in Ht; [|lra].
       replace ((Rabs S + Rabs c) / al * al) with (Rabs S + Rabs c) in Ht by (field; lra).
       pose proof (Rle_abs S). pose proof (Rle_abs (- c)). rewrite Rabs_Ropp in *. lra.
-    - assert (al < 0) by (destruct (Rtotal_order al 0) as [?|[?|?]]; [assumption|contradiction|lra]).
+    - assert (al < 0)
+        by (destruct (Rtotal_order al 0) as [?|[?|?]]; [assumption|contradiction|lra]).
       destruct (Hn eps He) as [S HS]. exists ((Rabs S + Rabs c) / - al). intros t Ht.
       replace (t * al + c) with (- (- (t * al + c))) by ring. apply HS.
       apply (Rmult_le_compat_r (- al)) in Ht; [|lra].
@@ -186,7 +195,8 @@ Lemma prenorm_sigma_asymptotically_constant sigma d P N f m A c B b0 v :
   exists delta, 0 < delta /\ forall w i, cube d v delta w -> (i < d)%nat ->
     tends_to (fun t => f (N (vscale t w)) i - f (N (vscale t v)) i) 0.
 Proof.
-  intros Hs [K HK] E Hv. destruct (sigma_block_limit sigma d m A c B v Hs Hv) as [delta [L [Hd HL]]].
+  intros Hs [K HK] E Hv.
+  destruct (sigma_block_limit sigma d m A c B v Hs Hv) as [delta [L [Hd HL]]].
   assert (HK0 : 0 <= K) by (pose proof (HK v); pose proof (vnorm_nonneg d (f (N v))); lra).
   assert (Hkey : forall w i, cube d v delta w -> (i < d)%nat ->
                    tends_to (fun t => f (N (vscale t w)) i) (L i + b0 i)).
@@ -301,3 +311,159 @@ Proof.
     assert (0 < s * / exp s) by (apply Rmult_lt_0_compat; [lra | apply Rinv_0_lt_compat, Hes]).
     lra.
 Qed.
+
+(** ** [P x + RMSNorm(x)], [d >= 2] *)
+
+Lemma tends_to_unique F l l' : tends_to F l -> tends_to F l' -> l = l'.
+Proof.
+  intros H H'. apply NNPP. intros Hne.
+  assert (He : 0 < Rabs (l - l') / 2)
+    by (apply Rdiv_lt_0_compat; [apply Rabs_pos_lt; intros E; apply Hne; lra | lra]).
+  destruct (H _ He) as [T HT]. destruct (H' _ He) as [T' HT'].
+  pose proof (HT (Rmax T T') (Rmax_l _ _)). pose proof (HT' (Rmax T T') (Rmax_r _ _)).
+  pose proof (Rabs_triang (l - F (Rmax T T')) (F (Rmax T T') - l')) as Ht.
+  replace (l - F (Rmax T T') + (F (Rmax T T') - l')) with (l - l') in Ht by ring.
+  rewrite (Rabs_minus_sym l (F (Rmax T T'))) in Ht. lra.
+Qed.
+
+Lemma mean_sq_vscale d t x : mean_sq d (vscale t x) = t * t * mean_sq d x.
+Proof.
+  unfold mean_sq, vscale, Rdiv.
+  rewrite (sumn_ext d (fun k => t * x k * (t * x k)) (fun k => t * t * (x k * x k)))
+    by (intros; ring).
+  rewrite sumn_scal_l. ring.
+Qed.
+
+(** Along a ray, [RMSNorm(t x)_i -> x_i / sqrt(mean(x^2))] ([gamma = 1],
+    [beta = 0]). *)
+Lemma rms_ray_limit d eps x i : 0 < eps -> 0 < mean_sq d x ->
+  tends_to (fun t => rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t x) i)
+           (x i / sqrt (mean_sq d x)).
+Proof.
+  intros He Hm. set (m := mean_sq d x). assert (Hm0 : 0 < m) by exact Hm.
+  set (phi := fun s => x i / sqrt (m + s)).
+  assert (Hphi : continuity_pt phi 0).
+  { assert (Hid : continuity_pt id 0) by exact (derivable_continuous_pt id 0 (derivable_pt_id 0)).
+    assert (Hcm : continuity_pt (fct_cte m) 0)
+      by (apply continuity_pt_const; intros ? ?; reflexivity).
+    assert (Hlin : continuity_pt (fun s => m + s) 0)
+      by exact (continuity_pt_plus (fct_cte m) id 0 Hcm Hid).
+    assert (Hsq : continuity_pt (comp sqrt (fun s => m + s)) 0).
+    { apply continuity_pt_comp; [exact Hlin|].
+      apply continuity_pt_sqrt; cbv beta; rewrite Rplus_0_r; lra. }
+    apply (continuity_pt_div (fct_cte (x i)) (comp sqrt (fun s => m + s)) 0);
+      [apply continuity_pt_const; intros ? ?; reflexivity | exact Hsq |].
+    unfold comp. rewrite Rplus_0_r. apply Rgt_not_eq, sqrt_lt_R0, Hm. }
+  intros e Hee. destruct (Hphi e Hee) as [del [Hdel Hc]].
+  exists (eps / del + 1). intros t Ht.
+  assert (Ht0 : 1 <= t) by (pose proof (Rdiv_lt_0_compat eps del He Hdel); lra).
+  assert (Hs : 0 < eps / (t * t)) by (apply Rdiv_lt_0_compat; nra).
+  assert (Hval : rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t x) i = phi (eps / (t * t))).
+  { unfold rms_norm, affine_normalize, phi. rewrite mean_sq_vscale. fold m.
+    replace (t * t * m + eps) with ((t * t) * (m + eps / (t * t))) by (field; lra).
+    rewrite sqrt_mult_alt by nra. rewrite sqrt_square by lra.
+    assert (0 < sqrt (m + eps / (t * t))) by (apply sqrt_lt_R0; lra).
+    unfold vscale. field. lra. }
+  rewrite Hval. replace (x i / sqrt m) with (phi 0) by (unfold phi; rewrite Rplus_0_r; reflexivity).
+  apply (Hc (eps / (t * t))). split; [split; [exact I | lra]|].
+  simpl. unfold R_dist. rewrite Rminus_0_r, Rabs_pos_eq by lra.
+  apply (Rmult_lt_reg_r (t * t)); [nra|].
+  replace (eps / (t * t) * (t * t)) with eps by (field; lra).
+  apply (Rmult_le_compat_r del) in Ht; [|lra].
+  replace ((eps / del + 1) * del) with (eps + del) in Ht by (field; lra). nra.
+Qed.
+
+Lemma mean_sq_pos d x k : (k < d)%nat -> x k <> 0 -> 0 < mean_sq d x.
+Proof.
+  intros Hk Hx. unfold mean_sq. apply Rdiv_lt_0_compat; [|apply lt_0_INR; lia].
+  pose proof (sq_le_sum_sq d x k Hk). assert (0 < x k * x k) by nra. lra.
+Qed.
+
+(** Changing coordinate [0] by [eta] changes [sum x_k^2] by [2 x_0 eta + eta^2]. *)
+Lemma sumsq_bump d (v : vec) eta : (1 <= d)%nat ->
+  sumn d (fun k => (if Nat.eq_dec 0 k then v k + eta else v k) *
+                   (if Nat.eq_dec 0 k then v k + eta else v k)) =
+  sumn d (fun k => v k * v k) + (2 * v 0%nat * eta + eta * eta).
+Proof.
+  intros Hd. rewrite <- (sumn_delta d 0 (fun _ => 2 * v 0%nat * eta + eta * eta)) by lia.
+  rewrite <- sumn_plus. apply sumn_ext. intros k Hk.
+  destruct (Nat.eq_dec 0 k) as [<-|Hne]; ring.
+Qed.
+
+Lemma rmsnorm_nowhere_ray_asymptotic d eps : (2 <= d)%nat -> 0 < eps ->
+  nowhere_ray_asymptotic d (rms_norm d eps (fun _ => 1) (fun _ => 0)).
+Proof.
+  intros Hd He v delta Hdel. set (F := rms_norm d eps (fun _ => 1) (fun _ => 0)).
+  destruct (Req_dec (v 1%nat) 0) as [Hv1|Hv1].
+  - (* move coordinate 1 off 0 *)
+    set (w := fun k => if Nat.eq_dec 1 k then v k + delta / 2 else v k).
+    exists w, 1%nat. split; [|split; [lia|]].
+    + intros k Hk. unfold w. destruct (Nat.eq_dec 1 k).
+      * replace (v k + delta / 2 - v k) with (delta / 2) by ring.
+        rewrite Rabs_pos_eq by lra. lra.
+      * rewrite Rminus_diag_eq, Rabs_R0 by reflexivity. exact Hdel.
+    + intros Hlim.
+      assert (Hw1 : w 1%nat = delta / 2) by (unfold w; rewrite Hv1; simpl; ring).
+      assert (Hmw : 0 < mean_sq d w) by (apply (mean_sq_pos d w 1); [lia | lra]).
+      assert (Hz : tends_to (fun t => F (vscale t w) 1%nat) 0).
+      { apply (tends_to_ext (fun t => F (vscale t w) 1%nat - F (vscale t v) 1%nat) _ _ 0);
+          [|exact Hlim].
+        intros t _. unfold F, rms_norm, affine_normalize, vscale. rewrite Hv1.
+        unfold Rdiv. ring. }
+      pose proof (tends_to_unique _ _ _ Hz (rms_ray_limit d eps w 1 He Hmw)) as E.
+      rewrite Hw1 in E. assert (0 < sqrt (mean_sq d w)) by (apply sqrt_lt_R0, Hmw).
+      assert (0 < delta / 2 / sqrt (mean_sq d w)) by (apply Rdiv_lt_0_compat; lra). lra.
+  - (* move coordinate 0, away from 0, so that the norm grows *)
+    set (eta := if Rle_dec 0 (v 0%nat) then delta / 2 else - (delta / 2)).
+    set (w := fun k => if Nat.eq_dec 0 k then v k + eta else v k).
+    assert (Heta : Rabs eta = delta / 2).
+    { unfold eta. destruct (Rle_dec 0 (v 0%nat)).
+      - apply Rabs_pos_eq. lra.
+      - rewrite Rabs_Ropp. apply Rabs_pos_eq. lra. }
+    assert (Hgrow : 0 < 2 * v 0%nat * eta + eta * eta).
+    { unfold eta. destruct (Rle_dec 0 (v 0%nat)); nra. }
+    exists w, 1%nat. split; [|split; [lia|]].
+    + intros k Hk. unfold w. destruct (Nat.eq_dec 0 k).
+      * replace (v k + eta - v k) with eta by ring. lra.
+      * rewrite Rminus_diag_eq, Rabs_R0 by reflexivity. exact Hdel.
+    + intros Hlim.
+      assert (Hw1 : w 1%nat = v 1%nat) by reflexivity.
+      assert (Hmv : 0 < mean_sq d v) by (apply (mean_sq_pos d v 1); [lia | exact Hv1]).
+      assert (Hmw : mean_sq d v < mean_sq d w).
+      { unfold mean_sq, w. rewrite sumsq_bump by lia.
+        apply Rmult_lt_compat_r; [apply Rinv_0_lt_compat, lt_0_INR; lia | lra]. }
+      pose proof (tends_to_plus _ _ _ _ (rms_ray_limit d eps w 1 He ltac:(lra))
+                    (tends_to_scal (-1) _ _ (rms_ray_limit d eps v 1 He Hmv))) as H2.
+      assert (H3 : tends_to (fun t => F (vscale t w) 1%nat - F (vscale t v) 1%nat)
+                     (w 1%nat / sqrt (mean_sq d w) + -1 * (v 1%nat / sqrt (mean_sq d v)))).
+      { refine (tends_to_ext _ _ _ 0 _ H2). intros t _. unfold F. ring. }
+      pose proof (tends_to_unique _ _ _ H3 Hlim) as E. rewrite Hw1 in E.
+      assert (Hs : sqrt (mean_sq d v) < sqrt (mean_sq d w))
+        by (apply sqrt_lt_1_alt; lra).
+      assert (0 < sqrt (mean_sq d v)) by (apply sqrt_lt_R0, Hmv).
+      assert (Heq : v 1%nat * (sqrt (mean_sq d w) - sqrt (mean_sq d v)) = 0).
+      { replace 0 with ((v 1%nat / sqrt (mean_sq d w) + -1 * (v 1%nat / sqrt (mean_sq d v)))
+                        * (- (sqrt (mean_sq d w) * sqrt (mean_sq d v)))) by (rewrite E; ring).
+        field. lra. }
+      apply Rmult_integral in Heq. destruct Heq; [contradiction | lra].
+Qed.
+
+(** For [d >= 2], every [eps > 0], every [P] and every [sigma] asymptotic
+    to ReLU, [x |-> P x + RMSNorm(x)] is no bare [sigma] block with biases,
+    of any width. *)
+Theorem rmsnorm_residual_not_sigma_bare sigma d eps P m A c B b0 :
+  relu_asymptotic sigma -> (2 <= d)%nat -> 0 < eps ->
+  ~ same_fun d (prenorm d P (rms_norm d eps (fun _ => 1) (fun _ => 0)) (fun x => x))
+               (ungated_bias sigma d m A c B b0).
+Proof.
+  intros Hs Hd He. apply prenorm_not_sigma_bare; [exact Hs | | |].
+  - exists eps, (fun _ => 1), (fun _ => 0). split; [exact He | right; reflexivity].
+  - intros K. exists K. intros x Hx. exact Hx.
+  - exact (rmsnorm_nowhere_ray_asymptotic d eps Hd He).
+Qed.
+
+(** Non-vacuity: on [R^2], [x + RMSNorm(x)] is no bare SiLU block of width 3. *)
+Example rmsnorm_residual_not_silu_bare_instance :
+  ~ same_fun 2 (prenorm 2 identity (rms_norm 2 1 (fun _ => 1) (fun _ => 0)) (fun x => x))
+               (ungated_bias silu 2 3 (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 0)).
+Proof. apply rmsnorm_residual_not_sigma_bare; [exact silu_relu_asymptotic | lia | lra]. Qed.
