@@ -17,13 +17,17 @@
     [x |-> P x + RMSNorm(x)], [d >= 2] ([rmsnorm_nowhere_ray_asymptotic],
     via the ray limit [RMSNorm(t x) -> x / sqrt(mean(x^2))],
     [rms_ray_limit]): [rmsnorm_residual_not_sigma_bare], for SiLU
-    [rmsnorm_residual_not_silu_bare_instance].  GELU (through [Phi]) is not
-    covered: [relu_asymptotic gelu] needs the Gaussian tail, not proved. *)
+    [rmsnorm_residual_not_silu_bare_instance].  [relu_asymptotic] holds
+    for ReLU, SiLU, GELU_tanh, gelu_fast and quick_gelu
+    ([logistic_relu_asymptotic]: [sigma(z) = z - z / (1 + exp(q z))] with
+    [q] growing like [k z]).  GELU itself (through [Phi]) is not covered:
+    [relu_asymptotic gelu] needs the Gaussian tail, not proved. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks BiasBlocks Norms ContinuityDefs.
 From Absorb Require Import ActivationDefs Activations Gated Depth ContinuousBounded.
 From Absorb Require Import PreNorm PreNormReluBare ExpPolyAsymptotics.
+From Absorb Require GeluFastRidge ReluSubmatrix MoreActivationDefs.
 Open Scope R_scope.
 
 (** ** Limits at [+oo] *)
@@ -312,6 +316,116 @@ Proof.
     lra.
 Qed.
 
+(** ** The logistic family: GELU_tanh, gelu_fast, quick_gelu *)
+
+Lemma exp_le_mono x y : x <= y -> exp x <= exp y.
+Proof. intros [H|H]; [left; apply exp_increasing, H | right; rewrite H; reflexivity]. Qed.
+
+Lemma small_over C eps : 0 < C -> 0 < eps -> forall s, C / eps + 1 <= s -> C / s < eps.
+Proof.
+  intros HC He s Hs. assert (H4 : 0 < C / eps) by (apply Rdiv_lt_0_compat; lra).
+  apply (Rmult_lt_reg_r s); [lra|]. replace (C / s * s) with C by (field; lra).
+  apply (Rmult_lt_reg_l (/ eps)); [apply Rinv_0_lt_compat, He|].
+  replace (/ eps * C) with (C / eps) by (unfold Rdiv; ring).
+  replace (/ eps * (eps * s)) with s by (field; lra). lra.
+Qed.
+
+Lemma div_nonneg a b : 0 <= a -> 0 < b -> 0 <= a / b.
+Proof. intros. unfold Rdiv. apply Rmult_le_pos; [lra | left; apply Rinv_0_lt_compat; lra]. Qed.
+
+(** [sigma(z) = z - z / (1 + exp(q z))] with [q z >= k z] for [z >= 0] and
+    [q z <= k z] for [z <= 0], [k > 0] (SiLU: [q z = z]). *)
+Lemma logistic_relu_asymptotic sigma (q : R -> R) k : 0 < k ->
+  (forall z, sigma z = z - z / (1 + exp (q z))) ->
+  (forall z, 0 <= z -> k * z <= q z) -> (forall z, z <= 0 -> q z <= k * z) ->
+  relu_asymptotic sigma.
+Proof.
+  intros Hk Hs Hpos Hneg.
+  assert (Hb : forall s, 0 < s -> s * exp (- (k * s)) <= 4 / (k * k) / s)
+    by (intros; apply t_exp_neg_bound; lra).
+  assert (HC : 0 < 4 / (k * k)) by (apply Rdiv_lt_0_compat; nra).
+  split; intros eps He; exists (4 / (k * k) / eps + 1); intros s Hs';
+    pose proof (small_over _ eps HC He s Hs') as Hsm;
+    assert (Hs0 : 0 < s) by (pose proof (Rdiv_lt_0_compat _ _ HC He); lra);
+    pose proof (Hb s Hs0) as Hbs; rewrite Rminus_0_r, Hs.
+  - rewrite (relu_pos s) by lra. set (Q := q s). pose proof (exp_pos Q) as HQ.
+    replace (s - s / (1 + exp Q) - s) with (- (s / (1 + exp Q))) by ring.
+    rewrite Rabs_Ropp, Rabs_pos_eq by (apply div_nonneg; lra).
+    assert (Hm : exp (- Q) <= exp (- (k * s)))
+      by (apply exp_le_mono; pose proof (Hpos s ltac:(lra)); unfold Q; lra).
+    apply (Rle_lt_trans _ (s * exp (- (k * s)))); [|lra].
+    apply (Rle_trans _ (s * exp (- Q))); [|apply Rmult_le_compat_l; lra].
+    rewrite exp_Ropp. apply (Rmult_le_reg_r (1 + exp Q)); [lra|].
+    replace (s / (1 + exp Q) * (1 + exp Q)) with s by (field; lra).
+    replace (s * / exp Q * (1 + exp Q)) with (s * / exp Q + s) by (field; lra).
+    assert (0 < s * / exp Q) by (apply Rmult_lt_0_compat; [lra | apply Rinv_0_lt_compat, HQ]).
+    lra.
+  - rewrite (relu_neg (- s)) by lra. set (Q := q (- s)). pose proof (exp_pos Q) as HQ.
+    replace (- s - - s / (1 + exp Q) - 0) with (- (s * exp Q / (1 + exp Q))) by (field; lra).
+    rewrite Rabs_Ropp, Rabs_pos_eq
+      by (apply div_nonneg; [apply Rmult_le_pos; lra | lra]).
+    assert (Hm : exp Q <= exp (- (k * s)))
+      by (apply exp_le_mono; pose proof (Hneg (- s) ltac:(lra)); unfold Q; lra).
+    apply (Rle_lt_trans _ (s * exp (- (k * s)))); [|lra].
+    apply (Rle_trans _ (s * exp Q)); [|apply Rmult_le_compat_l; lra].
+    apply (Rmult_le_reg_r (1 + exp Q)); [lra|].
+    replace (s * exp Q / (1 + exp Q) * (1 + exp Q)) with (s * exp Q) by (field; lra).
+    assert (0 < s * exp Q) by (apply Rmult_lt_0_compat; lra). nra.
+Qed.
+
+Lemma tanh_gelu_relu_asymptotic k alpha : 0 < k -> 0 <= alpha ->
+  relu_asymptotic (GeluFastRidge.tanh_gelu k alpha).
+Proof.
+  intros Hk Ha. apply (logistic_relu_asymptotic _ (GeluFastRidge.tanh_gelu_exponent k alpha)
+                         (2 * k)); [lra | | |].
+  - intros z. pose proof (GeluFastRidge.tanh_gelu_even_formula k alpha z) as E.
+    unfold ReluSubmatrix.even_part in E.
+    pose proof (exp_pos (GeluFastRidge.tanh_gelu_exponent k alpha z)).
+    replace (GeluFastRidge.tanh_gelu k alpha z)
+      with (z / 2 + z * (/ 2 - / (1 + exp (GeluFastRidge.tanh_gelu_exponent k alpha z))))
+      by lra.
+    field. lra.
+  - intros z Hz. unfold GeluFastRidge.tanh_gelu_exponent.
+    assert (0 <= alpha * (z * z * z)) by (apply Rmult_le_pos; [lra | nra]). nra.
+  - intros z Hz. unfold GeluFastRidge.tanh_gelu_exponent.
+    assert (alpha * (z * z * z) <= 0).
+    { assert (z * z * z <= 0) by nra. nra. }
+    nra.
+Qed.
+
+Lemma relu_asymptotic_ext sigma tau : (forall z, sigma z = tau z) ->
+  relu_asymptotic tau -> relu_asymptotic sigma.
+Proof.
+  intros E [H1 H2].
+  split; [refine (tends_to_ext _ _ _ 0 _ H1) | refine (tends_to_ext _ _ _ 0 _ H2)];
+    intros; rewrite E; reflexivity.
+Qed.
+
+Theorem gelu_tanh_relu_asymptotic : relu_asymptotic gelu_tanh.
+Proof.
+  assert (Hk : 0 < sqrt (2 / PI))
+    by (apply sqrt_lt_R0, Rdiv_lt_0_compat; [lra | exact PI_RGT_0]).
+  apply (relu_asymptotic_ext _ _ GeluFastRidge.gelu_tanh_is_tanh_gelu).
+  apply tanh_gelu_relu_asymptotic; [exact Hk | lra].
+Qed.
+
+Theorem gelu_fast_relu_asymptotic : relu_asymptotic MoreActivationDefs.gelu_fast.
+Proof.
+  apply (relu_asymptotic_ext _ _ GeluFastRidge.gelu_fast_is_tanh_gelu).
+  apply tanh_gelu_relu_asymptotic; [exact GeluFastRidge.gelu_fast_scale_pos|].
+  unfold MoreActivationDefs.gelu_fast_cubic. lra.
+Qed.
+
+Theorem quick_gelu_relu_asymptotic : relu_asymptotic MoreActivationDefs.quick_gelu.
+Proof.
+  apply (logistic_relu_asymptotic _ (fun z => 1702 / 1000 * z) (1702 / 1000)); [lra | | |].
+  - intros z. unfold MoreActivationDefs.quick_gelu.
+    replace (- (1702 / 1000) * z) with (- (1702 / 1000 * z)) by ring. rewrite exp_Ropp.
+    pose proof (exp_pos (1702 / 1000 * z)). field. lra.
+  - intros z _. lra.
+  - intros z _. lra.
+Qed.
+
 (** ** [P x + RMSNorm(x)], [d >= 2] *)
 
 Lemma tends_to_unique F l l' : tends_to F l -> tends_to F l' -> l = l'.
@@ -467,3 +581,9 @@ Example rmsnorm_residual_not_silu_bare_instance :
   ~ same_fun 2 (prenorm 2 identity (rms_norm 2 1 (fun _ => 1) (fun _ => 0)) (fun x => x))
                (ungated_bias silu 2 3 (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 0)).
 Proof. apply rmsnorm_residual_not_sigma_bare; [exact silu_relu_asymptotic | lia | lra]. Qed.
+
+(** ... and no bare GELU_tanh block either. *)
+Example rmsnorm_residual_not_gelu_tanh_bare_instance :
+  ~ same_fun 2 (prenorm 2 identity (rms_norm 2 1 (fun _ => 1) (fun _ => 0)) (fun x => x))
+               (ungated_bias gelu_tanh 2 3 (fun _ _ => 1) (fun _ => 0) (fun _ _ => 1) (fun _ => 0)).
+Proof. apply rmsnorm_residual_not_sigma_bare; [exact gelu_tanh_relu_asymptotic | lia | lra]. Qed.
