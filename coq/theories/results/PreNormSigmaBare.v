@@ -11,13 +11,14 @@
     ([prenorm_sigma_asymptotically_constant]); hence
     [prenorm_not_sigma_bare]: when [f o N] is nowhere asymptotically
     constant along rays, [h] is no bare [sigma] block with biases.  This
-    is paper.md's asymptotic argument in local form (no connectedness, so
-    no [d >= 3] here: that is needed only to reach the paper's hypothesis,
-    [f] not constant on the ellipsoid).  The hypothesis holds for
+    is paper.md's asymptotic argument in local form: no connectedness, the
+    dimension enters only through the hypothesis on [f o N] (the paper's
+    hypothesis, [f] not constant on the ellipsoid, is not used).  It holds for
     [x |-> P x + RMSNorm(x)], [d >= 2] ([rmsnorm_nowhere_ray_asymptotic],
     via the ray limit [RMSNorm(t x) -> x / sqrt(mean(x^2))],
     [rms_ray_limit]): [rmsnorm_residual_not_sigma_bare], for SiLU
-    [rmsnorm_residual_not_silu_bare_instance].  [relu_asymptotic] holds
+    [rmsnorm_residual_not_silu_bare_instance]; for LayerNorm, [d >= 3]:
+    [results/PreNormLayerNormRays.v].  [relu_asymptotic] holds
     for ReLU, SiLU, GELU_tanh, gelu_fast and quick_gelu
     ([logistic_relu_asymptotic]: [sigma(z) = z - z / (1 + exp(q z))] with
     [q] growing like [k z]).  GELU itself (through [Phi]) is not covered:
