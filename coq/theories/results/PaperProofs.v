@@ -26,7 +26,7 @@ From Absorb Require PmBiasNecessity.
 From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
-From Absorb Require PreNorm PostNorm PostNormGeneric.
+From Absorb Require PreNorm PreNormContinuous PostNorm PostNormGeneric.
 From Absorb Require ReluBiasSkip EvenBiasSkip EvenSkipInstances DecideAnySkip.
 From Absorb Require MoreActivationDefs MoreActivations.
 From Absorb Require BiasSpec.
@@ -344,6 +344,15 @@ Proof. exact PreNorm.prenorm_depth_not_residual_free. Qed.
 
 Theorem r11_parallel : Paper.R11_parallel.
 Proof. exact PreNorm.parallel_not_residual_free. Qed.
+
+Theorem r11_prenorm_continuous : Paper.R11_prenorm_continuous.
+Proof. exact PreNormContinuous.prenorm_continuous_not_residual_free. Qed.
+
+Theorem r11_prenorm_depth_continuous : Paper.R11_prenorm_depth_continuous.
+Proof. exact PreNormContinuous.prenorm_continuous_depth_not_residual_free. Qed.
+
+Theorem r11_parallel_continuous : Paper.R11_parallel_continuous.
+Proof. exact PreNormContinuous.parallel_continuous_not_residual_free. Qed.
 
 (** ** R11' *)
 

@@ -37,7 +37,7 @@
 
 From Coq Require Import Reals List.
 From Absorb Require Import SumDefs BlockDefs ActivationDefs BiasBlocks Compositions ParamSets.
-From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs Norms SkipDefs.
+From Absorb Require Import RidgeForm BiasSpec MoreActivationDefs Norms SkipDefs ContinuityDefs.
 Open Scope R_scope.
 
 (** ** R1 Skip reduction *)
@@ -533,6 +533,20 @@ Definition R11_parallel : Prop :=
     bounded_on_bounded d attn' -> bounded_on_bounded d mlp' ->
     ~ same_fun d (parallel_residual N1 N2 attn mlp)
                  (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
+(** R11 as the paper states it: for continuous maps ([continuous_vec], [spec/ContinuityDefs]). *)
+Definition R11_prenorm_continuous : Prop :=
+  forall d P N N' f g, is_norm d N -> is_norm d N' -> nonzero_mat d P ->
+    continuous_vec d f -> continuous_vec d g -> ~ same_fun d (prenorm d P N f) (fun x => g (N' x)).
+Definition R11_prenorm_depth_continuous : Prop :=
+  forall d (bs : list ((vec -> vec) * (vec -> vec))) N g H, (1 <= d)%nat -> is_norm d N ->
+    Forall (fun b => is_norm d (fst b) /\ continuous_vec d (snd b)) bs -> continuous_vec d g ->
+    ~ same_fun d (compose (map (fun b => prenorm d identity (fst b) (snd b)) bs))
+                 (fun x => g (N (H x))).
+Definition R11_parallel_continuous : Prop :=
+  forall d N1 N2 N1' N2' attn mlp attn' mlp', (1 <= d)%nat -> is_norm d N1 -> is_norm d N2 ->
+    is_norm d N1' -> is_norm d N2' -> continuous_vec d attn -> continuous_vec d mlp ->
+    continuous_vec d attn' -> continuous_vec d mlp' ->
+    ~ same_fun d (parallel_residual N1 N2 attn mlp) (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
 
 (** ** R11' Post-norm blocks (beyond the paper) *)
 
