@@ -135,12 +135,14 @@ def paper_map() -> list[dict]:
 
 
 def coq_prefix(result_id: str) -> str:
-    """The prefix of a result's Paper.v names: ``R8'`` -> ``R8p`` (a prime is no Coq identifier)."""
-    return result_id.replace("'", "p")
+    """The prefix of a result's Paper.v names: ``R8'`` -> ``R8p``, ``R11-stretch`` -> ``R11_stretch``
+    (a prime or a hyphen is no Coq identifier)."""
+    return result_id.replace("'", "p").replace("-", "_")
 
 
 def test_coq_prefix() -> None:
     assert coq_prefix("R8'") == "R8p" and coq_prefix("R10") == "R10"
+    assert coq_prefix("R11-stretch") == "R11_stretch"
 
 
 def test_every_result_has_paper_statements_proved_first() -> None:
@@ -226,7 +228,7 @@ def test_prove_json_matches_library(statuses: list) -> None:
     doc = json.loads(proc.stdout)
     ids = [r["id"] for r in doc["results"]]
     assert ids == ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R8'", "R9", "R10",
-                   "R11", "R11'"]
+                   "R11", "R11-stretch", "R11'"]
     for got, want in zip(doc["results"], statuses):
         assert got["status"] == want.status
         assert [t["name"] for t in got["theorems"]] == list(want.entry.theorems)

@@ -26,7 +26,8 @@ From Absorb Require PmBiasNecessity.
 From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
-From Absorb Require PreNorm PreNormContinuous PostNorm PostNormGeneric.
+From Absorb Require PreNorm PreNormContinuous PreNormSigmaBare PreNormLayerNormRays PostNorm
+  PostNormGeneric.
 From Absorb Require ReluBiasSkip EvenBiasSkip EvenSkipInstances DecideAnySkip.
 From Absorb Require MoreActivationDefs MoreActivations.
 From Absorb Require BiasSpec.
@@ -353,6 +354,19 @@ Proof. exact PreNormContinuous.prenorm_continuous_depth_not_residual_free. Qed.
 
 Theorem r11_parallel_continuous : Paper.R11_parallel_continuous.
 Proof. exact PreNormContinuous.parallel_continuous_not_residual_free. Qed.
+
+Theorem r11_stretch_layernorm : Paper.R11_stretch_layernorm.
+Proof.
+  intros sigma d eps P m A c B b0 Hd He Hs.
+  apply (PreNormLayerNormRays.layernorm_residual_not_sigma_bare sigma d eps P m A c B b0);
+    [| exact Hd | exact He].
+  destruct Hs as [-> | [-> | [-> | [-> | ->]]]].
+  - exact PreNormSigmaBare.relu_relu_asymptotic.
+  - exact PreNormSigmaBare.silu_relu_asymptotic.
+  - exact PreNormSigmaBare.gelu_tanh_relu_asymptotic.
+  - exact PreNormSigmaBare.gelu_fast_relu_asymptotic.
+  - exact PreNormSigmaBare.quick_gelu_relu_asymptotic.
+Qed.
 
 (** ** R11' *)
 

@@ -18,8 +18,7 @@
     [absorbable_gated]); [identity] is [I_d]; [submatrix_cond d n S A B] is
     [B[:,S] A[S,:] = -I_d]; [generic d n A B]: rows [a_i] nonzero and
     pairwise linearly independent, columns [b_i] nonzero.
-    R8-R10 ([decide/RidgeForm.v], [bias/BiasSpec.v], both definition
-    files): [ridge_form sigma d k U G L] is
+    R8-R10 ([decide/RidgeForm.v], [bias/BiasSpec.v]): [ridge_form sigma d k U G L] is
     [x |-> L x + sum_{t<k} G[:,t] sigma(u_t . x)] (directions [u_t] the rows
     of [U], kink vectors [gamma_t] the columns of [G]); [width_condition d k m U G L]
     is R8's criterion (the rank condition written as a factorization
@@ -29,9 +28,8 @@
     pairwise not equal up to sign; [nonzero_cols]: nonzero kinks;
     [grouping_drop] ([_pm]): how the rows of [(A, B)] form those classes;
     [generic_bias_lines] / [generic_bias_signs]: genericity with biases;
-    [bias_ridge_form]: the ridge form with biases.  The statements with any
-    linear part [P] use the predicates of [spec/SkipDefs.v] (definitions
-    only).
+    [bias_ridge_form]: the ridge form with biases; with any linear part [P]:
+    [spec/SkipDefs.v] (definitions only).
     Where the library proves more than the paper states, the statement
     below is the stronger one and the comment says "(beyond)". *)
 
@@ -46,8 +44,7 @@ Open Scope R_scope.
     [x + P^-1 f(x)] is (and [P^-1 B] is again a down-projection). Any
     activation, gated or not." *)
 Definition R1_ungated : Prop :=
-  forall sigma d n m P Q A B, inverse_of d P Q ->
-    (absorbable_ungated sigma d n m P A B <->
+  forall sigma d n m P Q A B, inverse_of d P Q -> (absorbable_ungated sigma d n m P A B <->
      absorbable_ungated sigma d n m identity A (mm d Q B)).
 
 Definition R1_gated : Prop :=
@@ -219,8 +216,7 @@ Definition R6_disjoint_beyond : Prop := generically_disjoint gelu_tanh /\ generi
     [d >= 1]": [generically_disjoint] without the premise
     [2 <= d \/ n <= 1]. *)
 Definition generically_disjoint_all (sigma : R -> R) : Prop :=
-  forall d n, (1 <= d)%nat ->
-    exists bad : mat -> mat -> Prop,
+  forall d n, (1 <= d)%nat -> exists bad : mat -> mat -> Prop,
       closed_set d n bad /\ empty_interior d n bad /\ params_null d n bad /\
       forall A B, ~ bad A B -> ~ absorbable_ungated sigma d n n identity A B.
 
@@ -305,8 +301,7 @@ Definition R8_counterexample : Prop :=
 
 (** (beyond) "Reduce the skip to [I] by R1" needs [P] invertible; without
     that reduction: for every linear part [P] (singular allowed) every block
-    [P x + B relu(A x)] is decided at every width
-    ([SkipDefs.decided_any_skip]). *)
+    [P x + B relu(A x)] is decided at every width ([SkipDefs.decided_any_skip]). *)
 Definition R8_relu_any_skip : Prop := decided_any_skip lines_distinct relu.
 
 (** ** R8' GELU, GELU_tanh, SiLU, any weights (bias-free; beyond the paper) *)
@@ -427,8 +422,7 @@ Definition R9_gelu_family_decided : Prop :=
   bias_block_decided_signs silu.
 
 (** (beyond) R9's decision with any linear part [P]: every biased block
-    [P x + B sigma(A x + c) + b0] is decided at every width
-    ([SkipDefs.bias_decided_any_skip]). *)
+    [P x + B sigma(A x + c) + b0] is decided at every width ([SkipDefs.bias_decided_any_skip]). *)
 Definition R9_decided_any_skip : Prop :=
   bias_decided_any_skip generic_bias_lines relu /\
   bias_decided_any_skip generic_bias_signs gelu /\
@@ -547,6 +541,12 @@ Definition R11_parallel_continuous : Prop :=
     is_norm d N1' -> is_norm d N2' -> continuous_vec d attn -> continuous_vec d mlp ->
     continuous_vec d attn' -> continuous_vec d mlp' ->
     ~ same_fun d (parallel_residual N1 N2 attn mlp) (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
+(** Stretch (partial): [x |-> P x + LayerNorm(x)], [d >= 3], is no bare block of any width. *)
+Definition R11_stretch_layernorm : Prop :=
+  forall sigma d eps P m A c B b0, (3 <= d)%nat -> 0 < eps ->
+    sigma = relu \/ sigma = silu \/ sigma = gelu_tanh \/ sigma = gelu_fast \/ sigma = quick_gelu ->
+    ~ same_fun d (prenorm d P (layer_norm d eps (fun _ => 1) (fun _ => 0)) (fun x => x))
+                 (ungated_bias sigma d m A c B b0).
 
 (** ** R11' Post-norm blocks (beyond the paper) *)
 
