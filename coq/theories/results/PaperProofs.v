@@ -27,7 +27,7 @@ From Absorb Require PmDisjointness.
 From Absorb Require QuickGeluRidge GeluFastRidge HomogeneousReal.
 From Absorb Require QuickGeluAffineRidge TanhGeluAffineRidge.
 From Absorb Require PreNorm PreNormContinuous PreNormSigmaBare PreNormLayerNormRays PostNorm
-  PostNormGeneric.
+  PostNormGeneric GeluTail.
 From Absorb Require ReluBiasSkip EvenBiasSkip EvenSkipInstances DecideAnySkip.
 From Absorb Require MoreActivationDefs MoreActivations.
 From Absorb Require BiasSpec.
@@ -360,9 +360,10 @@ Proof.
   intros sigma d eps P m A c B b0 Hd He Hs.
   apply (PreNormLayerNormRays.layernorm_residual_not_sigma_bare sigma d eps P m A c B b0);
     [| exact Hd | exact He].
-  destruct Hs as [-> | [-> | [-> | [-> | ->]]]].
+  destruct Hs as [-> | [-> | [-> | [-> | [-> | ->]]]]].
   - exact PreNormSigmaBare.relu_relu_asymptotic.
   - exact PreNormSigmaBare.silu_relu_asymptotic.
+  - exact GeluTail.gelu_relu_asymptotic.
   - exact PreNormSigmaBare.gelu_tanh_relu_asymptotic.
   - exact PreNormSigmaBare.gelu_fast_relu_asymptotic.
   - exact PreNormSigmaBare.quick_gelu_relu_asymptotic.

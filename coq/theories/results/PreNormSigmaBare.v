@@ -21,8 +21,8 @@
     [results/PreNormLayerNormRays.v].  [relu_asymptotic] holds
     for ReLU, SiLU, GELU_tanh, gelu_fast and quick_gelu
     ([logistic_relu_asymptotic]: [sigma(z) = z - z / (1 + exp(q z))] with
-    [q] growing like [k z]).  GELU itself (through [Phi]) is not covered:
-    [relu_asymptotic gelu] needs the Gaussian tail, not proved. *)
+    [q] growing like [k z]).  GELU itself (through [Phi]) needs the Gaussian
+    tail: [gelu_relu_asymptotic] in [results/GeluTail.v]. *)
 
 From Coq Require Import Reals Lra Lia List Classical.
 From Absorb Require Import Sums Blocks BiasBlocks Norms ContinuityDefs.

@@ -543,8 +543,8 @@ Definition R11_parallel_continuous : Prop :=
     ~ same_fun d (parallel_residual N1 N2 attn mlp) (fun x k => attn' (N1' x) k + mlp' (N2' x) k).
 (** Stretch (partial): [x |-> P x + LayerNorm(x)], [d >= 3], is no bare block of any width. *)
 Definition R11_stretch_layernorm : Prop :=
-  forall sigma d eps P m A c B b0, (3 <= d)%nat -> 0 < eps ->
-    sigma = relu \/ sigma = silu \/ sigma = gelu_tanh \/ sigma = gelu_fast \/ sigma = quick_gelu ->
+  forall sigma d eps P m A c B b0, (3 <= d)%nat -> 0 < eps -> sigma = relu \/ sigma = silu \/
+    sigma = gelu \/ sigma = gelu_tanh \/ sigma = gelu_fast \/ sigma = quick_gelu ->
     ~ same_fun d (prenorm d P (layer_norm d eps (fun _ => 1) (fun _ => 0)) (fun x => x))
                  (ungated_bias sigma d m A c B b0).
 
