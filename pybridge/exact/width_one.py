@@ -6,13 +6,15 @@ ridge classes. At width ``m = n = k + 1`` R8's condition leaves ``r = 0`` and ``
 some ``S`` makes ``M_S = L + sum_S gamma_t u_t^T`` zero or ``e u_t0^T``. This module finds a
 linear refutation of every such ``(T, S)`` on a block (rows ``R1`` of ``W_down``, columns
 ``C`` of ``W_up``), the data Coq's ``CertifyWidthOneExtra.cert_one_extra_not_absorbable``
-checks: a prime ``p``, basis functionals ``Y_m`` (``r1 x c`` residues) with
-``gamma_t^T Y_m u_t = 0 mod p`` for every class, one combination ``a_t`` per class with
-``sum_m a_t[m] Y_m u_t = 0`` and ``a_t . <Y, L> != 0`` mod ``p``, and the genericity
-projection ``(u, v)`` of the block's classes (distinct ratios mod ``p``).
+checks: a prime ``p`` and the genericity projection ``(u, v)`` of the block's classes
+(distinct ratios mod ``p``, ``p ~ 2**30``: thousands of classes), and a small prime ``q``
+(below ``2**20``: Coq's checker sums products unreduced, ``RefuteOneExtra.check_refute_raw``)
+with basis functionals ``Y_m`` (``r1 x c`` residues) with ``gamma_t^T Y_m u_t = 0 mod q`` for
+every class, one combination ``a_t`` per class with ``sum_m a_t[m] Y_m u_t = 0`` and
+``a_t . <Y, L> != 0`` mod ``q``.
 
-Everything is computed modulo ``p`` (FLINT ``nmod_mat``); the refutation is sound whatever
-``p`` is (Coq re-checks it), and a prime that makes a check fail is replaced by another.
+Everything is computed modulo the primes (NumPy, FLINT ``nmod_mat``); the refutation is sound
+whatever the primes are (Coq re-checks it), and a prime that makes a check fail is replaced.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from pybridge.exact.modular import IntMatrix, random_primes
 #: Primes of the refutation: below 2**31 (Coq's ``p_ok``), large enough that the ratios of
 #: thousands of classes are distinct modulo ``p`` with high probability.
 PRIME_LO, PRIME_HI = 2**29, 2**30
+#: Primes of the refutation: below ``2**21`` (``check_refute_raw``: no product sum overflows).
+REFUTE_LO, REFUTE_HI = 2**19, 2**20
 ATTEMPTS = 4
 
 
@@ -49,7 +53,8 @@ class OneExtra:
 
 @dataclass(frozen=True)
 class OneExtraRefutation:
-    """The data of ``cert_one_extra_not_absorbable`` (residues mod ``p`` except the block)."""
+    """The data of ``cert_one_extra_not_absorbable``: the block, the genericity prime ``p`` and
+    projection ``(u, v)``, the refutation's prime ``q`` and its residues ``Ys``, ``As`` mod ``q``."""
 
     extra: OneExtra
     R1: tuple[int, ...]
@@ -57,10 +62,11 @@ class OneExtraRefutation:
     p: int
     u: tuple[int, ...]
     v: tuple[int, ...]
-    Ys: tuple[tuple[tuple[int, ...], ...], ...]  # s functionals, r1 x c residues each
-    As: tuple[tuple[int, ...], ...]             # k combinations of s residues
+    Ys: tuple[tuple[tuple[int, ...], ...], ...]  # s functionals, r1 x c residues mod q each
+    As: tuple[tuple[int, ...], ...]             # k combinations of s residues mod q
     A: IntMatrix                                 # W_up[:, C] (n x c)
     B: IntMatrix                                 # W_down[R1, :] (r1 x n)
+    q: int = 0
 
 
 def _key(row: list[int]) -> tuple[int, ...]:
@@ -240,43 +246,69 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     r1, c = shape
     s = r1 + 1
     R1, C = tuple(range(r1)), tuple(range(c))
-    z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
+    z, i1 = extra.z, extra.i1
     rep = [t if t < z else t + 1 for t in range(k)]
     ci1 = i1 if i1 < z else i1 - 1
     Ab = A.numerators()[:, list(C)]
     Bb = B.numerators()[list(R1), :]
     rng = random.Random(seed)
+    Ab_ = IntMatrix.from_numerators(Ab, A.den)
+    Bb_ = IntMatrix.from_numerators(Bb, B.den)
     used: list[int] = []
     why = "no prime tried"
+    gen: Optional[tuple[int, tuple[int, ...], tuple[int, ...]]] = None
     for _ in range(ATTEMPTS):
         p = random_primes(1, PRIME_LO, PRIME_HI, rng=rng, avoid=used)[0]
         used.append(p)
-        out, why = _attempt(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, p, rng)
+        uv, why = _generic(Ab, Bb, extra, rep, ci1, r1, p, rng)
+        if uv is not None:
+            gen = (p, uv[0], uv[1])
+            break
+    if gen is None:
+        return None, why
+    for _ in range(ATTEMPTS):
+        q = random_primes(1, REFUTE_LO, REFUTE_HI, rng=rng, avoid=used)[0]
+        used.append(q)
+        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q)
         if out is not None:
-            return (OneExtraRefutation(extra, R1, C, p, out[0], out[1], out[2], out[3],
-                                       IntMatrix.from_numerators(Ab, A.den),
-                                       IntMatrix.from_numerators(Bb, B.den)), "")
-    del ln, ld
+            return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q), ""
     return None, why
 
 
-def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
-             R1: tuple[int, ...], C: tuple[int, ...], s: int, p: int, rng: random.Random):
+def _block_UGL(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
+               R1: tuple[int, ...], C: tuple[int, ...], p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The block's ``U`` (``k x c``), ``G`` (``k x r1``) and ``L`` (``r1 x c``) mod ``p``
+    (``CertifyWidthOneExtra.block_G``, ``block_L``)."""
     z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
-    r1, c, k = len(R1), len(C), len(rep)
+    r1, c = len(R1), len(C)
     Am = _mod(Ab, p)          # n x c
     Bm = _mod(Bb, p)          # r1 x n
     U = Am[rep]               # k x c
     G = (ld % p) * Bm[:, rep].T % p  # k x r1
     G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
     L = np.zeros((r1, c), dtype=np.int64)
+    diag = (ld * dA * dB) % p
     for l_ in range(r1):
         for j in range(c):
-            val = (ld * dA * dB) % p if R1[l_] == C[j] else 0
-            if ln < 0:
-                val += (ln % p) * int(Bm[l_, z]) % p * int(Am[i1, j])
-            L[l_, j] = val % p
-    # genericity of the block's classes: nonzero kinks, distinct ratios (u . a) / (v . a)
+            if R1[l_] == C[j]:
+                L[l_, j] = diag
+    if ln < 0:
+        L = (L + (ln % p) * (Bm[:, z][:, None] * Am[i1][None, :] % p)) % p
+    return U, G, L
+
+
+def _generic(Ab: np.ndarray, Bb: np.ndarray, extra: OneExtra, rep: list[int], ci1: int, r1: int, p: int,
+             rng: random.Random) -> tuple[Optional[tuple[tuple[int, ...], tuple[int, ...]]], str]:
+    """The genericity projection ``(u, v)`` of the block's classes mod ``p`` (nonzero kinks,
+    distinct ratios ``(u . a) / (v . a)``: ``check_generic_sorted``), or ``(None, why not)``."""
+    z, ln, ld = extra.z, extra.ln, extra.ld
+    c = Ab.shape[1]
+    k = len(rep)
+    Am = _mod(Ab, p)
+    Bm = _mod(Bb[:r1], p)
+    U = Am[rep]
+    G = (ld % p) * Bm[:, rep].T % p
+    G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
     if not np.all(G.any(axis=1)):
         return None, "a ridge's kink vanishes on the block's rows"
     u = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
@@ -287,19 +319,47 @@ def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, 
     ratios = [int(x) * pow(int(y), p - 2, p) % p for x, y in zip(Uu.tolist(), Uv.tolist())]
     if len(set(ratios)) != k:
         return None, "two ridge directions look parallel on the block modulo the prime"
+    return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist())), ""
+
+
+def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
+                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int
+                ) -> tuple[Optional[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]], str]:
+    """The basis functionals ``Ys`` and per-class combinations ``As`` mod ``q``, or ``(None, why not)``."""
+    ld = extra.ld
+    r1, c, k = len(R1), len(C), len(rep)
+    U, G, L = _block_UGL(Ab, Bb, dA, dB, extra, rep, ci1, R1, C, q)
     # basis functionals: the nullspace of t |-> G[t] (x) U[t]
-    K = (G[:, :, None] * U[:, None, :] % p).reshape(k, r1 * c)
-    X, nullity = _nmod(K, p).nullspace()
-    if nullity < s:
-        return None, f"the kink functionals leave only {nullity} < {s} dimensions on the block"
-    Ys = np.array([[int(X[i, m]) for i in range(r1 * c)] for m in range(s)], dtype=np.int64)  # s x r1c
+    K = (G[:, :, None] * U[:, None, :] % q).reshape(k, r1 * c)
+    Ys = _kill_nullspace(K, s, q)
+    if isinstance(Ys, str):
+        return None, Ys
     W = Ys.reshape(s * r1, c)
-    V = _ints(_nmod(W, p) * _nmod(U.T.copy(), p))  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
-    ell = [int(x) for x in (_ints(_nmod(Ys, p) * _nmod(L.reshape(r1 * c, 1), p))[:, 0]).tolist()]
-    cL = (ld * dB * dA) % p
-    As = _combinations(V, ell, U, G, cL, r1, s, p)
+    V = _matmul_mod(W, U.T, q)  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
+    ell = [int(x) for x in _matmul_mod(Ys, L.reshape(r1 * c, 1), q)[:, 0].tolist()]
+    cL = (ld * dB * dA) % q
+    As = _combinations(V, ell, U, G, cL, r1, s, q)
     if isinstance(As, str):
         return None, As
     Yt = tuple(tuple(tuple(int(x) for x in Ys[m, l_ * c:(l_ + 1) * c].tolist()) for l_ in range(r1))
                for m in range(s))
-    return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist()), Yt, tuple(As)), ""
+    return (Yt, tuple(As)), ""
+
+
+def _matmul_mod(X: np.ndarray, Y: np.ndarray, q: int) -> np.ndarray:
+    """``X Y mod q`` for residues below ``q < 2**21`` (``int64`` products, summed in chunks
+    that cannot overflow: ``2**42`` per product, at most ``2**20`` of them per chunk)."""
+    step = 1 << 20
+    out = np.zeros((X.shape[0], Y.shape[1]), dtype=np.int64)
+    for c0 in range(0, X.shape[1], step):
+        out = (out + X[:, c0:c0 + step] @ Y[c0:c0 + step]) % q
+    return out
+
+
+def _kill_nullspace(K: np.ndarray, s: int, q: int) -> np.ndarray | str:
+    """``s`` independent vectors ``x`` with ``K x = 0 mod q`` (rows of an ``int64`` array), or why not."""
+    X, nullity = _nmod(K, q).nullspace()
+    if nullity < s:
+        return f"the kink functionals leave only {nullity} < {s} dimensions on the block"
+    N = K.shape[1]
+    return np.array([[int(X[i, m]) for i in range(N)] for m in range(s)], dtype=np.int64).reshape(s, N)

@@ -51,9 +51,10 @@ def _layer(d: int, n: int, seed: int, kind: str, floats: bool = False) -> tuple[
 
 
 def _check_refutation(A: IntMatrix, B: IntMatrix, ref) -> None:
-    """Re-check the refutation in Python, exactly mod p: every basis functional kills every
-    kink, each class's combination kills u_t, and the nonzero value."""
-    p, ex = ref.p, ref.extra
+    """Re-check the refutation in Python, exactly mod its prime q: every basis functional kills
+    every kink, each class's combination kills u_t, and the nonzero value."""
+    p, ex = ref.q, ref.extra
+    assert 2 < p < 2**21 and 2**29 <= ref.p < 2**31
     n = A.shape[0]
     k = n - 1
     rep = [t if t < ex.z else t + 1 for t in range(k)]
@@ -118,9 +119,10 @@ def test_tampered_refutation_rejected(backend) -> None:
     info = dec.width_info
     assert info is not None and info.one_extra is not None
     ref = info.one_extra
-    bad_as = (tuple((x + 1) % ref.p for x in ref.As[0]),) + ref.As[1:]
-    bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.p,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
-    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=ref.p + 2)):
+    bad_as = (tuple((x + 1) % ref.q for x in ref.As[0]),) + ref.As[1:]
+    bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.q,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
+    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=ref.p + 2),
+                replace(ref, q=ref.q + 2), replace(ref, q=2**21 + 23), replace(ref, u=ref.v)):
         tampered = replace(dec, width_info=replace(info, one_extra=bad))
         res = certify(inst, tampered, backend, timeout=300)
         assert res is not None and not res.accepted
