@@ -195,7 +195,8 @@ class _LU:
 
 def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
     """The solution of ``m x = rhs (mod p)`` (``int64`` residues in ``[0, p)``) for square
-    ``m`` invertible mod ``p``, else None.
+    ``m`` invertible mod ``p``, else None. ``rhs``: a vector, or an ``n x s`` matrix of
+    right-hand sides (one factorisation; the solution is ``n x s``).
 
     ``m``: an integer array (any residues) or a ``float64`` array of integers below
     ``2**52`` in absolute value; a column-major ``float64`` ``m`` is factored in place
@@ -217,8 +218,10 @@ def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]
             lu.columns(0, n)
         except Singular:
             return None
-        y = np.remainder(rhs, p).astype(np.float64)[lu.perm].reshape(n, 1)
+        y = np.asfortranarray(np.remainder(rhs, p).astype(np.float64)[lu.perm].reshape(n, -1))
         lu.trsm(a, y, 0)
+    if np.ndim(rhs) == 2:
+        return np.stack([_back_substitute(a, y[:, j], p) for j in range(y.shape[1])], axis=1).reshape(y.shape)
     return _back_substitute(a, y[:, 0], p)
 
 

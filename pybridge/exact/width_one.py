@@ -27,6 +27,7 @@ from typing import Optional
 import flint
 import numpy as np
 
+from pybridge.exact.blas_lu import max_size, solve_square
 from pybridge.exact.modular import IntMatrix, random_primes
 
 #: Primes of the refutation: below 2**31 (Coq's ``p_ok``), large enough that the ratios of
@@ -336,6 +337,9 @@ def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtr
         return None, Ys
     W = Ys.reshape(s * r1, c)
     V = _matmul_mod(W, U.T, q)  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
+    # every functional kills every kink: sum_l G[t, l] (Y_m u_t)[l] = 0 (what Coq checks first)
+    if np.any((V.reshape(s, r1, k) * G.T[None, :, :] % q).sum(axis=1) % q):
+        raise AssertionError("the basis functionals do not kill the kinks")
     ell = [int(x) for x in _matmul_mod(Ys, L.reshape(r1 * c, 1), q)[:, 0].tolist()]
     cL = (ld * dB * dA) % q
     As = _combinations(V, ell, U, G, cL, r1, s, q)
@@ -347,8 +351,11 @@ def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtr
 
 
 def _matmul_mod(X: np.ndarray, Y: np.ndarray, q: int) -> np.ndarray:
-    """``X Y mod q`` for residues below ``q < 2**21`` (``int64`` products, summed in chunks
-    that cannot overflow: ``2**42`` per product, at most ``2**20`` of them per chunk)."""
+    """``X Y mod q`` for residues below ``q < 2**21``: by ``float64`` BLAS when every sum is
+    below ``2**53`` (exact), else in ``int64`` chunks that cannot overflow (``2**42`` per
+    product, at most ``2**20`` of them per chunk)."""
+    if X.shape[1] * (q - 1) ** 2 < 2**53:
+        return np.remainder(X.astype(np.float64) @ Y.astype(np.float64), q).astype(np.int64)
     step = 1 << 20
     out = np.zeros((X.shape[0], Y.shape[1]), dtype=np.int64)
     for c0 in range(0, X.shape[1], step):
@@ -357,7 +364,20 @@ def _matmul_mod(X: np.ndarray, Y: np.ndarray, q: int) -> np.ndarray:
 
 
 def _kill_nullspace(K: np.ndarray, s: int, q: int) -> np.ndarray | str:
-    """``s`` independent vectors ``x`` with ``K x = 0 mod q`` (rows of an ``int64`` array), or why not."""
+    """``s`` independent vectors ``x`` with ``K x = 0 mod q`` (rows of an ``int64`` array), or why not.
+
+    ``K = [K_B | K_F]`` with ``K_B`` its first ``k`` columns: when ``K_B`` is invertible mod
+    ``q``, ``x = (-K_B^-1 K_F e_m, e_m)`` for ``m < s``, from one blocked LU over ``float64``
+    BLAS (:func:`pybridge.exact.blas_lu.solve_square`, ``s`` right-hand sides); otherwise
+    FLINT's nullspace (building its ``nmod_mat`` from Python ints costs about 1 us an entry)."""
+    k, N = K.shape
+    if N >= k + s and k and k <= max_size(REFUTE_HI) and q < REFUTE_HI:
+        X = solve_square(np.asfortranarray(K[:, :k], dtype=np.float64), (-K[:, k:k + s]) % q, q)
+        if X is not None:
+            Ys = np.zeros((s, N), dtype=np.int64)
+            Ys[:, :k] = X.T
+            Ys[np.arange(s), k + np.arange(s)] = 1
+            return Ys
     X, nullity = _nmod(K, q).nullspace()
     if nullity < s:
         return f"the kink functionals leave only {nullity} < {s} dimensions on the block"

@@ -121,7 +121,10 @@ def test_tampered_refutation_rejected(backend) -> None:
     ref = info.one_extra
     bad_as = (tuple((x + 1) % ref.q for x in ref.As[0]),) + ref.As[1:]
     bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.q,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
-    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=ref.p + 2),
+    # p only checks genericity (any modulus that separates the ratios would do): 3 cannot separate
+    # 19 ratios, 2**31 + 11 is not a modulus the checker accepts; q carries the refutation
+    # (below 2**21 for the unreduced dot products)
+    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=3), replace(ref, p=2**31 + 11),
                 replace(ref, q=ref.q + 2), replace(ref, q=2**21 + 23), replace(ref, u=ref.v)):
         tampered = replace(dec, width_info=replace(info, one_extra=bad))
         res = certify(inst, tampered, backend, timeout=300)
