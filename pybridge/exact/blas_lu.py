@@ -220,24 +220,23 @@ def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]
             return None
         y = np.asfortranarray(np.remainder(rhs, p).astype(np.float64)[lu.perm].reshape(n, -1))
         lu.trsm(a, y, 0)
-    if np.ndim(rhs) == 2:
-        return np.stack([_back_substitute(a, y[:, j], p) for j in range(y.shape[1])], axis=1).reshape(y.shape)
-    return _back_substitute(a, y[:, 0], p)
+    return _back_substitute(a, y if np.ndim(rhs) == 2 else y[:, 0], p)
 
 
 def _back_substitute(a: np.ndarray, y: np.ndarray, p: int) -> np.ndarray:
-    """``U x = y`` mod ``p`` (``U`` the reduced upper triangle of ``a``), by blocks of rows:
-    the part of each dot product from solved blocks is one reduced matrix-vector product."""
+    """``U x = y`` mod ``p`` (``U`` the reduced upper triangle of ``a``; ``y`` a vector or a
+    matrix of columns), by blocks of rows: the part of each dot product from solved blocks is
+    one reduced matrix product."""
     n = a.shape[0]
     fp, pinv = float(p), 1.0 / p
-    x = np.zeros(n)
+    x = np.zeros(y.shape)
     inv = np.array([pow(int(v) % p, p - 2, p) for v in np.diagonal(a).tolist()], dtype=np.float64)
     rhs = y.copy()
     block = 64
     for hi in range(n, 0, -block):
         lo = max(0, hi - block)
         for i in range(hi - 1, lo - 1, -1):
-            s = float(np.remainder(a[i, i + 1:hi] @ x[i + 1:hi], fp))
+            s = np.remainder(a[i, i + 1:hi] @ x[i + 1:hi], fp)
             x[i] = (rhs[i] - s) % fp * inv[i] % fp
         if lo:  # the rows above take this block's contribution: n * h * p < 2**53 before reducing
             rhs[:lo] -= a[:lo, lo:hi] @ x[lo:hi]

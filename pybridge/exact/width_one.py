@@ -159,6 +159,20 @@ def _nmod(arr: np.ndarray, p: int) -> flint.nmod_mat:
     return flint.nmod_mat(r, c, arr.ravel().tolist(), p)
 
 
+def _inv_mod(x: np.ndarray, p: int) -> np.ndarray:
+    """``x^(p-2) mod p`` entrywise (the inverses mod a prime ``p < 2**31``, 0 for 0): square and
+    multiply on ``int64`` residues, every product below ``2**62``."""
+    base = np.remainder(x, p).astype(np.int64)
+    out = np.ones_like(base)
+    e = p - 2
+    while e:
+        if e & 1:
+            out = out * base % p
+        base = base * base % p
+        e >>= 1
+    return out
+
+
 def _small_nullspace(M: list[list[int]], s: int, p: int) -> list[list[int]]:
     """A basis of ``{a : M a = 0 mod p}`` (``M``: a few rows of ``s`` residues), by elimination
     in Python ints (faster than a FLINT matrix for these tiny systems)."""
@@ -188,10 +202,6 @@ def _small_nullspace(M: list[list[int]], s: int, p: int) -> list[list[int]]:
     return basis
 
 
-def _ints(m: flint.nmod_mat) -> np.ndarray:
-    return np.array([[int(x) for x in row] for row in m.tolist()], dtype=np.int64).reshape(m.nrows(), m.ncols())
-
-
 def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, G: np.ndarray, cL: int, r1: int, s: int,
                   p: int) -> list[tuple[int, ...]] | str:
     """For every class ``t`` a combination ``a`` with ``sum_m a[m] (Y_m u_t) = 0`` and
@@ -208,31 +218,34 @@ def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, G: np.ndarray, c
     for col in range(r1 - 1):
         piv = M[:, col, col].copy()
         ok &= piv != 0
-        inv = np.array([pow(int(x), p - 2, p) if x else 0 for x in piv.tolist()], dtype=np.int64)
+        inv = _inv_mod(piv, p)
         M[:, col, :] = M[:, col, :] * inv[:, None] % p
         for row in range(r1 - 1):
             if row != col:
                 f = M[:, row, col].copy()
                 M[:, row, :] = (M[:, row, :] - f[:, None] * M[:, col, :]) % p
-    ellv = np.array(ell, dtype=object)
-    out: list[tuple[int, ...]] = []
-    for t in range(k):
-        pick = next((int(x) for x in U[t].tolist() if x % p), 0)
-        if ok[t]:
-            cands = []
-            for free in range(r1 - 1, s):
-                a = [0] * s
-                a[free] = 1
-                for row in range(r1 - 1):
-                    a[row] = -int(M[t, row, free]) % p
-                cands.append(a)
-        else:
-            cands = _small_nullspace(V[:, t].reshape(s, r1).T.tolist(), s, p)
-        alpha = next((a for a in cands if int(np.dot(np.array(a, dtype=object), ellv)) % p and pick * cL % p), None)
+    ellv = np.array(ell, dtype=np.int64) % p
+    Um = np.remainder(U, p)
+    pick = Um[np.arange(k), np.argmax(Um != 0, axis=1)] if k else np.zeros(0, dtype=np.int64)
+    live = pick * (cL % p) % p != 0  # pick, cL < 2**31: no overflow
+    # the candidates of the classes eliminated above, all at once: a[free] = 1,
+    # a[row] = -M[t, row, free]; a . ell = ell[free] - sum_row M[t, row, free] ell[row]
+    Mf = M[:, :r1 - 1, r1 - 1:]  # k x (r1 - 1) x (s - r1 + 1), residues
+    D = (ellv[None, r1 - 1:] - (Mf * ellv[None, :r1 - 1, None] % p).sum(axis=1)) % p
+    first = np.argmax(D != 0, axis=1)
+    As = np.zeros((k, s), dtype=np.int64)
+    rows = np.arange(k)
+    As[rows, r1 - 1 + first] = 1
+    As[:, :r1 - 1] = (-Mf[rows, :, first]) % p
+    good = ok & live & (D[rows, first] != 0)
+    out = As.tolist()
+    for t in np.flatnonzero(~good).tolist():
+        cands = _small_nullspace(V[:, t].reshape(s, r1).T.tolist(), s, p)
+        alpha = next((a for a in cands if sum(x * y for x, y in zip(a, ell)) % p and int(pick[t]) * cL % p), None)
         if alpha is None:
             return f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
-        out.append(tuple(alpha))
-    return out
+        out[t] = alpha
+    return [tuple(a) for a in out]
 
 
 def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = None) -> tuple[
@@ -317,8 +330,8 @@ def _generic(Ab: np.ndarray, Bb: np.ndarray, extra: OneExtra, rep: list[int], ci
     Uu, Uv = U @ u % p, U @ v % p  # entries < 2**30 * 2**10 * c: no overflow for c < 2**23
     if np.any(Uv == 0):
         return None, "a projection vanishes modulo the prime"
-    ratios = [int(x) * pow(int(y), p - 2, p) % p for x, y in zip(Uu.tolist(), Uv.tolist())]
-    if len(set(ratios)) != k:
+    ratios = Uu * _inv_mod(Uv, p) % p
+    if len(np.unique(ratios)) != k:
         return None, "two ridge directions look parallel on the block modulo the prime"
     return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist())), ""
 
@@ -378,8 +391,7 @@ def _kill_nullspace(K: np.ndarray, s: int, q: int) -> np.ndarray | str:
             Ys[:, :k] = X.T
             Ys[np.arange(s), k + np.arange(s)] = 1
             return Ys
-    X, nullity = _nmod(K, q).nullspace()
+    Xf, nullity = _nmod(K, q).nullspace()
     if nullity < s:
         return f"the kink functionals leave only {nullity} < {s} dimensions on the block"
-    N = K.shape[1]
-    return np.array([[int(X[i, m]) for i in range(N)] for m in range(s)], dtype=np.int64).reshape(s, N)
+    return np.array([[int(Xf[i, m]) for i in range(N)] for m in range(s)], dtype=np.int64).reshape(s, N)
