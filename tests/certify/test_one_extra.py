@@ -18,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.activations import resolve
+from pybridge.certify.kinds import CannotCertify
 from pybridge.certify.pipeline import certify
+from pybridge.certify.width_one import block_codes
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
+from pybridge.exact.blas_lu import solve_square
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtra, block_shape, find_one_extra, refute
 from pybridge.model import Instance
@@ -182,3 +185,61 @@ def test_refutation_exact_or_undecided(seed: int, n: int, kind: str) -> None:
     if dec.verdict == "not_absorbable" and dec.width_info is not None and dec.width_info.reason == "one_extra":
         assert dec.width_info.one_extra is not None
         _check_refutation(Ai, Bi, dec.width_info.one_extra)
+
+
+def test_tampered_block_code_rejected(backend) -> None:
+    """A certificate whose coded block differs from the weights in one entry (the refutation
+    still computed from the true weights) is rejected: Coq compares the certificate's codes
+    with the ones written from the instance."""
+    inst = _inst(*_layer(8, 20, 5, "duplicate", floats=True))
+    dec = decide(inst)
+    info = dec.width_info
+    assert info is not None and info.one_extra is not None
+    ref = info.one_extra
+    num = ref.A.numerators().copy()
+    num[4, 0] += 1
+    bad = replace(ref, A=IntMatrix.from_numerators(num, ref.A.den))
+    res = certify(inst, replace(dec, width_info=replace(info, one_extra=bad)), backend, timeout=300)
+    assert res is not None and not res.accepted
+
+
+def test_block_codes_decode_in_coq(backend) -> None:
+    """The codes the certificate writes decode in Coq (``CertifyWidthOneExtra.decode``) to the
+    block's numerators; a code whose value needs 62 bits or more does not ``fit``, and a wrong
+    expected value is rejected."""
+    with pytest.raises(CannotCertify):  # an odd 61-bit magnitude leaves no room for the exponent
+        block_codes([np.array([[2**61 - 1]], dtype=np.int64)])
+    nums = np.array([[0, 5, -3 * 2**40, 2**50 + 1, -(2**20)]], dtype=np.int64)
+    base, (codes,) = block_codes([nums])
+    assert isinstance(codes, np.ndarray)
+    lits = "; ".join(f"{int(c)}" for c in codes.ravel())
+    vals = "; ".join(f"({int(v)})%Z" for v in nums.ravel())
+    head = ("From Coq Require Import ZArith List Uint63.\nFrom Absorb Require Import IntSums CodedData "
+            "CertifyCoded CertifyWidthOneExtra.\nImport ListNotations.\n"
+            f"Definition E : int := {base}%uint63.\nDefinition RA : list (list int) := [[{lits}]]%uint63.\n")
+    ok = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals}].\nProof. vm_compute. reflexivity. Qed.\n"
+                 "Goal fits E RA = true.\nProof. vm_compute. reflexivity. Qed.\n"
+                 # 2**62: magnitude 1, exponent 62
+                 f"Goal fits1 E ((1 * E + 62) * 2)%uint63 = false.\nProof. vm_compute. reflexivity. Qed.\n")
+    assert backend.check_file(ok, stem="DecodeOk", timeout=120).accepted
+    wrong = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals.replace('(5)', '(6)')}].\n"
+                    "Proof. vm_compute. reflexivity. Qed.\n")
+    assert not backend.check_file(wrong, stem="DecodeWrong", timeout=120).accepted
+
+
+def test_solve_square_many_right_hand_sides() -> None:
+    """``blas_lu.solve_square`` with a matrix of right-hand sides: ``m x = rhs`` mod p column
+    by column, the same as the vector solves (the refutation's kill-matrix nullspace)."""
+    rng = np.random.default_rng(6)
+    p = 786433
+    m = rng.integers(0, p, (70, 70))
+    rhs = rng.integers(0, p, (70, 5))
+    x = solve_square(m.copy(), rhs, p)
+    assert x is not None and x.shape == (70, 5)
+    assert np.array_equal((m.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+    for j in range(5):
+        col = solve_square(m.copy(), rhs[:, j], p)
+        assert col is not None and np.array_equal(col, x[:, j])
+    sing = m.copy()
+    sing[:, 3] = sing[:, 1]
+    assert solve_square(sing, rhs, p) is None
