@@ -12,8 +12,13 @@
     ([check_generic_sorted]) and the refutation ([check_refute]), for every
     pair [(A, B)] agreeing with the block and satisfying the relation:
     [~ absorbable_ungated relu d n n identity A B].  The checkers read the data
-    mod [p] only; the block's [U], [G], [L] are computed by [check_one_extra]
-    from [RA] and [CB]. *)
+    modulo primes only: genericity mod [p] (about [2^30]: thousands of distinct
+    ratios), the refutation mod [q] below [2^21] ([check_refute_raw]: dot
+    products summed unreduced); the block's [U], [G], [L] are computed by
+    [check_one_extra] from [RA] and [CB].
+    [cert_one_extra_coded_not_absorbable] (the form certificates use): the same
+    with the block written as codes of [+- m 2^e] ([CodedData.dval]), decoded
+    by the VM ([decode]). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
