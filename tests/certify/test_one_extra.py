@@ -243,3 +243,18 @@ def test_solve_square_many_right_hand_sides() -> None:
     sing = m.copy()
     sing[:, 3] = sing[:, 1]
     assert solve_square(sing, rhs, p) is None
+
+
+def test_block_codes_python_ints_match_int64() -> None:
+    """A block held as Python ints (its matrix has entries beyond 64 bits elsewhere) gets the
+    same codes as the int64 path; a numerator of 2**62 or more is refused."""
+    rng = np.random.default_rng(7)
+    a = rng.integers(-(2**40), 2**40, (6, 5)) << rng.integers(0, 12, (6, 5))
+    b = rng.integers(-(2**30), 2**30, (3, 6))
+    base, (ca, cb) = block_codes([a, b])
+    base_o, (oa, ob) = block_codes([a.astype(object), b.astype(object)])
+    assert base_o == base
+    assert [list(map(int, r)) for r in ca.tolist()] == [list(r) for r in oa]
+    assert [list(map(int, r)) for r in cb.tolist()] == [list(r) for r in ob]
+    with pytest.raises(CannotCertify):
+        block_codes([np.array([[2**62, 1]], dtype=object)])
