@@ -352,7 +352,7 @@ def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtr
     V = _matmul_mod(W, U.T, q)  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
     # every functional kills every kink: sum_l G[t, l] (Y_m u_t)[l] = 0 (what Coq checks first)
     if np.any((V.reshape(s, r1, k) * G.T[None, :, :] % q).sum(axis=1) % q):
-        raise AssertionError("the basis functionals do not kill the kinks")
+        return None, "internal check failed: the basis functionals do not kill every kink"
     ell = [int(x) for x in _matmul_mod(Ys, L.reshape(r1 * c, 1), q)[:, 0].tolist()]
     cL = (ld * dB * dA) % q
     As = _combinations(V, ell, U, G, cL, r1, s, q)
