@@ -258,3 +258,18 @@ def test_block_codes_python_ints_match_int64() -> None:
     assert [list(map(int, r)) for r in cb.tolist()] == [list(r) for r in ob]
     with pytest.raises(CannotCertify):
         block_codes([np.array([[2**62, 1]], dtype=object)])
+
+
+def test_flint_nullspace_fallback(monkeypatch) -> None:
+    """When the LU of the kill matrix's first columns is not available (singular mod q),
+    FLINT's nullspace gives the functionals; the refutation is the same kind, checked exactly."""
+    import pybridge.exact.width_one as w1
+
+    monkeypatch.setattr(w1, "solve_square", lambda *args: None)
+    A, B = _layer(8, 20, 8, "zero")
+    Ai, Bi = IntMatrix.from_numerators(A, 1), IntMatrix.from_numerators(B, 1)
+    ex, _ = find_one_extra(Ai)
+    assert ex is not None
+    ref, why = refute(Ai, Bi, ex, seed=8)
+    assert ref is not None, why
+    _check_refutation(Ai, Bi, ref)
