@@ -7,13 +7,15 @@ and a stride-0 view (``numpy.broadcast_to``) of one row.
 
     PYBRIDGE_ROOT=/work/wt/lib .venv/bin/python bench/bench_nongeneric.py [--no-prove] [--case NAME ...]
 
-Prints one line per case: verdict, result, decide seconds, certify seconds (Coq), checked.
-Wall-clock times on a shared machine are noisy.
+Prints one line per case: verdict, result, decide seconds, certify seconds (Coq), checked,
+and the CPU seconds of the case (this process and its coqc children: less sensitive to the
+machine's load than wall-clock time, which on a shared machine is noisy).
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 from typing import Callable
 
@@ -80,6 +82,13 @@ CASES: dict[str, tuple[Callable[[int, int], Instance], int, int]] = {
 }
 
 
+def _cpu() -> float:
+    """CPU seconds used so far by this process and its finished children (coqc)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-prove", action="store_true", help="decide only (no Coq)")
@@ -89,6 +98,7 @@ def main() -> None:
     backend = None if args.no_prove else CoqBackend()
     for name in args.case or list(CASES):
         make, d, n = CASES[name]
+        cpu0 = _cpu()
         t0 = time.perf_counter()
         inst = make(d, n)
         t1 = time.perf_counter()
@@ -101,7 +111,8 @@ def main() -> None:
             checked = res is not None and res.accepted
             note = "" if checked or res is None else res.message.splitlines()[0][:160]
         print(f"{name}: read {t1 - t0:.2f}s  decide {t2 - t1:.2f}s  verdict {dec.verdict} ({dec.result})  "
-              f"certify {'-' if cert_s is None else f'{cert_s:.1f}s'}  checked {checked}  {note}", flush=True)
+              f"certify {'-' if cert_s is None else f'{cert_s:.1f}s'}  checked {checked}  "
+              f"cpu {_cpu() - cpu0:.1f}s  {note}", flush=True)
         print(f"    {dec.reason[:240]}", flush=True)
 
 

@@ -44,7 +44,7 @@ from pybridge.certify.bias import find_block, write_bias_partial
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
 from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
-from pybridge.certify.rank import rank_term
+from pybridge.certify.rank import GroupingData, enum_ts, rank_term, shifted_int
 from pybridge.certify.width_one import LIBRARY_FILE as ONE_EXTRA_FILE
 from pybridge.certify.width_one import build_one_extra
 from pybridge.decision.genericity import check_generic
@@ -175,8 +175,75 @@ def form_int_parts(form: RidgeForm, extra_rows: Sequence[Sequence[Fraction]]) ->
 def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[tuple[str, str, str, str, tuple[str, ...]]]]:
     name = inst.activation.name
     pm = PM_FACTS.get(name)
-    extra = (pm[4] if pm else ()) + R8_MODULES
+    extra = (pm[4] if pm else ()) + R8_MODULES + (("RankSparse",) if library_has(SPARSE_FILE) else ())
     return CoqWriter(extra=extra), ("relu" if pm is None else pm[0]), pm
+
+
+SPARSE_FILE = "certify/RankSparse.v"
+SparseEntry = tuple[int, int, list[int], int]  # (t0, i0, J, D) of RankSparse.sparse_entry
+
+
+def sparse_entries(g: GroupingData, d: int, m: int) -> Optional[list[SparseEntry]]:
+    """The entries of ``RankSparse.check_sparse_refute`` at width ``m`` for one ridge class
+    (``k = 1``), or None when the sparse form does not apply (then the dense rank entries
+    are written).
+
+    For every pair ``(T, S)`` with ``|T| <= 1`` (``t0`` the class in ``T``, else class 0):
+    the pivot ``i0`` (first nonzero entry of ``u_t0``), ``c = (m - k - |T|) // 2 + 1`` other
+    indices ``J``, and ``D``, when ``u_t0[i0] M[j_a, j_b] - u_t0[j_b] M[j_a, i0]`` is ``D``
+    on the diagonal and 0 elsewhere for ``M = shifted_int`` (the identity plus terms along
+    ``u_t0``, as for a layer whose rows lie on one line)."""
+    k = g.k
+    if k != 1:  # one ridge class (rows on one line); several classes keep the dense entries
+        return None
+    Un = g.U.numerators()
+    out: list[SparseEntry] = []
+    for T, S in enum_ts(k):
+        nT = sum(T)
+        if k + nT > m:
+            continue
+        if nT > 1:
+            return None
+        t0 = T.index(True) if nT else 0
+        u = [int(x) for x in Un[t0].tolist()]
+        i0 = next((i for i, x in enumerate(u) if x), None)
+        c = (m - k - nT) // 2 + 1
+        if i0 is None or c > d - 1:
+            return None
+        J = [j for j in range(d) if j != i0][:c]
+        M = shifted_int(g.U, g.G, g.L, k, S, d)
+        D = u[i0] * M[J[0]][J[0]] - u[J[0]] * M[J[0]][i0]
+        if D == 0:
+            return None
+        for a, ja in enumerate(J):
+            row, mi = M[ja], M[ja][i0]
+            for b, jb in enumerate(J):
+                if u[i0] * row[jb] - u[jb] * mi != (D if a == b else 0):
+                    return None
+        out.append((t0, i0, J, D))
+    return out
+
+
+def _rank_term(w: CoqWriter, g: GroupingData, d: int, m: int, sigma: str,
+               pm: Optional[tuple[str, str, str, str, tuple[str, ...]]]) -> str:
+    """The refutation at width ``m`` (every ``(T, S)``): sparse entries
+    (``RankSparse.cert_r8_rank_sparse_*``: a few small integers per pair, checked in seconds
+    where the dense ones take hours at ``d = 300``) when they apply, else
+    :func:`pybridge.certify.rank.rank_term`."""
+    es = sparse_entries(g, d, m) if library_has(SPARSE_FILE) else None
+    if es is None:
+        return rank_term(w, g, d, m, sigma, pm)
+    tag = str(m)
+    names = []
+    for i, (t0, i0, J, D) in enumerate(es):
+        names.append(f"SP{tag}_{i}")
+        w.add(f"Definition SP{tag}_{i} : sparse_entry := Build_sparse_entry {t0}%nat {i0}%nat {nat_list(J)} ({D})%Z.")
+    w.add(f"Definition SP{tag} : list sparse_entry := [{'; '.join(names)}].")
+    w.check(f"sp_ok{tag}", f"check_sparse_refute d k {m}%nat dL (zrows RL) dG (zrows CG) dU (zrows RU) SP{tag}")
+    args = g.args.format(m=f"{m}%nat") + f" SP{tag}"
+    if pm is None:
+        return f"(cert_r8_rank_sparse_relu {args} g_ok l_ok nz_ok sp_ok{tag})"
+    return f"(cert_r8_rank_sparse_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok sp_ok{tag})"
 
 
 def zmatrix(w: CoqWriter, name: str, rows: Sequence[Sequence[int]] | np.ndarray) -> str:
@@ -300,7 +367,7 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
         if low in ("below_classes", "no_subset_at_k", "exhaustive") and m >= 1:
             _canonical_checks(w, pm)
             lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else \
-                _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else rank_term(w, g, inst.d, m - 1, sigma, pm)
+                _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else _rank_term(w, g, inst.d, m - 1, sigma, pm)
             stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
             term = f"(conj {term} {lterm})"
             kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
@@ -314,7 +381,7 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
         kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
     elif info.reason == "exhaustive":
         _canonical_checks(w, pm)
-        term, stmt = rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
+        term, stmt = _rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
         kind = f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank certificate (R8 =>)"
     else:
         raise CannotCertify(f"no certificate for the width reason {info.reason!r}")

@@ -248,7 +248,25 @@ def search_subset(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> SearchOutcome:
 
 def _block_search(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOutcome]:
     """The generic case on the block ``R x R``: ``n + 1`` equations, one square solve.
-    None when the block system is not inconsistent mod p (the general search decides)."""
+    None when the block system is not inconsistent mod p (the general search decides).
+
+    Indices ``i`` with ``a_i = 0`` or ``b_i = 0`` (a pruned neuron) never enter the system:
+    the block system of the others is solved, and its functional (it reads positions only)
+    is re-checked on the whole system."""
+    n = A.shape[0]
+    a, b = A.numerators(), B.numerators()
+    live = np.flatnonzero(np.any(a != 0, axis=1) & np.any(b != 0, axis=0))
+    if 0 < len(live) < n:
+        out = _block_search_live(IntMatrix.from_numerators(a[live], A.den),
+                                 IntMatrix.from_numerators(b[:, live], B.den), T)
+        if out is None or out.certificate is None or not verify_nosub(_System(A, B, T, out.certificate.p),
+                                                                       out.certificate):
+            return None
+        return out
+    return _block_search_live(A, B, T)
+
+
+def _block_search_live(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[SearchOutcome]:
     n, d = A.shape
     R = block_indices(d, n)
     r = len(R)

@@ -256,7 +256,7 @@ def _one_extra(inst: Instance, info: WidthInfo, why: str) -> tuple[str, WidthInf
             else f"row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1}")
     return "not_absorbable", replace(info, reason="one_extra", one_extra=ref), (
         f"width n = k + 1 with {what}: R8 leaves r = 0 and |T| <= 1, and {len(ref.Ys)} functionals on a "
-        f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.p}) refute every (T, S) (R8 =>)")
+        f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.q}) refute every (T, S) (R8 =>)")
 
 
 def _aug_int_rows(inst: Instance) -> list[tuple[int, ...]]:

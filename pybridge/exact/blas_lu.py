@@ -195,7 +195,8 @@ class _LU:
 
 def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]:
     """The solution of ``m x = rhs (mod p)`` (``int64`` residues in ``[0, p)``) for square
-    ``m`` invertible mod ``p``, else None.
+    ``m`` invertible mod ``p``, else None. ``rhs``: a vector, or an ``n x s`` matrix of
+    right-hand sides (one factorisation; the solution is ``n x s``).
 
     ``m``: an integer array (any residues) or a ``float64`` array of integers below
     ``2**52`` in absolute value; a column-major ``float64`` ``m`` is factored in place
@@ -217,24 +218,25 @@ def solve_square(m: np.ndarray, rhs: np.ndarray, p: int) -> Optional[np.ndarray]
             lu.columns(0, n)
         except Singular:
             return None
-        y = np.remainder(rhs, p).astype(np.float64)[lu.perm].reshape(n, 1)
+        y = np.asfortranarray(np.remainder(rhs, p).astype(np.float64)[lu.perm].reshape(n, -1))
         lu.trsm(a, y, 0)
-    return _back_substitute(a, y[:, 0], p)
+    return _back_substitute(a, y if np.ndim(rhs) == 2 else y[:, 0], p)
 
 
 def _back_substitute(a: np.ndarray, y: np.ndarray, p: int) -> np.ndarray:
-    """``U x = y`` mod ``p`` (``U`` the reduced upper triangle of ``a``), by blocks of rows:
-    the part of each dot product from solved blocks is one reduced matrix-vector product."""
+    """``U x = y`` mod ``p`` (``U`` the reduced upper triangle of ``a``; ``y`` a vector or a
+    matrix of columns), by blocks of rows: the part of each dot product from solved blocks is
+    one reduced matrix product."""
     n = a.shape[0]
     fp, pinv = float(p), 1.0 / p
-    x = np.zeros(n)
+    x = np.zeros(y.shape)
     inv = np.array([pow(int(v) % p, p - 2, p) for v in np.diagonal(a).tolist()], dtype=np.float64)
     rhs = y.copy()
     block = 64
     for hi in range(n, 0, -block):
         lo = max(0, hi - block)
         for i in range(hi - 1, lo - 1, -1):
-            s = float(np.remainder(a[i, i + 1:hi] @ x[i + 1:hi], fp))
+            s = np.remainder(a[i, i + 1:hi] @ x[i + 1:hi], fp)
             x[i] = (rhs[i] - s) % fp * inv[i] % fp
         if lo:  # the rows above take this block's contribution: n * h * p < 2**53 before reducing
             rhs[:lo] -= a[:lo, lo:hi] @ x[lo:hi]

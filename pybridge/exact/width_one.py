@@ -6,13 +6,15 @@ ridge classes. At width ``m = n = k + 1`` R8's condition leaves ``r = 0`` and ``
 some ``S`` makes ``M_S = L + sum_S gamma_t u_t^T`` zero or ``e u_t0^T``. This module finds a
 linear refutation of every such ``(T, S)`` on a block (rows ``R1`` of ``W_down``, columns
 ``C`` of ``W_up``), the data Coq's ``CertifyWidthOneExtra.cert_one_extra_not_absorbable``
-checks: a prime ``p``, basis functionals ``Y_m`` (``r1 x c`` residues) with
-``gamma_t^T Y_m u_t = 0 mod p`` for every class, one combination ``a_t`` per class with
-``sum_m a_t[m] Y_m u_t = 0`` and ``a_t . <Y, L> != 0`` mod ``p``, and the genericity
-projection ``(u, v)`` of the block's classes (distinct ratios mod ``p``).
+checks: a prime ``p`` and the genericity projection ``(u, v)`` of the block's classes
+(distinct ratios mod ``p``, ``p ~ 2**30``: thousands of classes), and a small prime ``q``
+(below ``2**20``: Coq's checker sums products unreduced, ``RefuteOneExtra.check_refute_raw``)
+with basis functionals ``Y_m`` (``r1 x c`` residues) with ``gamma_t^T Y_m u_t = 0 mod q`` for
+every class, one combination ``a_t`` per class with ``sum_m a_t[m] Y_m u_t = 0`` and
+``a_t . <Y, L> != 0`` mod ``q``.
 
-Everything is computed modulo ``p`` (FLINT ``nmod_mat``); the refutation is sound whatever
-``p`` is (Coq re-checks it), and a prime that makes a check fail is replaced by another.
+Everything is computed modulo the primes (NumPy, FLINT ``nmod_mat``); the refutation is sound
+whatever the primes are (Coq re-checks it), and a prime that makes a check fail is replaced.
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ from typing import Optional
 import flint
 import numpy as np
 
+from pybridge.exact.blas_lu import max_size, solve_square
 from pybridge.exact.modular import IntMatrix, random_primes
 
 #: Primes of the refutation: below 2**31 (Coq's ``p_ok``), large enough that the ratios of
 #: thousands of classes are distinct modulo ``p`` with high probability.
 PRIME_LO, PRIME_HI = 2**29, 2**30
+#: Primes of the refutation: below ``2**21`` (``check_refute_raw``: no product sum overflows).
+REFUTE_LO, REFUTE_HI = 2**19, 2**20
 ATTEMPTS = 4
 
 
@@ -49,7 +54,8 @@ class OneExtra:
 
 @dataclass(frozen=True)
 class OneExtraRefutation:
-    """The data of ``cert_one_extra_not_absorbable`` (residues mod ``p`` except the block)."""
+    """The data of ``cert_one_extra_not_absorbable``: the block, the genericity prime ``p`` and
+    projection ``(u, v)``, the refutation's prime ``q`` and its residues ``Ys``, ``As`` mod ``q``."""
 
     extra: OneExtra
     R1: tuple[int, ...]
@@ -57,10 +63,11 @@ class OneExtraRefutation:
     p: int
     u: tuple[int, ...]
     v: tuple[int, ...]
-    Ys: tuple[tuple[tuple[int, ...], ...], ...]  # s functionals, r1 x c residues each
-    As: tuple[tuple[int, ...], ...]             # k combinations of s residues
+    Ys: tuple[tuple[tuple[int, ...], ...], ...]  # s functionals, r1 x c residues mod q each
+    As: tuple[tuple[int, ...], ...]             # k combinations of s residues mod q
     A: IntMatrix                                 # W_up[:, C] (n x c)
     B: IntMatrix                                 # W_down[R1, :] (r1 x n)
+    q: int = 0
 
 
 def _key(row: list[int]) -> tuple[int, ...]:
@@ -152,6 +159,20 @@ def _nmod(arr: np.ndarray, p: int) -> flint.nmod_mat:
     return flint.nmod_mat(r, c, arr.ravel().tolist(), p)
 
 
+def _inv_mod(x: np.ndarray, p: int) -> np.ndarray:
+    """``x^(p-2) mod p`` entrywise (the inverses mod a prime ``p < 2**31``, 0 for 0): square and
+    multiply on ``int64`` residues, every product below ``2**62``."""
+    base = np.remainder(x, p).astype(np.int64)
+    out = np.ones_like(base)
+    e = p - 2
+    while e:
+        if e & 1:
+            out = out * base % p
+        base = base * base % p
+        e >>= 1
+    return out
+
+
 def _small_nullspace(M: list[list[int]], s: int, p: int) -> list[list[int]]:
     """A basis of ``{a : M a = 0 mod p}`` (``M``: a few rows of ``s`` residues), by elimination
     in Python ints (faster than a FLINT matrix for these tiny systems)."""
@@ -181,10 +202,6 @@ def _small_nullspace(M: list[list[int]], s: int, p: int) -> list[list[int]]:
     return basis
 
 
-def _ints(m: flint.nmod_mat) -> np.ndarray:
-    return np.array([[int(x) for x in row] for row in m.tolist()], dtype=np.int64).reshape(m.nrows(), m.ncols())
-
-
 def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, G: np.ndarray, cL: int, r1: int, s: int,
                   p: int) -> list[tuple[int, ...]] | str:
     """For every class ``t`` a combination ``a`` with ``sum_m a[m] (Y_m u_t) = 0`` and
@@ -201,31 +218,34 @@ def _combinations(V: np.ndarray, ell: list[int], U: np.ndarray, G: np.ndarray, c
     for col in range(r1 - 1):
         piv = M[:, col, col].copy()
         ok &= piv != 0
-        inv = np.array([pow(int(x), p - 2, p) if x else 0 for x in piv.tolist()], dtype=np.int64)
+        inv = _inv_mod(piv, p)
         M[:, col, :] = M[:, col, :] * inv[:, None] % p
         for row in range(r1 - 1):
             if row != col:
                 f = M[:, row, col].copy()
                 M[:, row, :] = (M[:, row, :] - f[:, None] * M[:, col, :]) % p
-    ellv = np.array(ell, dtype=object)
-    out: list[tuple[int, ...]] = []
-    for t in range(k):
-        pick = next((int(x) for x in U[t].tolist() if x % p), 0)
-        if ok[t]:
-            cands = []
-            for free in range(r1 - 1, s):
-                a = [0] * s
-                a[free] = 1
-                for row in range(r1 - 1):
-                    a[row] = -int(M[t, row, free]) % p
-                cands.append(a)
-        else:
-            cands = _small_nullspace(V[:, t].reshape(s, r1).T.tolist(), s, p)
-        alpha = next((a for a in cands if int(np.dot(np.array(a, dtype=object), ellv)) % p and pick * cL % p), None)
+    ellv = np.array(ell, dtype=np.int64) % p
+    Um = np.remainder(U, p)
+    pick = Um[np.arange(k), np.argmax(Um != 0, axis=1)] if k else np.zeros(0, dtype=np.int64)
+    live = pick * (cL % p) % p != 0  # pick, cL < 2**31: no overflow
+    # the candidates of the classes eliminated above, all at once: a[free] = 1,
+    # a[row] = -M[t, row, free]; a . ell = ell[free] - sum_row M[t, row, free] ell[row]
+    Mf = M[:, :r1 - 1, r1 - 1:]  # k x (r1 - 1) x (s - r1 + 1), residues
+    D = (ellv[None, r1 - 1:] - (Mf * ellv[None, :r1 - 1, None] % p).sum(axis=1)) % p
+    first = np.argmax(D != 0, axis=1)
+    As = np.zeros((k, s), dtype=np.int64)
+    rows = np.arange(k)
+    As[rows, r1 - 1 + first] = 1
+    As[:, :r1 - 1] = (-Mf[rows, :, first]) % p
+    good = ok & live & (D[rows, first] != 0)
+    out = As.tolist()
+    for t in np.flatnonzero(~good).tolist():
+        cands = _small_nullspace(V[:, t].reshape(s, r1).T.tolist(), s, p)
+        alpha = next((a for a in cands if sum(x * y for x, y in zip(a, ell)) % p and int(pick[t]) * cL % p), None)
         if alpha is None:
             return f"no combination of the functionals refutes T = {{{t}}} modulo the prime"
-        out.append(tuple(alpha))
-    return out
+        out[t] = alpha
+    return [tuple(a) for a in out]
 
 
 def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = None) -> tuple[
@@ -240,43 +260,69 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     r1, c = shape
     s = r1 + 1
     R1, C = tuple(range(r1)), tuple(range(c))
-    z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
+    z, i1 = extra.z, extra.i1
     rep = [t if t < z else t + 1 for t in range(k)]
     ci1 = i1 if i1 < z else i1 - 1
     Ab = A.numerators()[:, list(C)]
     Bb = B.numerators()[list(R1), :]
     rng = random.Random(seed)
+    Ab_ = IntMatrix.from_numerators(Ab, A.den)
+    Bb_ = IntMatrix.from_numerators(Bb, B.den)
     used: list[int] = []
     why = "no prime tried"
+    gen: Optional[tuple[int, tuple[int, ...], tuple[int, ...]]] = None
     for _ in range(ATTEMPTS):
         p = random_primes(1, PRIME_LO, PRIME_HI, rng=rng, avoid=used)[0]
         used.append(p)
-        out, why = _attempt(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, p, rng)
+        uv, why = _generic(Ab, Bb, extra, rep, ci1, r1, p, rng)
+        if uv is not None:
+            gen = (p, uv[0], uv[1])
+            break
+    if gen is None:
+        return None, why
+    for _ in range(ATTEMPTS):
+        q = random_primes(1, REFUTE_LO, REFUTE_HI, rng=rng, avoid=used)[0]
+        used.append(q)
+        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q)
         if out is not None:
-            return (OneExtraRefutation(extra, R1, C, p, out[0], out[1], out[2], out[3],
-                                       IntMatrix.from_numerators(Ab, A.den),
-                                       IntMatrix.from_numerators(Bb, B.den)), "")
-    del ln, ld
+            return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q), ""
     return None, why
 
 
-def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
-             R1: tuple[int, ...], C: tuple[int, ...], s: int, p: int, rng: random.Random):
+def _block_UGL(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
+               R1: tuple[int, ...], C: tuple[int, ...], p: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The block's ``U`` (``k x c``), ``G`` (``k x r1``) and ``L`` (``r1 x c``) mod ``p``
+    (``CertifyWidthOneExtra.block_G``, ``block_L``)."""
     z, i1, ln, ld = extra.z, extra.i1, extra.ln, extra.ld
-    r1, c, k = len(R1), len(C), len(rep)
+    r1, c = len(R1), len(C)
     Am = _mod(Ab, p)          # n x c
     Bm = _mod(Bb, p)          # r1 x n
     U = Am[rep]               # k x c
     G = (ld % p) * Bm[:, rep].T % p  # k x r1
     G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
     L = np.zeros((r1, c), dtype=np.int64)
+    diag = (ld * dA * dB) % p
     for l_ in range(r1):
         for j in range(c):
-            val = (ld * dA * dB) % p if R1[l_] == C[j] else 0
-            if ln < 0:
-                val += (ln % p) * int(Bm[l_, z]) % p * int(Am[i1, j])
-            L[l_, j] = val % p
-    # genericity of the block's classes: nonzero kinks, distinct ratios (u . a) / (v . a)
+            if R1[l_] == C[j]:
+                L[l_, j] = diag
+    if ln < 0:
+        L = (L + (ln % p) * (Bm[:, z][:, None] * Am[i1][None, :] % p)) % p
+    return U, G, L
+
+
+def _generic(Ab: np.ndarray, Bb: np.ndarray, extra: OneExtra, rep: list[int], ci1: int, r1: int, p: int,
+             rng: random.Random) -> tuple[Optional[tuple[tuple[int, ...], tuple[int, ...]]], str]:
+    """The genericity projection ``(u, v)`` of the block's classes mod ``p`` (nonzero kinks,
+    distinct ratios ``(u . a) / (v . a)``: ``check_generic_sorted``), or ``(None, why not)``."""
+    z, ln, ld = extra.z, extra.ln, extra.ld
+    c = Ab.shape[1]
+    k = len(rep)
+    Am = _mod(Ab, p)
+    Bm = _mod(Bb[:r1], p)
+    U = Am[rep]
+    G = (ld % p) * Bm[:, rep].T % p
+    G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
     if not np.all(G.any(axis=1)):
         return None, "a ridge's kink vanishes on the block's rows"
     u = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
@@ -284,22 +330,68 @@ def _attempt(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, 
     Uu, Uv = U @ u % p, U @ v % p  # entries < 2**30 * 2**10 * c: no overflow for c < 2**23
     if np.any(Uv == 0):
         return None, "a projection vanishes modulo the prime"
-    ratios = [int(x) * pow(int(y), p - 2, p) % p for x, y in zip(Uu.tolist(), Uv.tolist())]
-    if len(set(ratios)) != k:
+    ratios = Uu * _inv_mod(Uv, p) % p
+    if len(np.unique(ratios)) != k:
         return None, "two ridge directions look parallel on the block modulo the prime"
+    return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist())), ""
+
+
+def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
+                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int
+                ) -> tuple[Optional[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]], str]:
+    """The basis functionals ``Ys`` and per-class combinations ``As`` mod ``q``, or ``(None, why not)``."""
+    ld = extra.ld
+    r1, c, k = len(R1), len(C), len(rep)
+    U, G, L = _block_UGL(Ab, Bb, dA, dB, extra, rep, ci1, R1, C, q)
     # basis functionals: the nullspace of t |-> G[t] (x) U[t]
-    K = (G[:, :, None] * U[:, None, :] % p).reshape(k, r1 * c)
-    X, nullity = _nmod(K, p).nullspace()
-    if nullity < s:
-        return None, f"the kink functionals leave only {nullity} < {s} dimensions on the block"
-    Ys = np.array([[int(X[i, m]) for i in range(r1 * c)] for m in range(s)], dtype=np.int64)  # s x r1c
+    K = (G[:, :, None] * U[:, None, :] % q).reshape(k, r1 * c)
+    Ys = _kill_nullspace(K, s, q)
+    if isinstance(Ys, str):
+        return None, Ys
     W = Ys.reshape(s * r1, c)
-    V = _ints(_nmod(W, p) * _nmod(U.T.copy(), p))  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
-    ell = [int(x) for x in (_ints(_nmod(Ys, p) * _nmod(L.reshape(r1 * c, 1), p))[:, 0]).tolist()]
-    cL = (ld * dB * dA) % p
-    As = _combinations(V, ell, U, G, cL, r1, s, p)
+    V = _matmul_mod(W, U.T, q)  # (s r1) x k: V[m r1 + l, t] = (Y_m u_t)[l]
+    # every functional kills every kink: sum_l G[t, l] (Y_m u_t)[l] = 0 (what Coq checks first)
+    if np.any((V.reshape(s, r1, k) * G.T[None, :, :] % q).sum(axis=1) % q):
+        return None, "internal check failed: the basis functionals do not kill every kink"
+    ell = [int(x) for x in _matmul_mod(Ys, L.reshape(r1 * c, 1), q)[:, 0].tolist()]
+    cL = (ld * dB * dA) % q
+    As = _combinations(V, ell, U, G, cL, r1, s, q)
     if isinstance(As, str):
         return None, As
     Yt = tuple(tuple(tuple(int(x) for x in Ys[m, l_ * c:(l_ + 1) * c].tolist()) for l_ in range(r1))
                for m in range(s))
-    return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist()), Yt, tuple(As)), ""
+    return (Yt, tuple(As)), ""
+
+
+def _matmul_mod(X: np.ndarray, Y: np.ndarray, q: int) -> np.ndarray:
+    """``X Y mod q`` for residues below ``q < 2**21``: by ``float64`` BLAS when every sum is
+    below ``2**53`` (exact), else in ``int64`` chunks that cannot overflow (``2**42`` per
+    product, at most ``2**20`` of them per chunk)."""
+    if X.shape[1] * (q - 1) ** 2 < 2**53:
+        return np.remainder(X.astype(np.float64) @ Y.astype(np.float64), q).astype(np.int64)
+    step = 1 << 20
+    out = np.zeros((X.shape[0], Y.shape[1]), dtype=np.int64)
+    for c0 in range(0, X.shape[1], step):
+        out = (out + X[:, c0:c0 + step] @ Y[c0:c0 + step]) % q
+    return out
+
+
+def _kill_nullspace(K: np.ndarray, s: int, q: int) -> np.ndarray | str:
+    """``s`` independent vectors ``x`` with ``K x = 0 mod q`` (rows of an ``int64`` array), or why not.
+
+    ``K = [K_B | K_F]`` with ``K_B`` its first ``k`` columns: when ``K_B`` is invertible mod
+    ``q``, ``x = (-K_B^-1 K_F e_m, e_m)`` for ``m < s``, from one blocked LU over ``float64``
+    BLAS (:func:`pybridge.exact.blas_lu.solve_square`, ``s`` right-hand sides); otherwise
+    FLINT's nullspace (building its ``nmod_mat`` from Python ints costs about 1 us an entry)."""
+    k, N = K.shape
+    if N >= k + s and k and k <= max_size(REFUTE_HI) and q < REFUTE_HI:
+        X = solve_square(np.asfortranarray(K[:, :k], dtype=np.float64), (-K[:, k:k + s]) % q, q)
+        if X is not None:
+            Ys = np.zeros((s, N), dtype=np.int64)
+            Ys[:, :k] = X.T
+            Ys[np.arange(s), k + np.arange(s)] = 1
+            return Ys
+    Xf, nullity = _nmod(K, q).nullspace()
+    if nullity < s:
+        return f"the kink functionals leave only {nullity} < {s} dimensions on the block"
+    return np.array([[int(Xf[i, m]) for i in range(N)] for m in range(s)], dtype=np.int64).reshape(s, N)

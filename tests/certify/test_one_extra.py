@@ -18,9 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.activations import resolve
+from pybridge.certify.kinds import CannotCertify
 from pybridge.certify.pipeline import certify
+from pybridge.certify.width_one import block_codes
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
+from pybridge.exact.blas_lu import solve_square
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtra, block_shape, find_one_extra, refute
 from pybridge.model import Instance
@@ -51,9 +54,10 @@ def _layer(d: int, n: int, seed: int, kind: str, floats: bool = False) -> tuple[
 
 
 def _check_refutation(A: IntMatrix, B: IntMatrix, ref) -> None:
-    """Re-check the refutation in Python, exactly mod p: every basis functional kills every
-    kink, each class's combination kills u_t, and the nonzero value."""
-    p, ex = ref.p, ref.extra
+    """Re-check the refutation in Python, exactly mod its prime q: every basis functional kills
+    every kink, each class's combination kills u_t, and the nonzero value."""
+    p, ex = ref.q, ref.extra
+    assert 2 < p < 2**21 and 2**29 <= ref.p < 2**31
     n = A.shape[0]
     k = n - 1
     rep = [t if t < ex.z else t + 1 for t in range(k)]
@@ -118,9 +122,13 @@ def test_tampered_refutation_rejected(backend) -> None:
     info = dec.width_info
     assert info is not None and info.one_extra is not None
     ref = info.one_extra
-    bad_as = (tuple((x + 1) % ref.p for x in ref.As[0]),) + ref.As[1:]
-    bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.p,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
-    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=ref.p + 2)):
+    bad_as = (tuple((x + 1) % ref.q for x in ref.As[0]),) + ref.As[1:]
+    bad_y = ((ref.Ys[0][0][:1] + ((ref.Ys[0][0][1] + 1) % ref.q,) + ref.Ys[0][0][2:],) + ref.Ys[0][1:],) + ref.Ys[1:]
+    # p only checks genericity (any modulus that separates the ratios would do): 3 cannot separate
+    # 19 ratios, 2**31 + 11 is not a modulus the checker accepts; q carries the refutation
+    # (below 2**21 for the unreduced dot products)
+    for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=3), replace(ref, p=2**31 + 11),
+                replace(ref, q=ref.q + 2), replace(ref, q=2**21 + 23), replace(ref, u=ref.v)):
         tampered = replace(dec, width_info=replace(info, one_extra=bad))
         res = certify(inst, tampered, backend, timeout=300)
         assert res is not None and not res.accepted
@@ -177,3 +185,91 @@ def test_refutation_exact_or_undecided(seed: int, n: int, kind: str) -> None:
     if dec.verdict == "not_absorbable" and dec.width_info is not None and dec.width_info.reason == "one_extra":
         assert dec.width_info.one_extra is not None
         _check_refutation(Ai, Bi, dec.width_info.one_extra)
+
+
+def test_tampered_block_code_rejected(backend) -> None:
+    """A certificate whose coded block differs from the weights in one entry (the refutation
+    still computed from the true weights) is rejected: Coq compares the certificate's codes
+    with the ones written from the instance."""
+    inst = _inst(*_layer(8, 20, 5, "duplicate", floats=True))
+    dec = decide(inst)
+    info = dec.width_info
+    assert info is not None and info.one_extra is not None
+    ref = info.one_extra
+    num = ref.A.numerators().copy()
+    num[4, 0] += 1
+    bad = replace(ref, A=IntMatrix.from_numerators(num, ref.A.den))
+    res = certify(inst, replace(dec, width_info=replace(info, one_extra=bad)), backend, timeout=300)
+    assert res is not None and not res.accepted
+
+
+def test_block_codes_decode_in_coq(backend) -> None:
+    """The codes the certificate writes decode in Coq (``CertifyWidthOneExtra.decode``) to the
+    block's numerators; a code whose value needs 62 bits or more does not ``fit``, and a wrong
+    expected value is rejected."""
+    with pytest.raises(CannotCertify):  # an odd 61-bit magnitude leaves no room for the exponent
+        block_codes([np.array([[2**61 - 1]], dtype=np.int64)])
+    nums = np.array([[0, 5, -3 * 2**40, 2**50 + 1, -(2**20)]], dtype=np.int64)
+    base, (codes,) = block_codes([nums])
+    assert isinstance(codes, np.ndarray)
+    lits = "; ".join(f"{int(c)}" for c in codes.ravel())
+    vals = "; ".join(f"({int(v)})%Z" for v in nums.ravel())
+    head = ("From Coq Require Import ZArith List Uint63.\nFrom Absorb Require Import IntSums CodedData "
+            "CertifyCoded CertifyWidthOneExtra.\nImport ListNotations.\n"
+            f"Definition E : int := {base}%uint63.\nDefinition RA : list (list int) := [[{lits}]]%uint63.\n")
+    ok = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals}].\nProof. vm_compute. reflexivity. Qed.\n"
+                 "Goal fits E RA = true.\nProof. vm_compute. reflexivity. Qed.\n"
+                 # 2**62: magnitude 1, exponent 62
+                 f"Goal fits1 E ((1 * E + 62) * 2)%uint63 = false.\nProof. vm_compute. reflexivity. Qed.\n")
+    assert backend.check_file(ok, stem="DecodeOk", timeout=120).accepted
+    wrong = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals.replace('(5)', '(6)')}].\n"
+                    "Proof. vm_compute. reflexivity. Qed.\n")
+    assert not backend.check_file(wrong, stem="DecodeWrong", timeout=120).accepted
+
+
+def test_solve_square_many_right_hand_sides() -> None:
+    """``blas_lu.solve_square`` with a matrix of right-hand sides: ``m x = rhs`` mod p column
+    by column, the same as the vector solves (the refutation's kill-matrix nullspace)."""
+    rng = np.random.default_rng(6)
+    p = 786433
+    m = rng.integers(0, p, (70, 70))
+    rhs = rng.integers(0, p, (70, 5))
+    x = solve_square(m.copy(), rhs, p)
+    assert x is not None and x.shape == (70, 5)
+    assert np.array_equal((m.astype(object) @ x.astype(object)) % p, rhs.astype(object) % p)
+    for j in range(5):
+        col = solve_square(m.copy(), rhs[:, j], p)
+        assert col is not None and np.array_equal(col, x[:, j])
+    sing = m.copy()
+    sing[:, 3] = sing[:, 1]
+    assert solve_square(sing, rhs, p) is None
+
+
+def test_block_codes_python_ints_match_int64() -> None:
+    """A block held as Python ints (its matrix has entries beyond 64 bits elsewhere) gets the
+    same codes as the int64 path; a numerator of 2**62 or more is refused."""
+    rng = np.random.default_rng(7)
+    a = rng.integers(-(2**40), 2**40, (6, 5)) << rng.integers(0, 12, (6, 5))
+    b = rng.integers(-(2**30), 2**30, (3, 6))
+    base, (ca, cb) = block_codes([a, b])
+    base_o, (oa, ob) = block_codes([a.astype(object), b.astype(object)])
+    assert base_o == base
+    assert [list(map(int, r)) for r in ca.tolist()] == [list(r) for r in oa]
+    assert [list(map(int, r)) for r in cb.tolist()] == [list(r) for r in ob]
+    with pytest.raises(CannotCertify):
+        block_codes([np.array([[2**62, 1]], dtype=object)])
+
+
+def test_flint_nullspace_fallback(monkeypatch) -> None:
+    """When the LU of the kill matrix's first columns is not available (singular mod q),
+    FLINT's nullspace gives the functionals; the refutation is the same kind, checked exactly."""
+    import pybridge.exact.width_one as w1
+
+    monkeypatch.setattr(w1, "solve_square", lambda *args: None)
+    A, B = _layer(8, 20, 8, "zero")
+    Ai, Bi = IntMatrix.from_numerators(A, 1), IntMatrix.from_numerators(B, 1)
+    ex, _ = find_one_extra(Ai)
+    assert ex is not None
+    ref, why = refute(Ai, Bi, ex, seed=8)
+    assert ref is not None, why
+    _check_refutation(Ai, Bi, ref)

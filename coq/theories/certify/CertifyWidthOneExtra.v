@@ -12,12 +12,17 @@
     ([check_generic_sorted]) and the refutation ([check_refute]), for every
     pair [(A, B)] agreeing with the block and satisfying the relation:
     [~ absorbable_ungated relu d n n identity A B].  The checkers read the data
-    mod [p] only; the block's [U], [G], [L] are computed by [check_one_extra]
-    from [RA] and [CB]. *)
+    modulo primes only: genericity mod [p] (about [2^30]: thousands of distinct
+    ratios), the refutation mod [q] below [2^21] ([check_refute_raw]: dot
+    products summed unreduced); the block's [U], [G], [L] are computed by
+    [check_one_extra] from [RA] and [CB].
+    [cert_one_extra_coded_not_absorbable] (the form certificates use): the same
+    with the block written as codes of [+- m 2^e] ([CodedData.dval]), decoded
+    by the VM ([decode]). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
-From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify.
+From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify CertifyCoded.
 From Absorb.decide Require Import RidgeForm R8.
 From Absorb.certify Require Import RefuteOneExtra OneExtraGrouping.
 Import ListNotations.
@@ -85,15 +90,14 @@ Definition block_L (p : int) (R1 C : list nat) (z i1 : nat) (ln ld dA dB : Z)
             else 0%uint63)) (seq 0 (length C))) (seq 0 (length R1)).
 
 Definition check_one_extra (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z)
-    (RA CB : list (list int)) (p : int) (u v : list int) (Ys : list (list (list int)))
+    (RA CB : list (list int)) (p q : int) (u v : list int) (Ys : list (list (list int)))
     (As : list (list int)) : bool :=
   index_ok d R1 && index_ok d C && Nat.ltb z n && Nat.ltb i1 n && negb (Nat.eqb z i1) &&
   (0 <? ld)%Z && (0 <? dA)%Z && (0 <? dB)%Z && Nat.eqb (length RA) n && Nat.eqb (length CB) n &&
   let RU := remove_at z RA in
-  let CG := block_G p (length R1) z i1 ln ld CB in
-  check_generic_sorted (length C) (n - 1) RU CG p u v &&
-  check_refute (length R1) (length C) (n - 1) p (cZ p (ld * dB * dA)) Ys As RU CG
-    (block_L p R1 C z i1 ln ld dA dB RA CB).
+  check_generic_sorted (length C) (n - 1) RU (block_G p (length R1) z i1 ln ld CB) p u v &&
+  check_refute_raw (length R1) (length C) (n - 1) q (cZ q (ld * dB * dA)) Ys As RU
+    (block_G q (length R1) z i1 ln ld CB) (block_L q R1 C z i1 ln ld dA dB RA CB).
 
 (** Row [z] of [A] is [ln / ld] times row [i1]. *)
 Definition row_multiple (d z i1 : nat) (ln ld : Z) (A : mat) : Prop :=
@@ -178,19 +182,21 @@ End BlockData.
 Section Cert.
 
 Variables (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z) (RA CB : list (list int))
-  (p : int) (u v : list int) (Ys : list (list (list int))) (As : list (list int)).
+  (p q : int) (u v : list int) (Ys : list (list (list int))) (As : list (list int)).
 
-Variable Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p u v Ys As = true.
+Variable Hchk : check_one_extra d n z i1 ln ld R1 C dA dB RA CB p q u v Ys As = true.
 
 Lemma one_extra_parts :
   index_ok d R1 = true /\ index_ok d C = true /\ (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\
   (0 < ld)%Z /\ (0 < dA)%Z /\ (0 < dB)%Z /\ length RA = n /\ length CB = n /\
   check_generic_sorted (length C) (n - 1) (remove_at z RA) (block_G p (length R1) z i1 ln ld CB)
     p u v = true /\
-  check_refute (length R1) (length C) (n - 1) p (cZ p (ld * dB * dA)) Ys As (remove_at z RA)
-    (block_G p (length R1) z i1 ln ld CB) (block_L p R1 C z i1 ln ld dA dB RA CB) = true.
+  check_refute (length R1) (length C) (n - 1) q (cZ q (ld * dB * dA)) Ys As (remove_at z RA)
+    (block_G q (length R1) z i1 ln ld CB) (block_L q R1 C z i1 ln ld dA dB RA CB) = true.
 Proof.
   unfold check_one_extra in Hchk. cbv zeta in Hchk.
+  apply andb_prop in Hchk as [Hchk Hgr]. apply andb_prop in Hgr as [Hg0 Hraw].
+  apply check_refute_raw_sound in Hraw.
   repeat match type of Hchk with (_ && _) = true => apply andb_prop in Hchk as [Hchk ?] end.
   repeat match goal with
          | H : (_ && _) = true |- _ => apply andb_prop in H as [? ?]
@@ -211,6 +217,7 @@ Proof.
   assert (Hp : (1 < phi p < 2 ^ 31)%Z).
   { unfold check_generic_sorted in Hg. apply p_ok_spec.
     do 4 (apply andb_prop in Hg as [Hg _]). exact Hg. }
+  destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
   set (k := (n - 1)%nat).
   set (r1 := length R1). set (c := length C).
   pose proof (index_ok_lt d R1 HR1) as HR1d. pose proof (index_ok_lt d C HC) as HCd.
@@ -274,12 +281,12 @@ Proof.
   apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
   destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
   assert (Hr0 : r = 0%nat) by lia. subst r.
-  apply (check_refute_block r1 c k p (cZ p (ld * dB * dA)) Ys As _ _ _
+  apply (check_refute_block r1 c k q (cZ q (ld * dB * dA)) Ys As _ _ _
            (eU1 z RA) (eG1 n z i1 ln ld R1 CB) (eL1 z i1 ln ld dA dB R1 C RA CB)
-           dA (ld * dB) (ld * dA * dB) Hr (congr_U z RA p)
-           (congr_G n z i1 ln ld R1 CB p Hp Hz HlB)
-           (congr_L n z i1 ln ld dA dB R1 C RA CB p Hp Hz HlB)
-           ltac:(rewrite (cZ_spec p _ Hp), Zmod_mod; f_equal; ring) HdA HdG ltac:(lia)
+           dA (ld * dB) (ld * dA * dB) Hr (congr_U z RA q)
+           (congr_G n z i1 ln ld R1 CB q Hq Hz HlB)
+           (congr_L n z i1 ln ld dA dB R1 C RA CB q Hq Hz HlB)
+           ltac:(rewrite (cZ_spec q _ Hq), Zmod_mod; f_equal; ring) HdA HdG ltac:(lia)
            S T (fun l t => E (nth l R1 O) t) ltac:(unfold k; lia)).
   intros l j Hl Hj.
   specialize (Heq (nth l R1 O) (nth j C O) (HR1d l Hl) (HCd j Hj)).
@@ -295,3 +302,103 @@ Proof.
 Qed.
 
 End Cert.
+
+(** ** Coded data: the block as codes of [+- mag * 2^e], decoded by the VM
+
+    The certificate writes the block as codes ([CodedData.dval]; two per
+    63-bit literal when they fit: fewer literals for Coq to elaborate than
+    plain numerators).  [decode] turns them into signed numerators when each
+    decoded value fits ([fits]: [mag * 2^e < 2^62]); the checker runs on the
+    decoded block, and [cert_one_extra_coded_not_absorbable] states the
+    verdict for every pair agreeing with the decoded block
+    ([agrees_up_coded], [agrees_down_coded]). *)
+
+Definition dec1 (E c : int) : int :=
+  let v := (dmag E c << dexp E c)%uint63 in if dsign c then (0 - v)%uint63 else v.
+
+Definition fits1 (E c : int) : bool :=
+  (dexp E c <? 62)%uint63 && (dmag E c <? (4611686018427387904 >> dexp E c))%uint63.
+
+Definition decode (E : int) (rows : list (list int)) : list (list int) := map (map (dec1 E)) rows.
+Definition fits (E : int) (rows : list (list int)) : bool := forallb (forallb (fits1 E)) rows.
+
+Lemma dec1_spec E c : fits1 E c = true -> zval (dec1 E c) = dval E c.
+Proof.
+  unfold fits1, dec1, dval. intros H. apply andb_prop in H as [He Hm]. apply ltb_spec in He, Hm.
+  rewrite lsr_spec in Hm. change (phi 62) with 62%Z in He.
+  change (phi 4611686018427387904) with (2 ^ 62)%Z in Hm.
+  pose proof (to_Z_bounded (dmag E c)) as Bm. pose proof (to_Z_bounded (dexp E c)) as Be.
+  set (m := phi (dmag E c)) in *. set (e := phi (dexp E c)) in *.
+  assert (Hpe : (0 < 2 ^ e)%Z) by (apply Z.pow_pos_nonneg; lia).
+  assert (Hsplit : (2 ^ 62 = 2 ^ (62 - e) * 2 ^ e)%Z) by (rewrite <- Z.pow_add_r by lia; f_equal; lia).
+  assert (Hdiv : (2 ^ 62 / 2 ^ e = 2 ^ (62 - e))%Z) by (rewrite Hsplit; apply Z.div_mul; lia).
+  rewrite Hdiv in Hm.
+  assert (Hv : (0 <= m * 2 ^ e < 2 ^ 62)%Z).
+  { split; [nia|]. rewrite Hsplit. apply Z.mul_lt_mono_pos_r; lia. }
+  assert (Ev : phi (dmag E c << dexp E c)%uint63 = (m * 2 ^ e)%Z).
+  { rewrite lsl_spec, wB_eq. apply Z.mod_small. fold m e. lia. }
+  set (w := (m * 2 ^ e)%Z) in *.
+  destruct (dsign c).
+  - replace ((-1) * m * 2 ^ e)%Z with (- w)%Z by (unfold w; ring).
+    assert (Ew : phi (0 - (dmag E c << dexp E c))%uint63 = ((0 - w) mod 2 ^ 63)%Z)
+      by (rewrite sub_spec, Ev, wB_eq; reflexivity).
+    unfold zval. rewrite Ew.
+    destruct (Z.eq_dec w 0) as [Z0|Z0].
+    + rewrite Z0. change ((0 - 0) mod 2 ^ 63)%Z with 0%Z.
+      destruct ((0 - (dmag E c << dexp E c)) <? half_int)%uint63 eqn:Hh; [reflexivity|].
+      exfalso. rewrite <- Bool.not_true_iff_false in Hh. apply Hh. apply ltb_spec.
+      rewrite Ew, Z0, half_int_spec. change ((0 - 0) mod 2 ^ 63)%Z with 0%Z. lia.
+    + assert (Hm' : ((0 - w) mod 2 ^ 63 = 2 ^ 63 - w)%Z).
+      { rewrite <- (Z.mod_add _ 1) by lia. rewrite Z.mod_small by lia. ring. }
+      rewrite Hm'.
+      destruct ((0 - (dmag E c << dexp E c)) <? half_int)%uint63 eqn:Hh; [|lia].
+      exfalso. apply ltb_spec in Hh. rewrite Ew, half_int_spec, Hm' in Hh. lia.
+  - replace (1 * m * 2 ^ e)%Z with w by (unfold w; ring).
+    unfold zval. rewrite Ev. destruct ((dmag E c << dexp E c) <? half_int)%uint63 eqn:Hh; [reflexivity|].
+    exfalso. rewrite <- Bool.not_true_iff_false in Hh. apply Hh. apply ltb_spec.
+    rewrite Ev, half_int_spec. lia.
+Qed.
+
+Lemma dec1_0 E : dec1 E 0 = 0%uint63.
+Proof.
+  apply to_Z_inj. unfold dec1. change (dsign 0) with false. cbv iota.
+  rewrite lsl_spec. unfold dmag. rewrite !div_spec. change (phi 0) with 0%Z.
+  rewrite !Zdiv_0_l. reflexivity.
+Qed.
+
+Lemma zentry_decode E rows : fits E rows = true ->
+  forall i j, zentry (decode E rows) i j = dentry E rows i j.
+Proof.
+  intros H i j. unfold zentry, dentry, decode.
+  rewrite (nth_map_default (map (dec1 E)) rows [] [] i eq_refl).
+  rewrite (nth_map_default (dec1 E) _ 0%uint63 0%uint63 j (dec1_0 E)).
+  destruct (nth_in_or_default j (nth i rows []) 0%uint63) as [Hin|Hd].
+  - apply dec1_spec. unfold fits in H. rewrite forallb_forall in H.
+    destruct (nth_in_or_default i rows []) as [Hr|Hr].
+    + specialize (H _ Hr). rewrite forallb_forall in H. exact (H _ Hin).
+    + rewrite Hr in Hin. destruct j; contradiction.
+  - rewrite Hd, dec1_0, dval_0. apply zval_0.
+Qed.
+
+Definition check_one_extra_coded (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z)
+    (E : int) (RA CB : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) : bool :=
+  fits E RA && fits E CB &&
+  check_one_extra d n z i1 ln ld R1 C dA dB (decode E RA) (decode E CB) p q u v Ys As.
+
+Theorem cert_one_extra_coded_not_absorbable (d n z i1 : nat) (ln ld : Z) (R1 C : list nat)
+    (dA dB : Z) (E : int) (RA CB : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  check_one_extra_coded d n z i1 ln ld R1 C dA dB E RA CB p q u v Ys As = true ->
+  forall A B : mat, agrees_up_coded n C dA E RA A -> agrees_down_coded n R1 dB E CB B ->
+  row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  intros Hchk A B HA HB. unfold check_one_extra_coded in Hchk.
+  apply andb_prop in Hchk as [H Hc]. apply andb_prop in H as [HfA HfB].
+  apply (cert_one_extra_not_absorbable d n z i1 ln ld R1 C dA dB (decode E RA) (decode E CB)
+           p q u v Ys As Hc).
+  - intros i j Hi Hj. rewrite (HA i j Hi Hj). unfold mat_of_drows, zmat, mat_of_rows.
+    rewrite (zentry_decode E RA HfA). reflexivity.
+  - intros k i Hk Hi. rewrite (HB k i Hk Hi). unfold mat_of_dcols, zmat_t, mat_of_cols.
+    rewrite (zentry_decode E CB HfB). reflexivity.
+Qed.

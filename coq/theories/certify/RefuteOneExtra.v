@@ -470,3 +470,98 @@ Proof.
         + rewrite (Hrest t Ht (fun e => Hne (eq_sym e))). reflexivity. }
     apply eq_IZR. rewrite !mult_IZR, (Z1 j Hj), (Z1 j' Hj'). ring.
 Qed.
+
+(** ** The same checker for small moduli, with unreduced dot products
+
+    [check_refute_raw] computes the values [Y_m u_t] (the [(r1 + 1) r1 c k]
+    steps that dominate) with [Modular.dot_raw] (no reduction per term; one at
+    the end) on the functionals and directions reduced once, which needs
+    [p < 2^21] and [c < 2^21] ([dot_raw_mdot]); everything else is
+    [check_refute]'s.  [check_refute_raw_sound]: it implies [check_refute], so
+    [check_refute_block] applies unchanged. *)
+
+Definition p_small (p : int) : bool := (1 <? p)%uint63 && (p <? 2097152)%uint63.
+
+Lemma p_small_spec p : p_small p = true -> (1 < phi p < 2 ^ 21)%Z.
+Proof.
+  unfold p_small. intros H. apply andb_prop in H as [H1 H2]. apply ltb_spec in H1, H2.
+  change (phi 1) with 1%Z in H1. change (phi 2097152) with (2 ^ 21)%Z in H2. lia.
+Qed.
+
+Definition fvals_raw (p : int) (Yr : list (list int)) (ur : list int) : list int :=
+  map (fun yr => (dot_raw yr ur 0 mod p)%uint63) Yr.
+
+Definition class_ok_raw (p cL : int) (r1 c : nat) (Yrs : list (list (list int)))
+    (ls u g a : list int) : bool :=
+  let ur := map (red p) u in
+  let V := map (fun Yr => fvals_raw p Yr ur) Yrs in
+  Nat.eqb (length u) c && Nat.eqb (length a) (length Yrs) &&
+  forallb (fun v => (mdot p v g =? 0)%uint63) V &&
+  forallb (fun l => (mdot p a (col_at V l) =? 0)%uint63) (seq 0 r1) &&
+  negb (mulm p (mulm p (pick p u) cL) (mdot p a ls) =? 0)%uint63.
+
+Fixpoint classes_ok_raw (p cL : int) (r1 c : nat) (Yrs : list (list (list int))) (ls : list int)
+    (RU CG As : list (list int)) : bool :=
+  match RU, CG, As with
+  | u :: RU', g :: CG', a :: As' =>
+      class_ok_raw p cL r1 c Yrs ls u g a && classes_ok_raw p cL r1 c Yrs ls RU' CG' As'
+  | [], [], [] => true
+  | _, _, _ => false
+  end.
+
+Definition modrows (p : int) (Y : list (list int)) : list (list int) :=
+  map (map (fun y => (y mod p)%uint63)) Y.
+
+Definition check_refute_raw (r1 c k : nat) (p cL : int) (Ys : list (list (list int)))
+    (As RU CG RL : list (list int)) : bool :=
+  p_small p && (Z.of_nat c <? 2097152)%Z && Nat.ltb 0 k && Nat.eqb (length RU) k &&
+  forallb (shape_ok r1 c) Ys &&
+  let ls := map (fun Y => mdot2 p Y RL) Ys in
+  classes_ok_raw p cL r1 c (map (modrows p) Ys) ls RU CG As.
+
+Lemma fvals_raw_eq p c Y u : (1 < phi p < 2 ^ 21)%Z -> (Z.of_nat c < 2 ^ 21)%Z ->
+  forallb (fun yr => Nat.eqb (length yr) c) Y = true ->
+  fvals_raw p (modrows p Y) (map (red p) u) = fvals p Y u.
+Proof.
+  intros Hp Hc H. unfold fvals_raw, fvals, modrows. rewrite map_map. apply map_ext_in.
+  intros yr Hin. rewrite forallb_forall in H. specialize (H yr Hin). apply Nat.eqb_eq in H.
+  apply to_Z_inj. rewrite mod_spec. apply dot_raw_mdot; [exact Hp | lia].
+Qed.
+
+Lemma class_ok_raw_eq p cL r1 c Ys ls u g a : (1 < phi p < 2 ^ 21)%Z -> (Z.of_nat c < 2 ^ 21)%Z ->
+  forallb (shape_ok r1 c) Ys = true ->
+  class_ok_raw p cL r1 c (map (modrows p) Ys) ls u g a = class_ok p cL r1 c Ys ls u g a.
+Proof.
+  intros Hp Hc H. unfold class_ok_raw, class_ok. cbv zeta.
+  assert (E : map (fun Yr => fvals_raw p Yr (map (red p) u)) (map (modrows p) Ys) =
+              map (fun Y => fvals p Y u) Ys).
+  { rewrite map_map. apply map_ext_in. intros Y Hin. apply (fvals_raw_eq p c); [exact Hp | exact Hc|].
+    rewrite forallb_forall in H. specialize (H Y Hin). unfold shape_ok in H.
+    apply andb_prop in H as [_ H]. exact H. }
+  rewrite E, map_length. reflexivity.
+Qed.
+
+Lemma classes_ok_raw_eq p cL r1 c Ys ls (Hp : (1 < phi p < 2 ^ 21)%Z) (Hc : (Z.of_nat c < 2 ^ 21)%Z)
+    (H : forallb (shape_ok r1 c) Ys = true) : forall RU CG As,
+  classes_ok_raw p cL r1 c (map (modrows p) Ys) ls RU CG As = classes_ok p cL r1 c Ys ls RU CG As.
+Proof.
+  induction RU as [|u RU IH]; intros CG As; destruct CG as [|g CG]; destruct As as [|a As];
+    try reflexivity.
+  simpl. rewrite (class_ok_raw_eq p cL r1 c Ys ls u g a Hp Hc H), IH. reflexivity.
+Qed.
+
+Theorem check_refute_raw_sound r1 c k p cL Ys As RU CG RL :
+  check_refute_raw r1 c k p cL Ys As RU CG RL = true -> check_refute r1 c k p cL Ys As RU CG RL = true.
+Proof.
+  unfold check_refute_raw, check_refute. cbv zeta. intros H.
+  apply andb_prop in H as [H Hcl]. apply andb_prop in H as [H Hsh].
+  apply andb_prop in H as [H Hlen]. apply andb_prop in H as [H Hk].
+  apply andb_prop in H as [Hp Hc]. apply p_small_spec in Hp. apply Z.ltb_lt in Hc.
+  assert (Hc' : (Z.of_nat c < 2 ^ 21)%Z) by lia.
+  rewrite (classes_ok_raw_eq p cL r1 c Ys _ Hp Hc' Hsh) in Hcl.
+  rewrite Hlen, Hk, Hsh, Hcl.
+  assert (Hok : p_ok p = true).
+  { unfold p_ok. apply andb_true_intro. split; apply ltb_spec; change (phi 1) with 1%Z;
+      change (phi 2147483648) with (2 ^ 31)%Z; lia. }
+  rewrite Hok. reflexivity.
+Qed.

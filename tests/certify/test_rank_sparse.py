@@ -1,0 +1,117 @@
+"""Sparse rank certificates (certify/RankSparse.v, ``pybridge.certify.width.sparse_entries``).
+
+Rows all on one line (one ridge class, ``k = 1``) refute R8's width condition with 2-sparse
+columns ``X``, selections ``Y`` and ``Z = I``: a few small integers per ``(T, S)``, checked
+by Coq in seconds where the dense rank entries (``RankCheck``) take hours at ``d = 300``.
+Coq accepts them; a wrong ``D``, a ``T`` not covered by the entry's class and a missing
+entry are rejected; a layer where the sparse form does not apply keeps the dense entries."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from helpers import mat
+
+from pybridge.activations import resolve
+from pybridge.certify import width as width_cert
+from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.decision import decide
+from pybridge.decision.width_route import library_has
+from pybridge.exact.arrays import ArrayMatrix
+from pybridge.exact.modular import IntMatrix
+from pybridge.model import Activation, Instance
+
+pytestmark = pytest.mark.skipif(not library_has("certify/RankSparse.v"),
+                                reason="certify/RankSparse.v not in the library")
+
+
+def _identical(d: int, seed: int = 0, act: str = "relu") -> Instance:
+    rng = np.random.default_rng(seed)
+    A = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
+    B = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)
+    A[:] = A[0]
+    return Instance(resolve(act), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True))
+
+
+@pytest.mark.parametrize("act", ["relu", "gelu"])
+def test_identical_rows_certified_sparse(backend, act: str) -> None:
+    inst = _identical(12, act=act)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable", dec.reason
+    cert = build_certificate(inst, dec)
+    assert cert is not None
+    if act == "relu":
+        assert "cert_r8_rank_sparse_relu" in cert.source and "Build_rank_entry" not in cert.source
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+
+
+def test_sparse_entries_exact() -> None:
+    """Every entry's claim recomputed in Python from the integer M (as Coq's shifted_int)."""
+    from pybridge.certify.rank import enum_ts, shifted_int
+
+    inst = _identical(10, seed=3)
+    dec = decide(inst)
+    info = dec.width_info
+    assert info is not None and info.form is not None
+    form = info.form
+    U, G = width_cert.form_int_parts(form, [list(r) for r in form.flat])
+    g = _Parts(form.k, form.k + len(form.flat), U, G, form.Li, "")
+    es = width_cert.sparse_entries(g, inst.d, inst.n)
+    assert es is not None
+    pairs = [(T, S) for T, S in enum_ts(g.k) if g.k + sum(T) <= inst.n]
+    assert len(es) == len(pairs) == 3
+    u = [int(x) for x in g.U.numerators()[0].tolist()]
+    for (T, S), (t0, i0, J, D) in zip(pairs, es):
+        assert t0 == 0 and u[i0] != 0 and i0 not in J and D != 0
+        assert inst.n < g.k + sum(T) + 2 * len(J)
+        M = shifted_int(g.U, g.G, g.L, g.k, S, inst.d)
+        for a, ja in enumerate(J):
+            for b, jb in enumerate(J):
+                assert u[i0] * M[ja][jb] - u[jb] * M[ja][i0] == (D if a == b else 0)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """The grouping data ``sparse_entries`` reads (``rank.GroupingData``)."""
+
+    k: int
+    K: int
+    U: IntMatrix
+    G: IntMatrix
+    L: IntMatrix
+    args: str
+
+
+def _tampered(inst, dec, old: str, new: str, backend):
+    cert = build_certificate(inst, dec)
+    assert cert is not None and re.search(old, cert.source), old
+    src = re.sub(old, new, cert.source, count=1)
+    assert src != cert.source
+    return backend.check_file(src, stem=cert.stem, timeout=120)
+
+
+def test_tampered_sparse_certificates_rejected(backend) -> None:
+    inst = _identical(8, seed=1)
+    dec = decide(inst)
+    n = inst.n
+    # a wrong D in entry 0
+    assert not _tampered(inst, dec, rf"(SP{n}_0 : sparse_entry := Build_sparse_entry .*) \((-?\d+)\)%Z\.",
+                         r"\1 (7)%Z.", backend).accepted
+    # entry 1 is T = {0} (the order of enum_ts): its columns must be orthogonal to u_0, so its
+    # class must be 0; claim class 1
+    assert not _tampered(inst, dec, rf"SP{n}_1 : sparse_entry := Build_sparse_entry 0%nat",
+                         f"SP{n}_1 : sparse_entry := Build_sparse_entry 1%nat", backend).accepted
+    # a missing entry
+    assert not _tampered(inst, dec, rf"; SP{n}_2\]", "]", backend).accepted
+
+
+def test_several_classes_keep_dense_entries() -> None:
+    """x + e1 relu(x1) + e2 relu(x2) at width 3 (k = 2): the dense rank entries."""
+    i = Instance(Activation("relu"), mat([[1, 0], [0, 1]]), mat([[1, 0], [0, 1]]))
+    dec = decide(i, width=3)
+    cert = build_certificate(i, dec)
+    assert cert is not None and "Build_rank_entry" in cert.source and "sparse_entry :=" not in cert.source
