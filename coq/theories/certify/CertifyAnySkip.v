@@ -167,3 +167,67 @@ Proof.
 Qed.
 
 End ZeroSkip.
+
+(** ** Non-vacuity: [d = 2], [n = 1], [a = e_1], the rank-1 skip [P = e_1 e_1^T] *)
+
+(** [b = -e_1]: [P + b a^T = 0] with [S = {0}]; absorbable (ReLU), though [P] is singular. *)
+Example cert_any_skip_absorbable_example :
+  absorbable_ungated relu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
+    (mat_of_rows 1 [[1; 0]]%uint63) (mat_of_cols 1 [[0 - 1; 0]]%uint63).
+Proof.
+  exact (cert_any_skip_absorbable relu relu_odd_part 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63
+           [[1; 0]; [0; 0]]%uint63 [true] [2147483647]%uint63 eq_refl).
+Qed.
+
+(** The same with biases, SiLU: every [c], [b0]. *)
+Example cert_any_skip_absorbable_bias_example : forall c b0 : vec,
+  absorbable_ungated_bias silu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
+    (mat_of_rows 1 [[1; 0]]%uint63) c (mat_of_cols 1 [[0 - 1; 0]]%uint63) b0.
+Proof.
+  exact (cert_any_skip_absorbable_bias silu silu_odd_part 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63
+           [[1; 0]; [0; 0]]%uint63 [true] [2147483647]%uint63 eq_refl).
+Qed.
+
+(** [b = e_1]: generic, and [P + B_S A_S] is [P] or [2 P], never [0]: not absorbable (GELU). *)
+Example cert_any_skip_not_absorbable_example :
+  ~ absorbable_ungated gelu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
+      (mat_of_rows 1 [[1; 0]]%uint63) (mat_of_cols 1 [[1; 0]]%uint63).
+Proof.
+  exact (cert_any_skip_not_absorbable 2 1 1 1 1 [[1; 0]]%uint63 [[1; 0]]%uint63 [[1; 0]; [0; 0]]%uint63
+           7%uint63 [1; 1]%uint63 [0; 0]%uint63 7%uint63 [] [(Some 0%nat, [(0%nat, [1; 0]%uint63)])]
+           gelu gelu_skip_free_property eq_refl eq_refl).
+Qed.
+
+(** The same with the bias [c = 1] (augmented row [(1, 0, 1)]), ReLU: every [b0]. *)
+Example cert_any_skip_bias_not_absorbable_example : forall b0 : vec,
+  ~ absorbable_ungated_bias relu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
+      (mat_of_rows 1 [[1; 0; 1]]%uint63) (aug_bias 2 1 [[1; 0; 1]]%uint63)
+      (mat_of_cols 1 [[1; 0]]%uint63) b0.
+Proof.
+  exact (cert_any_skip_bias_not_absorbable 2 1 1 1 1 [[1; 0; 1]]%uint63 [[1; 0]]%uint63
+           [[1; 0]; [0; 0]]%uint63 7%uint63 [1; 1; 1]%uint63 [0; 0; 0]%uint63 7%uint63 []
+           [(Some 0%nat, [(0%nat, [1; 0]%uint63)])] relu relu_skip_bias_property eq_refl eq_refl eq_refl).
+Qed.
+
+(** The zero skip: every ReLU block of this shape, and every SwiGLU-style gated one. *)
+Example cert_zero_skip_example :
+  (forall A B : mat, absorbable_ungated relu 2 1 1 (mat_of_rows 1 [[0; 0]; [0; 0]]%uint63) A B) /\
+  (forall C A B : mat, absorbable_gated silu 2 1 1 (mat_of_rows 1 [[0; 0]; [0; 0]]%uint63) C A B).
+Proof.
+  split.
+  - exact (cert_zero_skip_absorbable 2 1 1 [[0; 0]; [0; 0]]%uint63 eq_refl relu).
+  - exact (cert_zero_skip_absorbable_gated 2 1 1 [[0; 0]; [0; 0]]%uint63 eq_refl silu).
+Qed.
+
+(** Tampered data are refused: the empty subset for [b = -e_1]; a wrong row of [P] (the
+    identity's second row [e_2]); a no-subset certificate where [S = {0}] exists; a nonzero
+    skip claimed zero. *)
+Example cert_any_skip_rejects :
+  check_submatrix 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63 [[1; 0]; [0; 0]]%uint63 [false]
+    [2147483647]%uint63 = false /\
+  check_submatrix 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63 [[1; 0]; [0; 1]]%uint63 [true]
+    [2147483647]%uint63 = false /\
+  check_nosub 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63 [[1; 0]; [0; 0]]%uint63 7%uint63 []
+    [(Some 0%nat, [(0%nat, [1; 0]%uint63)])] = false /\
+  check_zero_rows 2 [[1; 0]; [0; 0]]%uint63 = false.
+Proof. repeat split; vm_compute; reflexivity. Qed.
