@@ -77,8 +77,12 @@ REASONS = {
 
 
 def singular_skip(inst: Instance) -> bool:
-    """The instance has a skip ``P`` that is not invertible (exact)."""
-    return inst.skip is not None and not is_invertible(inst.skip)
+    """The instance has a ``d x d`` skip ``P`` that is not invertible (exact). A skip of another
+    shape is not one (:func:`pybridge.decision.classify.decide` refuses it)."""
+    P, d = inst.skip, inst.d
+    if P is None or len(P) != d or any(len(row) != d for row in P):
+        return False
+    return not is_invertible(P)
 
 
 def zero_skip(inst: Instance) -> bool:
