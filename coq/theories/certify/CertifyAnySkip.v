@@ -137,28 +137,27 @@ Qed.
 Section ZeroSkip.
 
 Variables (d n : nat) (dP : Z) (RP : list (list int)).
-Hypothesis zero : check_zero_rows d RP = true.
 
-Theorem cert_zero_skip_absorbable sigma :
+Theorem cert_zero_skip_absorbable (zero : check_zero_rows d RP = true) sigma :
   forall A B : mat, absorbable_ungated sigma d n n (mat_of_rows dP RP) A B.
 Proof.
   intros A B. exists A, B. exact (zero_skip_same d _ _ (check_zero_rows_sound d dP RP zero)).
 Qed.
 
-Theorem cert_zero_skip_absorbable_bias sigma :
+Theorem cert_zero_skip_absorbable_bias (zero : check_zero_rows d RP = true) sigma :
   forall (A : mat) (c : vec) (B : mat) (b0 : vec),
     absorbable_ungated_bias sigma d n n (mat_of_rows dP RP) A c B b0.
 Proof.
   intros A c B b0. exists A, c, B, b0. exact (zero_skip_same d _ _ (check_zero_rows_sound d dP RP zero)).
 Qed.
 
-Theorem cert_zero_skip_absorbable_gated gamma :
+Theorem cert_zero_skip_absorbable_gated (zero : check_zero_rows d RP = true) gamma :
   forall C A B : mat, absorbable_gated gamma d n n (mat_of_rows dP RP) C A B.
 Proof.
   intros C A B. exists C, A, B. exact (zero_skip_same d _ _ (check_zero_rows_sound d dP RP zero)).
 Qed.
 
-Theorem cert_zero_skip_absorbable_gated_bias gamma :
+Theorem cert_zero_skip_absorbable_gated_bias (zero : check_zero_rows d RP = true) gamma :
   forall (C : mat) (cg : vec) (A : mat) (cu : vec) (B : mat) (b0 : vec),
     absorbable_gated_bias gamma d n n (mat_of_rows dP RP) C cg A cu B b0.
 Proof.
