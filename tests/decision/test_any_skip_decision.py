@@ -179,3 +179,19 @@ def test_huge_singular_skip_entries_are_exact() -> None:
     B = ((-big,), (-F(1, 2**90),))  # b a^T = -P
     dec = decide(Instance(RELU, A, B, skip=P))
     assert dec.verdict == "absorbable" and dec.witness.subset == (0,)
+
+
+def test_arrays_and_npz_with_a_singular_skip_are_read(tmp_path) -> None:
+    import numpy as np
+
+    import pybridge
+    from pybridge.checking import load
+
+    up, down, skip = np.array([[1.0, 0.0]]), np.array([[-0.5], [0.0]]), np.array([[0.5, 0.0], [0.0, 0.0]])
+    inst = pybridge.from_arrays(up, down, skip=skip)
+    assert singular_skip(inst) and decide(inst).verdict == "absorbable"
+    path = tmp_path / "w.npz"
+    np.savez(path, W_up=up, W_down=down, skip=skip)
+    inst = load(path, "gelu")
+    assert singular_skip(inst) and inst.skip == ((F(1, 2), F(0)), (F(0), F(0)))
+    assert decide(inst).verdict == "absorbable"
