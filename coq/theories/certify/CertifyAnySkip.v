@@ -51,7 +51,8 @@ Theorem cert_any_skip_absorbable :
   absorbable_ungated sigma d n n (mat_of_rows dP RP) (mat_of_rows dA RA) (mat_of_cols dB CB).
 Proof.
   intros H. exists (flip_rows (Sfun Sl) (mat_of_rows dA RA)), (mat_of_cols dB CB).
-  exact (odd_skip_absorbable sigma d n (Sfun Sl) _ _ _ odd (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H)).
+  exact (odd_skip_absorbable sigma d n (Sfun Sl) _ _ _ odd
+           (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H)).
 Qed.
 
 (** The witness: rows in [S] of [W_up] negated, [W_down] unchanged. *)
@@ -61,14 +62,16 @@ Theorem cert_any_skip_absorbable_witness :
     (residual d (mat_of_rows dP RP) (ungated sigma d n (mat_of_rows dA RA) (mat_of_cols dB CB))).
 Proof.
   intros H.
-  exact (odd_skip_absorbable sigma d n (Sfun Sl) _ _ _ odd (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H)).
+  exact (odd_skip_absorbable sigma d n (Sfun Sl) _ _ _ odd
+           (check_submatrix_sound _ _ _ _ _ _ _ _ _ _ H)).
 Qed.
 
 (** With biases: the subset condition reads the linear parts only; every [c], [b0]. *)
 Theorem cert_any_skip_absorbable_bias :
   check_submatrix d n dA dB dP RA CB RP Sl ps = true ->
   forall c b0 : vec,
-    absorbable_ungated_bias sigma d n n (mat_of_rows dP RP) (mat_of_rows dA RA) c (mat_of_cols dB CB) b0.
+    absorbable_ungated_bias sigma d n n (mat_of_rows dP RP) (mat_of_rows dA RA) c
+      (mat_of_cols dB CB) b0.
 Proof.
   intros H c b0.
   exact (odd_skip_absorbable_bias sigma d n (Sfun Sl) _ _ c _ b0 odd
@@ -105,7 +108,8 @@ Theorem cert_any_skip_bias_not_absorbable sigma (prop : skip_bias_property sigma
         (mat_of_cols dB CB) b0.
 Proof.
   intros Hnz Hg Hn b0 Habs. destruct (check_nosub_denominators _ _ _ _ _ _ _ _ _ _ _ Hn) as [HA HB].
-  destruct (prop d n _ _ _ _ b0 (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Habs)
+  destruct (prop d n _ _ _ _ b0
+             (generic_bias_lines_of_checks d n dA dB RA CB pg U V HA HB Hnz Hg) Habs)
     as [T HT].
   exact (check_nosub_sound _ _ _ _ _ _ _ _ _ _ _ Hn T HT).
 Qed.
@@ -148,7 +152,8 @@ Theorem cert_zero_skip_absorbable_bias (zero : check_zero_rows d RP = true) sigm
   forall (A : mat) (c : vec) (B : mat) (b0 : vec),
     absorbable_ungated_bias sigma d n n (mat_of_rows dP RP) A c B b0.
 Proof.
-  intros A c B b0. exists A, c, B, b0. exact (zero_skip_same d _ _ (check_zero_rows_sound d dP RP zero)).
+  intros A c B b0. exists A, c, B, b0.
+  exact (zero_skip_same d _ _ (check_zero_rows_sound d dP RP zero)).
 Qed.
 
 Theorem cert_zero_skip_absorbable_gated (zero : check_zero_rows d RP = true) gamma :
@@ -183,7 +188,8 @@ Example cert_any_skip_absorbable_bias_example : forall c b0 : vec,
   absorbable_ungated_bias silu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
     (mat_of_rows 1 [[1; 0]]%uint63) c (mat_of_cols 1 [[0 - 1; 0]]%uint63) b0.
 Proof.
-  exact (cert_any_skip_absorbable_bias silu silu_odd_part 2 1 1 1 1 [[1; 0]]%uint63 [[0 - 1; 0]]%uint63
+  exact (cert_any_skip_absorbable_bias silu silu_odd_part 2 1 1 1 1 [[1; 0]]%uint63
+           [[0 - 1; 0]]%uint63
            [[1; 0]; [0; 0]]%uint63 [true] [2147483647]%uint63 eq_refl).
 Qed.
 
@@ -192,7 +198,8 @@ Example cert_any_skip_not_absorbable_example :
   ~ absorbable_ungated gelu 2 1 1 (mat_of_rows 1 [[1; 0]; [0; 0]]%uint63)
       (mat_of_rows 1 [[1; 0]]%uint63) (mat_of_cols 1 [[1; 0]]%uint63).
 Proof.
-  exact (cert_any_skip_not_absorbable 2 1 1 1 1 [[1; 0]]%uint63 [[1; 0]]%uint63 [[1; 0]; [0; 0]]%uint63
+  exact (cert_any_skip_not_absorbable 2 1 1 1 1 [[1; 0]]%uint63 [[1; 0]]%uint63
+           [[1; 0]; [0; 0]]%uint63
            7%uint63 [1; 1]%uint63 [0; 0]%uint63 7%uint63 [] [(Some 0%nat, [(0%nat, [1; 0]%uint63)])]
            gelu gelu_skip_free_property eq_refl eq_refl).
 Qed.
@@ -205,7 +212,8 @@ Example cert_any_skip_bias_not_absorbable_example : forall b0 : vec,
 Proof.
   exact (cert_any_skip_bias_not_absorbable 2 1 1 1 1 [[1; 0; 1]]%uint63 [[1; 0]]%uint63
            [[1; 0]; [0; 0]]%uint63 7%uint63 [1; 1; 1]%uint63 [0; 0; 0]%uint63 7%uint63 []
-           [(Some 0%nat, [(0%nat, [1; 0]%uint63)])] relu relu_skip_bias_property eq_refl eq_refl eq_refl).
+           [(Some 0%nat, [(0%nat, [1; 0]%uint63)])] relu relu_skip_bias_property
+           eq_refl eq_refl eq_refl).
 Qed.
 
 (** The zero skip: every ReLU block of this shape, and every SwiGLU-style gated one. *)
