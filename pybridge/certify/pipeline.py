@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-from pybridge.certify import bias_width, generic, skip_bias, skip_width, width
+from pybridge.certify import any_skip, bias_width, generic, skip_bias, skip_width, width
 from pybridge.certify.agreement import agreement
 from pybridge.certify.driver import Driver, assumptions, explain, write_driver
 from pybridge.certify.kinds import CannotCertify, Certificate
@@ -57,6 +57,8 @@ def _dispatch(instance: Instance, decision: Decision) -> Optional[Certificate]:
     is the user's)."""
     if decision.verdict in ("outside_hypotheses", "undecided"):
         return None
+    if any_skip.applies(instance, decision):  # a singular skip, no R1: certify/CertifyAnySkip.v
+        return any_skip.build_any_skip_certificate(instance, decision)
     if skip_bias.applies(instance) and decision.result not in ("R2", "R3"):  # R1 with biases
         return skip_bias.build_skip_bias_certificate(instance, decision, _dispatch)
     if width.handles(decision):  # R8 / R8' / R9

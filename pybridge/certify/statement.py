@@ -367,6 +367,39 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
     yield STATEMENT, MODULES, write
 
 
+def any_skip_claims(inst: Instance, decision: Decision) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
+    """Skips decided without R1 (``CertifyAnySkip``, any ``P``, singular included): the verdict at
+    width ``n`` about the user's own ``P`` (rows ``RP`` over ``dP``). With biases: absorbable
+    with the instance's ``W_up``, ``b_up`` and ``b_down``, not absorbable with the augmented rows
+    ``(a_i, c_i)``. A zero ``P``: absorbable for every weight of the shape (bias-free or with
+    biases, ungated or gated). The bias-free forms for a non-identity ``P`` are :func:`_full`'s."""
+    P = scale_matrix(inst.skip) if inst.skip is not None else None
+    if P is None or decision.verdict not in ("absorbable", "not_absorbable") or _widths(inst, decision)[0] != inst.n:
+        return
+    d = _Data(inst)
+    act = inst.activation
+    s = act.coq_function
+    mods = (act.spec.coq_module,) + BIAS
+    pt = "(mat_of_rows dP RP)"
+    if decision.verdict == "absorbable" and P.max_abs() == 0:
+        if act.gated:
+            yield f"forall C A B : mat, absorbable_gated {s} d n n {pt} C A B", mods, _join(d.nd, d.skip)
+            yield (f"forall (C : mat) (cg : vec) (A : mat) (cu : vec) (B : mat) (b0 : vec), "
+                   f"absorbable_gated_bias {s} d n n {pt} C cg A cu B b0", mods, _join(d.nd, d.skip))
+        else:
+            yield f"forall A B : mat, absorbable_ungated {s} d n n {pt} A B", mods, _join(d.nd, d.skip)
+            yield (f"forall (A : mat) (c : vec) (B : mat) (b0 : vec), absorbable_ungated_bias {s} d n n {pt} A c B b0",
+                   mods, _join(d.nd, d.skip))
+    if not inst.has_bias or act.gated:
+        return
+    if decision.verdict == "absorbable":
+        yield (f"absorbable_ungated_bias {s} d n n {pt} (mat_of_rows dA RA) (vec_of dc Lc) (mat_of_cols dB CB) "
+               "(vec_of db0 Lb0)", mods, _join(d.nd, d.plain, d.bias_vectors, d.skip))
+    else:
+        yield (f"~ absorbable_ungated_bias {s} d n n {pt} (mat_of_rows dA RA) (aug_bias d dA RA) (mat_of_cols dB CB) "
+               "(vec_of db0 Lb0)", mods + ("CertifyBias",), _join(d.nd, d.augmented, d.skip))
+
+
 def candidates(inst: Instance, decision: Decision, cert: Certificate
                ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
     """Every claim that states the reported verdict about ``inst``: ``(text, modules, data)``."""
@@ -383,6 +416,7 @@ def candidates(inst: Instance, decision: Decision, cert: Certificate
         yield from _partial(inst, decision, cert, d)
         return
     yield from _full(inst, decision, d)
+    yield from any_skip_claims(inst, decision)
 
 
 def expected_statement(inst: Instance, decision: Decision, cert: Certificate, theorem: str = "verdict") -> Expected:

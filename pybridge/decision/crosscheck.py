@@ -32,7 +32,6 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from pybridge.exact.linalg import solve
 from pybridge.model import Decision, Instance, Matrix, Vector, Witness
 
 #: Exact evaluation is used when n*d is at most this; float screening above.
@@ -336,13 +335,15 @@ def z3_identity(inst: Instance, w: Witness, timeout: float) -> str:
 
 
 def z3_subset(inst: Instance, timeout: float) -> str:
-    """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b~_i a_i^T = -I``?
+    """``exists`` / ``none`` / ``unknown``: is there S with ``sum_{i in S} b_i a_i^T = -P``
+    (``-I`` for the identity skip; for an invertible ``P`` the same as R1's
+    ``sum_{i in S} b~_i a_i^T = -I``, and it needs no inverse for a singular ``P``)?
 
     Integer 0/1 unknowns ``s_i``; each of the d^2 equations is scaled to integers.
     """
     import z3
 
-    Bt = inst.W_down if inst.skip is None else solve(inst.skip, inst.W_down)
+    P = inst.skip
     s = [z3.Int(f"s{i}") for i in range(inst.n)]
     solver = z3.Solver()
     solver.set("timeout", int(timeout * 1000))
@@ -350,11 +351,12 @@ def z3_subset(inst: Instance, timeout: float) -> str:
         solver.add(v >= 0, v <= 1)
     for r in range(inst.d):
         for c in range(inst.d):
-            coefs = [Bt[r][i] * inst.W_up[i][c] for i in range(inst.n)]
-            den = lcm(*(q.denominator for q in coefs))
+            coefs = [Fraction(inst.W_down[r][i]) * Fraction(inst.W_up[i][c]) for i in range(inst.n)]
+            target = -Fraction(P[r][c] if P is not None else int(r == c))
+            den = lcm(target.denominator, *(q.denominator for q in coefs))
             terms = [int(q * den) * s[i] for i, q in enumerate(coefs) if q != 0]
             total = z3.Sum(terms) if terms else z3.IntVal(0)
-            solver.add(total == (-den if r == c else 0))
+            solver.add(total == int(target * den))
     out = solver.check()
     return "exists" if out == z3.sat else "none" if out == z3.unsat else "unknown"
 

@@ -21,7 +21,9 @@ class SkipReduction:
 
 
 def reduce_skip(inst: Instance) -> SkipReduction:
-    """R1's reduction of ``x -> P x + f(x)``; :class:`InputError` when P is singular."""
+    """R1's reduction of ``x -> P x + f(x)``; :class:`InputError` when P is singular
+    (:func:`pybridge.decision.decide` never sends a singular ``P`` here: it is decided without
+    R1 by :mod:`pybridge.decision.any_skip`)."""
     if inst.skip is None:
         return SkipReduction()
     inv = invert(inst.skip)

@@ -126,7 +126,7 @@ def from_arrays(
     ``"gelu_new"``, ``"swiglu"``, ...) or an :class:`Activation`.
 
     Raises :class:`InputError` (one line naming the array) for NaN or infinity, a wrong
-    number of dimensions or shape, an empty array, a singular skip, boolean, complex,
+    number of dimensions or shape, an empty array, boolean, complex,
     object or string dtypes, and arrays above ``limits`` (default 4,000,000 entries).
     """
     if not isinstance(limits, Limits):

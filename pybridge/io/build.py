@@ -13,7 +13,6 @@ from typing import Mapping, Optional, Sequence
 from pybridge.errors import InputError
 from pybridge.model import Activation, Instance
 from pybridge.exact.arrays import ArrayMatrix
-from pybridge.io.linalg import is_invertible
 
 MATRICES = ("W_up", "W_down", "W_gate", "skip")
 VECTORS = ("b_up", "b_gate", "b_down")
@@ -65,7 +64,10 @@ def build_instance(
     """Check shapes and consistency of ``tensors`` (exact Fractions) and build the instance.
 
     ``W_up`` n x d and ``W_down`` d x n are required; ``W_gate`` n x d exactly when the
-    activation is gated; ``skip`` d x d and invertible; biases of lengths n, n, d.
+    activation is gated; ``skip`` d x d (any: an invertible one is reduced by R1, a singular
+    one, zero included, is decided without R1, :mod:`pybridge.decision.any_skip`); biases of
+    lengths n, n, d. ``check_skip`` is kept for callers that passed it; it no longer changes
+    anything (no square skip is refused).
     """
     unknown = [k for k in tensors if k not in ROLES]
     if unknown:
@@ -96,8 +98,6 @@ def build_instance(
             raise InputError(f"skip is {r}x{c}: it must be square ({d}x{d})")
         if r != d:
             raise InputError(f"skip is {r}x{c}, expected {d}x{d}")
-        if check_skip and not is_invertible(mats["skip"]):
-            raise InputError("skip is singular: R1 needs an invertible skip matrix")
     for name, length in (("b_up", n), ("b_gate", n), ("b_down", d)):
         if name in vecs and len(vecs[name]) != length:
             raise InputError(f"{name} has length {len(vecs[name])}, expected {length}")

@@ -76,7 +76,6 @@ def test_generate_missing_directory(capsys, tmp_path: Path) -> None:
         ('{"activation": "relu", "W_up": [[1]], "W_down": [[1]]', []),
         ('{"activation": "swiglu", "W_up": [[1]], "W_down": [[1]]}', []),
         ('{"activation": "relu", "W_up": [[1]], "W_down": [[1]], "W_gate": [[1]]}', []),
-        ('{"activation": "relu", "W_up": [[1, 0], [0, 1]], "W_down": [[1, 0], [0, 1]], "skip": [[1, 1], [1, 1]]}', []),
         ('{"activation": "relu", "W_up": [[1]], "W_down": [[1]], "skip": [[1, 0]]}', []),
         ('{"activation": "relu", "W_up": [], "W_down": []}', []),
         ('{"activation": "elu", "W_up": [[1]], "W_down": [[1]]}', []),

@@ -190,8 +190,6 @@ def test_genericity_exact():
 def test_bad_input():
     A = mat([[1, 2], [3, 4]])
     B = mat([[1, 0], [0, 1]])
-    with pytest.raises(InputError, match="singular"):
-        decide(Instance(RELU, A, B, skip=mat([[1, 2], [2, 4]])))
     with pytest.raises(InputError, match="skip must be"):
         decide(Instance(RELU, A, B, skip=mat([[1, 2, 3], [2, 4, 5]])))
     with pytest.raises(InputError, match="W_up"):

@@ -86,7 +86,6 @@ def test_all_roles_and_activation_objects() -> None:
         (np.eye(2), np.eye(2), {"activation": "tanh"}, "tanh"),
         (np.eye(2), np.eye(2), {"activation": 3}, "activation must be"),
         (np.eye(2), np.eye(2), {"activation": None}, "activation is required"),
-        (np.eye(2), np.eye(2), {"skip": np.ones((2, 2))}, "singular"),
         (np.eye(2), np.eye(2), {"gate": np.eye(2)}, "not gated"),
         (np.eye(2), np.eye(2), {"activation": "swiglu"}, "W_gate is missing"),
         (np.eye(2), np.eye(2), {"b_up": np.ones(3)}, "b_up has length 3"),

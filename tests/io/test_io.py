@@ -85,7 +85,6 @@ BAD_JSON = {
     "gate for ungated": js(W_gate=[[1, 0], [0, 1]]),
     "b_gate for ungated": js(b_gate=[1, 1]),
     "gate wrong shape": js(activation="reglu", W_gate=[[1, 0]]),
-    "singular skip": js(skip=[[1, 2], [2, 4]]),
     "non-square skip": js(skip=[[1, 0, 0], [0, 1, 0]]),
     "skip wrong size": js(skip=[[1]]),
     "unknown key": js(W_extra=[[1]]),
