@@ -22,7 +22,8 @@
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
-From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify CertifyCoded.
+From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify
+  CertifyCoded.
 From Absorb.decide Require Import RidgeForm R8.
 From Absorb.certify Require Import RefuteOneExtra OneExtraGrouping.
 Import ListNotations.
@@ -330,7 +331,8 @@ Proof.
   pose proof (to_Z_bounded (dmag E c)) as Bm. pose proof (to_Z_bounded (dexp E c)) as Be.
   set (m := phi (dmag E c)) in *. set (e := phi (dexp E c)) in *.
   assert (Hpe : (0 < 2 ^ e)%Z) by (apply Z.pow_pos_nonneg; lia).
-  assert (Hsplit : (2 ^ 62 = 2 ^ (62 - e) * 2 ^ e)%Z) by (rewrite <- Z.pow_add_r by lia; f_equal; lia).
+  assert (Hsplit : (2 ^ 62 = 2 ^ (62 - e) * 2 ^ e)%Z)
+    by (rewrite <- Z.pow_add_r by lia; f_equal; lia).
   assert (Hdiv : (2 ^ 62 / 2 ^ e = 2 ^ (62 - e))%Z) by (rewrite Hsplit; apply Z.div_mul; lia).
   rewrite Hdiv in Hm.
   assert (Hv : (0 <= m * 2 ^ e < 2 ^ 62)%Z).
@@ -354,7 +356,8 @@ Proof.
       destruct ((0 - (dmag E c << dexp E c)) <? half_int)%uint63 eqn:Hh; [|lia].
       exfalso. apply ltb_spec in Hh. rewrite Ew, half_int_spec, Hm' in Hh. lia.
   - replace (1 * m * 2 ^ e)%Z with w by (unfold w; ring).
-    unfold zval. rewrite Ev. destruct ((dmag E c << dexp E c) <? half_int)%uint63 eqn:Hh; [reflexivity|].
+    unfold zval. rewrite Ev.
+    destruct ((dmag E c << dexp E c) <? half_int)%uint63 eqn:Hh; [reflexivity|].
     exfalso. rewrite <- Bool.not_true_iff_false in Hh. apply Hh. apply ltb_spec.
     rewrite Ev, half_int_spec. lia.
 Qed.

@@ -19,7 +19,8 @@
 From Coq Require Import Reals ZArith Lia Lra List.
 From Absorb Require Import Sums Blocks ActivationDefs Activations ReluSubmatrix Ridge IntSums.
 From Absorb.decide Require Import RidgeForm R8.
-From Absorb.certify Require Import ZMatrices GroupingCheck SignsCheck R8Certify RankRefute RankCheck.
+From Absorb.certify Require Import ZMatrices GroupingCheck SignsCheck R8Certify RankRefute
+  RankCheck.
 Import ListNotations.
 Open Scope bool_scope.
 
@@ -122,18 +123,22 @@ Proof.
     pose proof (forallb_seq_sound _ _ HT t Ht) as H1. simpl in H1.
     rewrite nth_bl, HTt in H1 by exact Ht. simpl in H1. apply Nat.eqb_eq in H1. subst t.
     unfold spX.
-    rewrite (sumn_ext d _ (fun j => (zmat_rows dU RU (sp_t0 en) j * IZR (u i0)) * ind j (nth b J O) -
-                                    (zmat_rows dU RU (sp_t0 en) j * IZR (u (nth b J O))) * ind j i0))
+    rewrite (sumn_ext d _ (fun j =>
+               (zmat_rows dU RU (sp_t0 en) j * IZR (u i0)) * ind j (nth b J O) -
+               (zmat_rows dU RU (sp_t0 en) j * IZR (u (nth b J O))) * ind j i0))
       by (intros; ring).
-    rewrite sumn_minus, (sumn_ind d _ (fun j => zmat_rows dU RU (sp_t0 en) j * IZR (u i0)) (HJd b Hb)),
+    rewrite sumn_minus,
+      (sumn_ind d _ (fun j => zmat_rows dU RU (sp_t0 en) j * IZR (u i0)) (HJd b Hb)),
       (sumn_ind d _ (fun j => zmat_rows dU RU (sp_t0 en) j * IZR (u (nth b J O))) Hi0).
     rewrite !zmat_rows_zent. field. apply IZR_pos_neq0. exact HU.
   - intros a b Ha Hb. unfold spZ.
     rewrite (sumn_ind_l c a _ Ha). unfold spY.
     rewrite (sumn_ind_l d _ _ (HJd a Ha)). unfold spX.
     set (ja := nth a J O). set (jb := nth b J O).
-    set (Mr := fun i j => zmat_rows dL RL i j + masked_outer k Sf (zmat_cols dG CG) (zmat_rows dU RU) i j).
-    rewrite (sumn_ext d _ (fun j => (Mr ja j * IZR (u i0)) * ind j jb - (Mr ja j * IZR (u jb)) * ind j i0))
+    set (Mr := fun i j =>
+      zmat_rows dL RL i j + masked_outer k Sf (zmat_cols dG CG) (zmat_rows dU RU) i j).
+    rewrite (sumn_ext d _ (fun j =>
+               (Mr ja j * IZR (u i0)) * ind j jb - (Mr ja j * IZR (u jb)) * ind j i0))
       by (intros; unfold Mr; ring).
     rewrite sumn_minus, (sumn_ind d jb (fun j => Mr ja j * IZR (u i0)) (HJd b Hb)),
       (sumn_ind d i0 (fun j => Mr ja j * IZR (u jb)) Hi0).
@@ -184,7 +189,8 @@ Proof.
   exact (check_sparse_refute_sound _ _ _ _ _ _ _ _ _ _ Hr).
 Qed.
 
-Theorem cert_r8_rank_sparse_pm (sigma : R -> R) d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL es :
+Theorem cert_r8_rank_sparse_pm (sigma : R -> R)
+    d n k K m dA RA dB CB dU RU dl LN cls dG CG dL RL es :
   odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
   check_grouping_drop d n k K dA RA dB CB dU RU dl LN cls dG CG dL RL = true ->
   check_pm_scales n K dl LN cls = true ->

@@ -535,7 +535,8 @@ Proof.
   intros Hp Hc H. unfold class_ok_raw, class_ok. cbv zeta.
   assert (E : map (fun Yr => fvals_raw p Yr (map (red p) u)) (map (modrows p) Ys) =
               map (fun Y => fvals p Y u) Ys).
-  { rewrite map_map. apply map_ext_in. intros Y Hin. apply (fvals_raw_eq p c); [exact Hp | exact Hc|].
+  { rewrite map_map. apply map_ext_in. intros Y Hin.
+    apply (fvals_raw_eq p c); [exact Hp | exact Hc|].
     rewrite forallb_forall in H. specialize (H Y Hin). unfold shape_ok in H.
     apply andb_prop in H as [_ H]. exact H. }
   rewrite E, map_length. reflexivity.
@@ -551,7 +552,8 @@ Proof.
 Qed.
 
 Theorem check_refute_raw_sound r1 c k p cL Ys As RU CG RL :
-  check_refute_raw r1 c k p cL Ys As RU CG RL = true -> check_refute r1 c k p cL Ys As RU CG RL = true.
+  check_refute_raw r1 c k p cL Ys As RU CG RL = true ->
+  check_refute r1 c k p cL Ys As RU CG RL = true.
 Proof.
   unfold check_refute_raw, check_refute. cbv zeta. intros H.
   apply andb_prop in H as [H Hcl]. apply andb_prop in H as [H Hsh].
