@@ -33,7 +33,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from pybridge.certify.encoding import CoqWriter
+from pybridge.certify.encoding import CoqWriter, MalformedData, data_region
 from pybridge.certify.statement import Expected
 from pybridge.coq.protocol import parse_assumptions
 
@@ -45,14 +45,17 @@ _DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) : (.+?) :=")
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver's source, its file stem, the certificate files it loads (stem, text) and the
-    file each item loads (``loads[i]``)."""
+    """A driver's source, its file stem, the files to write (stem, text: each certificate as
+    it is, and the text its slot loads when that differs), the file each item's slot loads
+    (``loads[i]``) and its certificate's own file (``kept[i]``)."""
 
     stem: str
     source: str
     files: tuple[tuple[str, str], ...]
     tag: str
     loads: tuple[str, ...] = ()
+    #: the standalone certificate file of each item (what ``keep_dir`` users re-run)
+    kept: tuple[str, ...] = ()
 
 
 def certificate_file(stem: str, source: str) -> tuple[str, str]:
@@ -78,47 +81,87 @@ def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[st
     return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."], used
 
 
+def _slot_text(body: str, names: Sequence[str], module: str) -> tuple[str, tuple[str, ...]]:
+    """The text a slot loads for a certificate ``body``: each definition of a claim datum
+    ``X`` in ``names`` in its claim-data region replaced by ``Definition X := <module>.X.``
+    (the rest of the region's definitions of ``X``, and its helpers ``X<k>``, ``X_c<k>``,
+    ``X<k>_c<k>``, dropped; any other line kept), and the names so aliased. The body
+    unchanged, nothing aliased, when it has no region (or a malformed one: it is then
+    loaded as written and every datum is compared by the VM)."""
+    try:
+        region = data_region(body)
+    except MalformedData:
+        region = None
+    if region is None:
+        return body, ()
+    wanted = [x for x in names if x in region.names]
+    helper = re.compile(rf"(?:{'|'.join(map(re.escape, wanted))})[0-9]*(?:_c[0-9]+)?") if wanted else None
+    lines = body.split("\n")
+    done: set[str] = set()
+    for k, name in zip(region.lines, region.names):
+        if name in wanted and name not in done:
+            lines[k] = f"Definition {name} := {module}.{name}."
+            done.add(name)
+        elif helper is not None and helper.fullmatch(name):
+            lines[k] = ""
+    return "\n".join(lines), tuple(wanted)
+
+
 def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
     """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``."""
     tag = tag or secrets.token_hex(8)
     head: list[str] = []
     expected: list[str] = []
-    checks: list[str] = []
+    slots: list[str] = []
     files: list[tuple[str, str]] = []
     loads: list[str] = []
+    kept: list[str] = []
     data: list[list[str]] = []
-    slots: list[int] = []  # the slot (one Load) item i's certificate is in
+    aliased: list[tuple[str, ...]] = []  # the data item i's certificate reads from Expected_i
+    seen: dict[str, str] = {}  # certificate file -> the slot that loads it
     for i, (stem, source, exp) in enumerate(items):
         if not _NAME.fullmatch(exp.theorem):
             raise ValueError(f"not a theorem name: {exp.theorem!r:.40}")
         fstem, body = certificate_file(stem, source)
-        if (fstem, body) not in files:  # a certificate vetted against several claims: loaded once
-            files.append((fstem, body))
-            checks += [f"Module Slot_{tag}_{len(files) - 1}.", f'Load "./{fstem}.v".',
-                       f"End Slot_{tag}_{len(files) - 1}."]
-        slots.append(files.index((fstem, body)))
-        loads.append(fstem)
         h, lines, used = _expected_lines(exp, f"Expected_{tag}_{i}")
         head += [ln for ln in h if ln not in head]
         expected += lines
         data.append(used)
+        if fstem in seen:  # a certificate vetted against several claims: loaded once, its data
+            aliased.append(())  # those of the first claim; the VM compares them with this one's
+        else:
+            text, names = _slot_text(body, used, f"Expected_{tag}_{i}")
+            aliased.append(names)
+            files.append((fstem, body))
+            lstem = fstem if text == body else f"{fstem}_slot"
+            if lstem != fstem:
+                files.append((lstem, text))
+            seen[fstem] = lstem
+            k = len(seen) - 1
+            slots += [f"Module Slot_{tag}_{k}.", f'Load "./{lstem}.v".', f"End Slot_{tag}_{k}."]
+        loads.append(seen[fstem])
+        kept.append(fstem)
+    order = list(seen.values())
+    checks: list[str] = []
     for i, used in enumerate(data):
-        # the certificate's data equal the instance's, by the VM (fast, and fails fast): the
-        # statements are then compared on equal data, never by unfolding real-number terms
-        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{slots[i]}.Cert"
-        for x in used:
+        # data the certificate defines itself equal the instance's, by the VM (fast, and fails
+        # fast): the statements are then compared on equal data, never by unfolding real-number
+        # terms; aliased data are the instance's own constants
+        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{order.index(loads[i])}.Cert"
+        compared = [x for x in used if x not in aliased[i]]
+        for x in compared:
             checks.append(f"Lemma same_{tag}_{i}_{x} : {sl}.{x} = {ex}.{x}.\n"
                           f"Proof. vm_cast_no_check (eq_refl {ex}.{x}). Qed.")
-        rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in used)
+        rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in compared)
         checks.append(f"Lemma vetted_{tag}_{i} : {ex}.claim.\n"
                       f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.{items[i][2].theorem}. Qed.")
     for i in range(len(items)):
         checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
                    f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
     quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
-    source = "\n".join(head + quiet + expected + checks) + "\n"
+    source = "\n".join(head + quiet + expected + slots + checks) + "\n"
     stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    return Driver(stem, source, tuple(files), tag, tuple(loads))
+    return Driver(stem, source, tuple(files), tag, tuple(loads), tuple(kept))
 
 
 def explain(message: str, drv: Driver) -> str:

@@ -178,7 +178,7 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout,
                               keep_dir=keep_dir)
     out = []
-    for i, (prep, fstem) in enumerate(zip(preps, drv.loads)):
+    for i, (prep, fstem) in enumerate(zip(preps, drv.kept)):
         kept = str(keep_dir / f"{fstem}.v") if keep_dir is not None else None
         share = replace(res, seconds=res.seconds / len(preps), kept_path=kept)
         out.append(_judge(share, prep, drv.tag, i) if res.accepted

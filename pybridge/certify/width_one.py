@@ -34,18 +34,19 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
     when a numerator does not fit the 63-bit encoding."""
     if max(A.max_abs(), B.max_abs()) >= LIMIT:
         raise CannotCertify("a weight numerator of the block does not fit the 63-bit encoding")
-    w.nat("d", d)
-    w.nat("n", n)
-    w.nat("z", blk.z)
-    w.nat("i1", blk.i1)
-    w.z("ln", blk.ln)
-    w.z("ld", blk.ld)
-    w.add(f"Definition R1 : list nat := {nat_list(blk.R1)}.")
-    w.add(f"Definition C : list nat := {nat_list(blk.C)}.")
-    w.z("dA", A.den)
-    w.z("dB", B.den)
-    w.rows("RA", A.rows)
-    w.rows("CB", columns(B))
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.nat("z", blk.z)
+        w.nat("i1", blk.i1)
+        w.z("ln", blk.ln)
+        w.z("ld", blk.ld)
+        w.add(f"Definition R1 : list nat := {nat_list(blk.R1)}.")
+        w.add(f"Definition C : list nat := {nat_list(blk.C)}.")
+        w.z("dA", A.den)
+        w.z("dB", B.den)
+        w.rows("RA", A.rows)
+        w.rows("CB", columns(B))
 
 
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
