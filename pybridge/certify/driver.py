@@ -41,21 +41,24 @@ _MODULE_START = "Module Cert."
 _TRAILER = "Print Assumptions Cert.verdict.\n"
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _DEFINED = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) : (.+?) :=")
+_DEFINITION = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*)\b")
 
 
 @dataclass(frozen=True)
 class Driver:
-    """A driver's source, its file stem, the files to write (stem, text: each certificate as
-    it is, and the text its slot loads when that differs), the file each item's slot loads
-    (``loads[i]``) and its certificate's own file (``kept[i]``)."""
+    """A driver's source, its file stem, the files it loads (stem, text), the file each
+    item's slot loads (``loads[i]``) and its certificate's own file (``kept[i]``: the same
+    unless the slot reads aliases for its data, then among ``originals``)."""
 
     stem: str
     source: str
     files: tuple[tuple[str, str], ...]
     tag: str
     loads: tuple[str, ...] = ()
-    #: the standalone certificate file of each item (what ``keep_dir`` users re-run)
+    #: the certificate file of each item (what ``keep_dir`` users re-run)
     kept: tuple[str, ...] = ()
+    #: the certificates (stem, text) whose slot loads another text: written only to be kept
+    originals: tuple[tuple[str, str], ...] = ()
 
 
 def certificate_file(stem: str, source: str) -> tuple[str, str]:
@@ -81,28 +84,54 @@ def _expected_lines(expected: Expected, module: str) -> tuple[list[str], list[st
     return w.lines[:cut], [f"Module {module}."] + w.lines[cut + 1:] + [f"End {module}."], used
 
 
-def _slot_text(body: str, names: Sequence[str], module: str) -> tuple[str, tuple[str, ...]]:
-    """The text a slot loads for a certificate ``body``: each definition of a claim datum
-    ``X`` in ``names`` in its claim-data region replaced by ``Definition X := <module>.X.``
-    (the rest of the region's definitions of ``X``, and its helpers ``X<k>``, ``X_c<k>``,
-    ``X<k>_c<k>``, dropped; any other line kept), and the names so aliased. The body
-    unchanged, nothing aliased, when it has no region (or a malformed one: it is then
-    loaded as written and every datum is compared by the VM)."""
+def _owner(name: str, used: Sequence[str]) -> Optional[str]:
+    """The datum ``name`` defines or helps define: the longest ``X`` of ``used`` with
+    ``name`` one of ``X``, ``X<k>``, ``X_c<k>``, ``X<k>_c<k>`` (the writer's row and chunk
+    definitions), or None."""
+    owners = [x for x in used if re.fullmatch(rf"{re.escape(x)}[0-9]*(?:_c[0-9]+)?", name)]
+    return max(owners, key=len) if owners else None
+
+
+def _definitions(lines: Sequence[str], used: Sequence[str]) -> dict[str, list[str]]:
+    """The definition lines of each datum of ``used`` among ``lines`` (its own and its helpers'),
+    in order, spaces normalized."""
+    out: dict[str, list[str]] = {}
+    for line in lines:
+        m = _DEFINITION.match(line.strip())
+        owner = _owner(m.group(1), used) if m is not None else None
+        if owner is not None:
+            out.setdefault(owner, []).append(" ".join(line.split()))
+    return out
+
+
+def _slot_text(body: str, used: Sequence[str], module: str, trusted: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    """The text a slot loads for a certificate ``body``, and the data it aliases.
+
+    A datum ``X`` of ``used`` is aliased when the certificate's claim-data region defines it
+    (and its helpers) with exactly the text of the trusted module's lines ``trusted`` (the
+    same definitions, so the certificate means what it says): its first definition there
+    becomes ``Definition X := <module>.X.``, its helpers are dropped. Every other line is
+    kept. The body unchanged, nothing aliased, when it has no region (or a malformed one:
+    :func:`pybridge.certify.statement.stated` refuses those first)."""
     try:
         region = data_region(body)
     except MalformedData:
         region = None
     if region is None:
         return body, ()
-    wanted = [x for x in names if x in region.names]
-    helper = re.compile(rf"(?:{'|'.join(map(re.escape, wanted))})[0-9]*(?:_c[0-9]+)?") if wanted else None
     lines = body.split("\n")
+    mine = _definitions([lines[k] for k in region.lines], used)
+    theirs = _definitions(trusted, used)
+    wanted = [x for x in used if x in region.names and x in mine and mine.get(x) == theirs.get(x)]
     done: set[str] = set()
     for k, name in zip(region.lines, region.names):
-        if name in wanted and name not in done:
+        owner = _owner(name, used)
+        if owner not in wanted:
+            continue
+        if name == owner and name not in done:
             lines[k] = f"Definition {name} := {module}.{name}."
             done.add(name)
-        elif helper is not None and helper.fullmatch(name):
+        else:
             lines[k] = ""
     return "\n".join(lines), tuple(wanted)
 
@@ -116,6 +145,7 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     files: list[tuple[str, str]] = []
     loads: list[str] = []
     kept: list[str] = []
+    originals: list[tuple[str, str]] = []
     data: list[list[str]] = []
     aliased: list[tuple[str, ...]] = []  # the data item i's certificate reads from Expected_i
     seen: dict[str, str] = {}  # certificate file -> the slot that loads it
@@ -130,12 +160,12 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         if fstem in seen:  # a certificate vetted against several claims: loaded once, its data
             aliased.append(())  # those of the first claim; the VM compares them with this one's
         else:
-            text, names = _slot_text(body, used, f"Expected_{tag}_{i}")
+            text, names = _slot_text(body, used, f"Expected_{tag}_{i}", lines)
             aliased.append(names)
-            files.append((fstem, body))
             lstem = fstem if text == body else f"{fstem}_slot"
+            files.append((lstem, text))
             if lstem != fstem:
-                files.append((lstem, text))
+                originals.append((fstem, body))
             seen[fstem] = lstem
             k = len(seen) - 1
             slots += [f"Module Slot_{tag}_{k}.", f'Load "./{lstem}.v".', f"End Slot_{tag}_{k}."]
@@ -161,7 +191,7 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
     source = "\n".join(head + quiet + expected + slots + checks) + "\n"
     stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    return Driver(stem, source, tuple(files), tag, tuple(loads), tuple(kept))
+    return Driver(stem, source, tuple(files), tag, tuple(loads), tuple(kept), tuple(originals))
 
 
 def explain(message: str, drv: Driver) -> str:
