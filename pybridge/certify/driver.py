@@ -169,6 +169,8 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
             seen[fstem] = lstem
             k = len(seen) - 1
             slots += [f"Module Slot_{tag}_{k}.", f'Load "./{lstem}.v".', f"End Slot_{tag}_{k}."]
+            if names:  # conversion unfolds an alias, never the data it names (else Qed computes them)
+                slots.append(f"Strategy expand [{' '.join(f'Slot_{tag}_{k}.Cert.{x}' for x in names)}].")
         loads.append(seen[fstem])
         kept.append(fstem)
     order = list(seen.values())
