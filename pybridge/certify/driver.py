@@ -6,23 +6,58 @@ no certificate can name or shadow the driver's own modules)::
 
     <imports>                                   (the expected claims' library modules)
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
-    Module Slot_N_k.  Load "./<certificate k>.v".  End Slot_N_k.   (each distinct file once)
-    Lemma same_N_i_X : Slot_N_k.Cert.X = Expected_N_i.X.   (each datum X of the claim, by the VM)
-    Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the data rewritten to the
-      certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless the claim names
-      another: a post-norm glue's embedded ``verdict_bare`` is vetted as its own item)
+    Module Slot_N_k.  Load "./<certificate k>_slot.v".  End Slot_N_k.   (each distinct file once)
+    Strategy expand [Slot_N_k.Cert.X ...].      (the data the slot reads as aliases)
+    Lemma same_N_i_X : Slot_N_k.Cert.X = Expected_N_i.X.   (only the data that are not aliases)
+    Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the compared data
+      rewritten to the certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless
+      the claim names another: a post-norm glue's embedded ``verdict_bare`` is its own item)
     Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
+
+**Data read once.** A certificate writes the data its statement names (``d n dA dB RA CB``,
+``E``, ``R``, ``dP RP``, ...) between two marker lines, one ``Definition`` per line
+(:func:`pybridge.certify.encoding.data_region`). The slot does not load the certificate
+as written but ``<certificate>_slot.v``: the same text, where each claim datum ``X`` whose
+region definition (with its row and chunk helpers ``X<k>``, ``X_c<k>``) is *textually
+identical* to the expected module's is replaced by ``Definition X := Expected_N_i.X.``
+(no second copy of the literals for Coq to read) and its helpers dropped; every other line
+is kept. A datum that is not so defined (no region, another text, defined elsewhere) is
+compared by the VM instead (``same_*``: a swapped or edited certificate fails there at
+once, where conversion would unfold real-number definitions for minutes). ``Strategy
+expand`` on the aliases makes conversion unfold an alias (one step to the instance's
+constant) rather than the data (which it would compute). The certificate as written is
+the file kept with ``keep_dir`` (``kept``); it compiles on its own.
+
+**Why this is sound.** The certificate's text is untrusted, the slot text too (its lines
+other than the aliases are the certificate's). Whatever that text does:
+
+(a) a name the driver defines first in the module (an alias) cannot be defined again
+    there: Coq refuses a second ``Definition X`` (a certificate that redefines an aliased
+    datum after the region, or defines it before, fails);
+(b) ``vetted_N_i`` is proved by ``exact Slot_N_k.Cert.<theorem>`` against the trusted
+    ``Expected_N_i.claim`` -- elaborated from the instance before any certificate is
+    loaded -- and checked by Coq's conversion (and the kernel at ``Qed``). So a
+    certificate that keeps its data elsewhere (outside the region, in a nested module,
+    under other names, behind a notation) either fails there or has proved the trusted
+    claim about the trusted data; the aliases only make the honest case cheap. ``Strategy``
+    (also in reach of a certificate) changes the order of unfolding, never what converts;
+(c) the slot text is the driver's choice of what to Load; the aliases name the trusted
+    constants by their full path (``Expected_N_i``: the tag is drawn after the certificate
+    was written), so a certificate cannot point them elsewhere.
+
+A certificate vetted against several claims (a post-norm glue: ``verdict_bare`` and
+``verdict``) is loaded once, its data aliased to the *first* claim's module; for the
+other claims every datum is compared by the VM (``same_*``), as before: the aliases
+are the first instance's constants, which (b) ties to that claim only.
 
 Every expected claim is elaborated before any certificate is loaded (a certificate's
 notations or imports cannot change how a claim reads), and ``Load`` reads each certificate
-as its own file (an unterminated comment cannot swallow the driver). The certificate's data
-are first compared with the instance's by the VM (``same_*``: a swapped or edited certificate
-fails there at once, where Coq's conversion would unfold real-number definitions for
-minutes); the claim is ``claim_of`` its data, which ``vetted`` rewrites into the certificate's
-(equal) data, and then holds only if the certificate's ``verdict`` proves exactly that
-statement (Coq's conversion, on the very same constants: no data unfolded); its
-assumptions are read between the two markers only (:func:`assumptions`), so nothing a
-certificate prints can pose as them.
+as its own file (an unterminated comment cannot swallow the driver). The claim is
+``claim_of`` its data, which ``vetted`` rewrites into the certificate's compared data,
+and then holds only if the certificate's theorem proves exactly that statement (Coq's
+conversion, on the very same constants: no data unfolded); its assumptions are read
+between the two markers only (:func:`assumptions`), so nothing a certificate prints can
+pose as them.
 """
 
 from __future__ import annotations

@@ -61,11 +61,10 @@ def data_region(source: str) -> Optional[DataRegion]:
 
     Raises :class:`MalformedData` when a region is unterminated, nested or ends before it
     begins, or holds a line other than a blank one or one ``Definition NAME ... .``."""
-    names: list[str] = []
-    lines: list[int] = []
+    source_lines = source.split("\n")
     markers: list[int] = []
     inside: Optional[int] = None
-    for k, line in enumerate(source.split("\n")):
+    for k, line in enumerate(source_lines):
         text = line.strip()
         if text == DATA_BEGIN:
             if inside is not None:
@@ -79,16 +78,22 @@ def data_region(source: str) -> Optional[DataRegion]:
             markers.append(k)
         elif "pybridge: claim data" in text:
             raise MalformedData(f"line {k + 1} is not a claim-data marker line")
-        elif inside is not None and text:
+    if inside is not None:
+        raise MalformedData(f"the claim-data region opened on line {inside + 1} is not closed")
+    if not markers:
+        return None
+    names: list[str] = []
+    lines: list[int] = []
+    for a, b in zip(markers[::2], markers[1::2]):
+        for k in range(a + 1, b):
+            text = source_lines[k].strip()
+            if not text:
+                continue
             m = _DATA_LINE.fullmatch(text)
             if m is None:
                 raise MalformedData(f"line {k + 1}, in a claim-data region, is not one `Definition NAME ... .`")
             names.append(m.group(1))
             lines.append(k)
-    if inside is not None:
-        raise MalformedData(f"the claim-data region opened on line {inside + 1} is not closed")
-    if not markers:
-        return None
     return DataRegion(tuple(names), tuple(lines), tuple(markers))
 
 
