@@ -6,7 +6,7 @@ no certificate can name or shadow the driver's own modules)::
 
     <imports>                                   (the expected claims' library modules)
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
-    Module Slot_N_k.  Load "./<certificate k>_slot.v".  End Slot_N_k.   (each distinct file once)
+    Module Slot_N_k.  Load "./Vet_<certificate k>.v".  End Slot_N_k.   (each distinct file once)
     Strategy expand [Slot_N_k.Cert.X ...].      (the data the slot reads as aliases)
     Lemma same_N_i_X : Slot_N_k.Cert.X = Expected_N_i.X.   (only the data that are not aliases)
     Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the compared data
@@ -17,8 +17,8 @@ no certificate can name or shadow the driver's own modules)::
 **Data read once.** A certificate writes the data its statement names (``d n dA dB RA CB``,
 ``E``, ``R``, ``dP RP``, ...) between two marker lines, one ``Definition`` per line
 (:func:`pybridge.certify.encoding.data_region`). The slot does not load the certificate
-as written but ``<certificate>_slot.v``: the same text, where each claim datum ``X`` whose
-region definition (with its row and chunk helpers ``X<k>``, ``X_c<k>``) is *textually
+as written but ``Vet_<certificate>.v`` (a file of the driver's): the same text, where each
+claim datum ``X`` whose region definition (with its row and chunk helpers ``X<k>``, ``X_c<k>``) is *textually
 identical* to the expected module's is replaced by ``Definition X := Expected_N_i.X.``
 (no second copy of the literals for Coq to read) and its helpers dropped; every other line
 is kept. A datum that is not so defined (no region, another text, defined elsewhere) is
@@ -197,7 +197,7 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         else:
             text, names = _slot_text(body, used, f"Expected_{tag}_{i}", lines)
             aliased.append(names)
-            lstem = fstem if text == body else f"{fstem}_slot"
+            lstem = fstem if text == body else f"Vet_{fstem}"
             files.append((lstem, text))
             if lstem != fstem:
                 originals.append((fstem, body))
