@@ -7,7 +7,7 @@ no certificate can name or shadow the driver's own modules)::
     <imports>                                   (the expected claims' library modules)
     Module Expected_N_i.  <instance data>  Definition claim : Prop := ... .  End Expected_N_i.
     Module Slot_N_k.  Load "./Vet_<certificate k>.v".  End Slot_N_k.   (each distinct file once)
-    Strategy expand [Slot_N_k.Cert.X ...].      (the data the slot reads as aliases)
+    Strategy expand [Slot_N_k.Cert.X ...].      (the aliases: the slot's, a later claim's)
     Lemma same_N_i_X : Slot_N_k.Cert.X = Expected_N_i.X.   (only the data that are not aliases)
     Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the compared data
       rewritten to the certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless
@@ -46,9 +46,12 @@ other than the aliases are the certificate's). Whatever that text does:
     was written), so a certificate cannot point them elsewhere.
 
 A certificate vetted against several claims (a post-norm glue: ``verdict_bare`` and
-``verdict``) is loaded once, its data aliased to the *first* claim's module; for the
-other claims every datum is compared by the VM (``same_*``), as before: the aliases
-are the first instance's constants, which (b) ties to that claim only.
+``verdict``) is loaded once, its data aliased to the *first* claim's module. A later
+claim's module is the driver's own text: the definitions it begins with alike the first
+module's (the same lines after the same lines: the same meaning) are written as aliases
+of the first module's constants too (``Strategy expand`` on them as well), so the glue's
+data are read once and need no comparison; any other datum of a later claim (``eps_s``,
+or all of them when the modules differ) is compared by the VM (``same_*``), as before.
 
 Every expected claim is elaborated before any certificate is loaded (a certificate's
 notations or imports cannot change how a claim reads), and ``Load`` reads each certificate
@@ -171,6 +174,21 @@ def _slot_text(body: str, used: Sequence[str], module: str, trusted: Sequence[st
     return "\n".join(lines), tuple(wanted)
 
 
+def _shared_lines(lines: list[str], earlier: list[str], module: str) -> tuple[list[str], set[str]]:
+    """An Expected module's ``lines`` with each definition of their common beginning with an
+    ``earlier`` module's (same lines, hence same meaning) made an alias of ``module``'s, and
+    the names so aliased (both modules are the driver's own, written from the instance)."""
+    out, names = list(lines), set()
+    for k in range(1, min(len(lines), len(earlier))):
+        if lines[k] != earlier[k]:
+            break
+        m = _DEFINITION.match(lines[k])
+        if m is not None:
+            out[k] = f"Definition {m.group(1)} := {module}.{m.group(1)}."
+            names.add(m.group(1))
+    return out, names
+
+
 def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
     """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``."""
     tag = tag or secrets.token_hex(8)
@@ -184,17 +202,28 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     data: list[list[str]] = []
     aliased: list[tuple[str, ...]] = []  # the data item i's certificate reads from Expected_i
     seen: dict[str, str] = {}  # certificate file -> the slot that loads it
+    first: dict[str, int] = {}  # certificate file -> the item whose data its slot aliases
+    modules: list[list[str]] = []  # each item's Expected module
     for i, (stem, source, exp) in enumerate(items):
         if not _NAME.fullmatch(exp.theorem):
             raise ValueError(f"not a theorem name: {exp.theorem!r:.40}")
         fstem, body = certificate_file(stem, source)
         h, lines, used = _expected_lines(exp, f"Expected_{tag}_{i}")
         head += [ln for ln in h if ln not in head]
-        expected += lines
         data.append(used)
         if fstem in seen:  # a certificate vetted against several claims: loaded once, its data
-            aliased.append(())  # those of the first claim; the VM compares them with this one's
+            j = first[fstem]  # those of the first claim; this claim's the same constants where
+            lines, shared = _shared_lines(lines, modules[j], f"Expected_{tag}_{j}")  # written alike
+            names = tuple(x for x in aliased[j] if x in shared and x in used)
+            aliased.append(names)
+            if names:
+                slots.append(f"Strategy expand [{' '.join(f'Expected_{tag}_{i}.{x}' for x in names)}].")
+            expected += lines
+            modules.append(lines)
         else:
+            expected += lines
+            modules.append(lines)
+            first[fstem] = i
             text, names = _slot_text(body, used, f"Expected_{tag}_{i}", lines)
             aliased.append(names)
             lstem = fstem if text == body else f"Vet_{fstem}"
