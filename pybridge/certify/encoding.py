@@ -4,7 +4,9 @@
 the writers, never taken from user text). Signed numerators are written as 63-bit two's
 complement hexadecimal literals, several per literal when they are narrow
 (``IntSums.unpack``); rows of one length as one packed flat list cut by ``rows_of``;
-long lists in chunks. :func:`digest` hashes integer matrices for the headers,
+long lists in chunks. The data a certificate's statement names (``d``, ``n``, ``RA``, ...) are
+written between :data:`DATA_BEGIN` and :data:`DATA_END` lines (:meth:`CoqWriter.data`), so
+that the driver can read them once (:func:`data_region`; see :mod:`.driver`). :func:`digest` hashes integer matrices for the headers,
 :func:`primes_for` picks the primes of a multi-modular exactness check and
 :func:`prime_list` / :func:`nat_list` write them. :mod:`.coded` holds the
 ``+- m 2**e`` codes.
@@ -13,8 +15,11 @@ long lists in chunks. :func:`digest` hashes integer matrices for the headers,
 from __future__ import annotations
 
 import hashlib
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass
 from math import prod
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -30,6 +35,67 @@ ROW_CHUNK = 8000  #: longest list literal written in one piece (Coq's parser rec
 
 WIDE = (32, 8)  #: list cells written by one application (``c32 x1 ... x32 l``), widest first
 
+#: The lines around a certificate's claim data: one ``Definition NAME ...`` per line between them.
+DATA_BEGIN = "(* pybridge: claim data begin *)"
+DATA_END = "(* pybridge: claim data end *)"
+_DATA_LINE = re.compile(r"Definition ([A-Za-z][A-Za-z0-9_]*) [^\n]*\.")
+
+
+class MalformedData(ValueError):
+    """A certificate's claim-data region is not well formed (the message says how)."""
+
+
+@dataclass(frozen=True)
+class DataRegion:
+    """The claim-data lines of a certificate: ``names[k]`` is defined on line ``lines[k]``
+    (0-based line numbers of the source; every region's marker lines are in ``markers``)."""
+
+    names: tuple[str, ...]
+    lines: tuple[int, ...]
+    markers: tuple[int, ...]
+
+
+def data_region(source: str) -> Optional[DataRegion]:
+    """The claim-data definitions between :data:`DATA_BEGIN` and :data:`DATA_END` lines
+    (several regions allowed, none nested), or None when the source has no marker line.
+
+    Raises :class:`MalformedData` when a region is unterminated, nested or ends before it
+    begins, or holds a line other than a blank one or one ``Definition NAME ... .``."""
+    source_lines = source.split("\n")
+    markers: list[int] = []
+    inside: Optional[int] = None
+    for k, line in enumerate(source_lines):
+        text = line.strip()
+        if text == DATA_BEGIN:
+            if inside is not None:
+                raise MalformedData(f"a claim-data region opened on line {inside + 1} is opened again on line {k + 1}")
+            inside = k
+            markers.append(k)
+        elif text == DATA_END:
+            if inside is None:
+                raise MalformedData(f"line {k + 1} closes a claim-data region that was not opened")
+            inside = None
+            markers.append(k)
+        elif "pybridge: claim data" in text:
+            raise MalformedData(f"line {k + 1} is not a claim-data marker line")
+    if inside is not None:
+        raise MalformedData(f"the claim-data region opened on line {inside + 1} is not closed")
+    if not markers:
+        return None
+    names: list[str] = []
+    lines: list[int] = []
+    for a, b in zip(markers[::2], markers[1::2]):
+        for k in range(a + 1, b):
+            text = source_lines[k].strip()
+            if not text:
+                continue
+            m = _DATA_LINE.fullmatch(text)
+            if m is None:
+                raise MalformedData(f"line {k + 1}, in a claim-data region, is not one `Definition NAME ... .`")
+            names.append(m.group(1))
+            lines.append(k)
+    return DataRegion(tuple(names), tuple(lines), tuple(markers))
+
 
 class CoqWriter:
     """Accumulates Coq definitions; every name is generated here."""
@@ -37,6 +103,7 @@ class CoqWriter:
     def __init__(self, extra: Sequence[str] = ()) -> None:
         # Uint63 is imported inside the module only, so that the final
         # Print Assumptions names the primitive-integer axioms fully qualified.
+        self._data = False
         modules = ["Blocks", "ActivationDefs", "Activations", "FlipSigns", "Biases", "ImpossibilityInstances",
                    *extra, "Certify"]
         self.lines: list[str] = [
@@ -56,6 +123,18 @@ class CoqWriter:
 
     def add(self, text: str) -> None:
         self.lines.append(text)
+
+    @contextmanager
+    def data(self) -> Iterator[None]:
+        """Write the definitions made inside as the certificate's claim data (one line each,
+        between :data:`DATA_BEGIN` and :data:`DATA_END`); regions do not nest."""
+        if self._data:
+            raise ValueError("claim-data regions do not nest")
+        self._data = True
+        self.add(DATA_BEGIN)
+        yield
+        self.add(DATA_END)
+        self._data = False
 
     def _literal_list(self, lits: list[str]) -> str:
         """``c32 x1 ... x32 (c8 ... (c x (... e)))``: explicit applications elaborate faster than

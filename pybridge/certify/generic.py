@@ -66,8 +66,9 @@ def _build_classification(inst: Instance) -> Certificate:
     """Gated (R3) / relu^k (R2): the verdict for every weight of the given shape."""
     act = inst.activation
     w = CoqWriter(extra=(*act.spec.certificate_modules,))
-    w.nat("d", inst.d)
-    w.nat("n", inst.n)
+    with w.data():
+        w.nat("d", inst.d)
+        w.nat("n", inst.n)
     sk, k, l = write_nonzero_skip(w, inst)
     pterm = P_TERM if sk != "None" else "identity"
     if act.gated and act.spec.not_absorbable_lemma:
@@ -122,10 +123,11 @@ def _build_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certi
             raise CannotCertify("biases with a non-identity skip")
         c = scale_matrix([list(inst.b_up or [Fraction(0)] * n)])
         b0 = scale_matrix([list(inst.b_down or [Fraction(0)] * inst.d)])
-        w.z("dc", c.den)
-        w.int_list("Lc", c.rows[0])
-        w.z("db0", b0.den)
-        w.int_list("Lb0", b0.rows[0])
+        with w.data():
+            w.z("dc", c.den)
+            w.int_list("Lc", c.rows[0])
+            w.z("db0", b0.den)
+            w.int_list("Lb0", b0.rows[0])
         w.check("sub_ok", f"check_submatrix d n dA dB 1 RA CB (id_rows d) SL {ps}")
         kind = CertificateKind.ABSORBABLE_BIAS
         w.verdict(f"absorbable_ungated_bias {sigma} d n n identity {A_TERM} (vec_of dc Lc) {B_TERM} "
@@ -155,13 +157,14 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     sigma, odd = act.coq_function, act.spec.odd_part_lemma.rsplit(".", 1)[-1]
     n, d = ev.A.shape
     w = CoqWriter(extra=(*act.spec.certificate_modules, "CertifyCoded"))
-    w.nat("d", d)
-    w.nat("n", n)
-    w.z("dA", ev.A.den)
-    w.z("dB", ev.B.den)
-    w.add(f"Definition E : int := {codes.base}%uint63.")
-    w.rows("RA", codes.writable(0), unsigned=True)
-    w.rows("CB", codes.writable(1), unsigned=True)
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.z("dA", ev.A.den)
+        w.z("dB", ev.B.den)
+        w.add(f"Definition E : int := {codes.base}%uint63.")
+        w.rows("RA", codes.writable(0), unsigned=True)
+        w.rows("CB", codes.writable(1), unsigned=True)
     s = set(decision.witness.subset)
     w.add("Definition SL : list bool := [" + "; ".join("true" if i in s else "false" for i in range(n)) + "].")
     ps = prime_list(_subset_bound(ev))
@@ -169,10 +172,11 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     A, B = "(mat_of_drows dA E RA)", "(mat_of_dcols dB E CB)"
     head = [sigma, odd, "d", "n", "dA", "dB", "E", "RA", "CB", "SL", ps]
     if bias_dens:
-        w.z("dc", bias_dens[0])
-        w.int_list("Lc", codes.writable(2)[0])
-        w.z("db0", bias_dens[1])
-        w.int_list("Lb0", codes.writable(3)[0])
+        with w.data():
+            w.z("dc", bias_dens[0])
+            w.int_list("Lc", codes.writable(2)[0])
+            w.z("db0", bias_dens[1])
+            w.int_list("Lb0", codes.writable(3)[0])
         kind = CertificateKind.ABSORBABLE_BIAS
         w.verdict(f"absorbable_ungated_bias {sigma} d n n identity {A} (vec_of_coded dc E Lc) {B} "
                   "(vec_of_coded db0 E Lb0)", kind, head + ["dc", "db0", "Lc", "Lb0", "sub_ok"],

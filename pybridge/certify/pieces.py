@@ -33,12 +33,13 @@ class GenericProjection(Protocol):
 
 def write_weights(w: CoqWriter, ev: Evidence) -> None:
     n, d = ev.A.shape
-    w.nat("d", d)
-    w.nat("n", n)
-    w.z("dA", ev.A.den)
-    w.z("dB", ev.B.den)
-    w.rows("RA", ev.A.rows)
-    w.rows("CB", columns(ev.B))
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.z("dA", ev.A.den)
+        w.z("dB", ev.B.den)
+        w.rows("RA", ev.A.rows)
+        w.rows("CB", columns(ev.B))
 
 
 def write_skip(w: CoqWriter, inst: Instance) -> bool:
@@ -46,8 +47,9 @@ def write_skip(w: CoqWriter, inst: Instance) -> bool:
     if inst.skip is None:
         return False
     P = scale_matrix(inst.skip)
-    w.z("dP", P.den)
-    w.rows("RP", P.rows)
+    with w.data():
+        w.z("dP", P.den)
+        w.rows("RP", P.rows)
     return True
 
 
@@ -125,15 +127,16 @@ def write_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, B
                 cols: Sequence[Sequence[int]] | np.ndarray, codes: Optional[Coding]) -> None:
     """The data of a partial certificate's block: ``d``, ``n``, ``R``, ``dA``, ``dB`` and
     ``RA``, ``CB`` (numerators, or codes over the base ``E``, whose residues the checkers read)."""
-    w.nat("d", d)
-    w.nat("n", n)
-    w.add(f"Definition R : list nat := {nat_list(R)}.")
-    w.z("dA", Ab.den)
-    w.z("dB", Bb.den)
-    if codes is None:
-        w.rows("RA", Ab.rows)
-        w.rows("CB", cols)
-    else:
-        w.add(f"Definition E : int := {codes.base}%uint63.")
-        w.rows("RA", codes.writable(0), unsigned=True)
-        w.rows("CB", codes.writable(1), unsigned=True)
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.add(f"Definition R : list nat := {nat_list(R)}.")
+        w.z("dA", Ab.den)
+        w.z("dB", Bb.den)
+        if codes is None:
+            w.rows("RA", Ab.rows)
+            w.rows("CB", cols)
+        else:
+            w.add(f"Definition E : int := {codes.base}%uint63.")
+            w.rows("RA", codes.writable(0), unsigned=True)
+            w.rows("CB", codes.writable(1), unsigned=True)

@@ -179,8 +179,11 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
     drv = write_driver([(p.cert.stem, p.cert.source, p.expected) for p in preps])
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout,
                               keep_dir=keep_dir)
+    if keep_dir is not None:  # each certificate as written too (its slot read the data as aliases)
+        for stem, text in drv.originals:
+            (keep_dir / f"{stem}.v").write_text(text)
     out = []
-    for i, (prep, fstem) in enumerate(zip(preps, drv.loads)):
+    for i, (prep, fstem) in enumerate(zip(preps, drv.kept)):
         kept = str(keep_dir / f"{fstem}.v") if keep_dir is not None else None
         share = replace(res, seconds=res.seconds / len(preps), kept_path=kept)
         out.append(_judge(share, prep, drv.tag, i) if res.accepted

@@ -150,8 +150,9 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision,
     w.rows("RQs", Q.rows)
     ps = prime_list(primes_for(instance.d * P.max_abs() * Q.max_abs() + P.den * Q.den))
     w.check("inv_skip_ok", f"check_inverse d dPs RPs dQs RQs {ps}")
-    w.z("dBs", Bu.den)
-    w.rows("CBs", columns(Bu))
+    with w.data():
+        w.z("dBs", Bu.den)
+        w.rows("CBs", columns(Bu))
     partial = _PARTIAL.fullmatch(src[start:end])
     if partial is not None:
         sig, m = partial.group(1), partial.group(2)
@@ -164,8 +165,9 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision,
         return replace(_assemble(rcert, src, w.lines[n0:]), extract=rcert.extract, extract_of=red)
     stmt, form = _rewrite_statement(src[start:end])
     b0 = scale_matrix([list(instance.b_down or (Fraction(0),) * instance.d)])
-    w.z("dbs", b0.den)
-    w.int_list("Lbs", b0.rows[0])
+    with w.data():
+        w.z("dbs", b0.den)
+        w.int_list("Lbs", b0.rows[0])
     w.check("down_skip_ok", "check_reduced_down d n dQs RQs dBs CBs dB CB")
     w.check("bias_skip_ok", "check_reduced_bias d dQs RQs dbs Lbs db0 Lb0")
     w.add("Lemma skip_glue : forall (sg : Rdefinitions.R -> Rdefinitions.R) (mw : nat) (A0 : mat) (c0 : vec),\n"

@@ -56,8 +56,9 @@ def build_skip_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certif
     write_skip(w, inst)
     write_inverse_check(w, inst, replace(decision, skip_inverse=Q))
     B = scale_matrix(inst.W_down)
-    w.z("dBu", B.den)
-    w.rows("CBu", columns(B))
+    with w.data():
+        w.z("dBu", B.den)
+        w.rows("CBu", columns(B))
     w.check("rd_ok", "check_reduced_down d n dQ RQ dBu CBu dB CB")
     pm = PM_FACTS.get(inst.activation.name)
     sigma = "relu" if pm is None else pm[0]

@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Callable, Iterator, Optional, Sequence
 
 from pybridge.certify.coded import coding
-from pybridge.certify.encoding import CoqWriter, columns, digest
+from pybridge.certify.encoding import CoqWriter, MalformedData, columns, data_region, digest
 from pybridge.certify.kinds import Certificate, Extract
 from pybridge.certify.pieces import write_block
 from pybridge.certify.width_one import MODULES, STATEMENT, write_statement_data
@@ -65,9 +65,16 @@ def normalize(text: str) -> str:
 
 
 def stated(source: str, theorem: str = "verdict") -> str:
-    """The text of the certificate's ``Theorem <theorem>`` statement (exactly one)."""
+    """The text of the certificate's ``Theorem <theorem>`` statement (exactly one).
+
+    Raises :class:`StatementMismatch` as well when the certificate's claim-data region
+    (:func:`pybridge.certify.encoding.data_region`) is malformed."""
     if not _THEOREM.fullmatch(theorem):
         raise ValueError(f"not a theorem name: {theorem!r:.40}")
+    try:
+        data_region(source)
+    except MalformedData as exc:
+        raise StatementMismatch(f"the certificate's claim data are not well marked: {exc}") from exc
     found = re.findall(rf"Theorem {theorem} :(.*?)\.\nProof\.", source, re.DOTALL)
     if len(found) != 1:
         raise StatementMismatch(f"the certificate has {len(found)} `Theorem {theorem}` statements, not one")

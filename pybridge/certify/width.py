@@ -118,14 +118,15 @@ def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix,
     scales ``lam``, classes ``cls``, ``-1`` for a dropped row) as the grouping checks read them;
     return their argument string (``{m}`` left for the width)."""
     d, n, k, K = dims
-    w.nat("d", d)
-    w.nat("n", n)
-    w.nat("k", k)
-    w.nat("K", K)
-    w.z("dA", A.den)
-    w.z("dB", B.den)
-    w.rows("RA", A.rows)
-    w.rows("CB", columns(B))
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.nat("k", k)
+        w.nat("K", K)
+        w.z("dA", A.den)
+        w.z("dB", B.den)
+        w.rows("RA", A.rows)
+        w.rows("CB", columns(B))
     w.z("dU", U.den)
     w.rows("RU", U.rows if K else [])
     w.z("dG", G.den)
@@ -415,14 +416,15 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
                             f" ({gen.reason})")
     b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
     w = CoqWriter(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias"))
-    w.nat("d", d)
-    w.nat("n", n)
-    w.z("dA", aug.den)
-    w.z("dB", B.den)
-    w.rows("RA", aug.rows)
-    w.rows("CB", columns(B))
-    w.z("db0", b0.den)
-    w.int_list("Lb0", b0.rows[0])
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.z("dA", aug.den)
+        w.z("dB", B.den)
+        w.rows("RA", aug.rows)
+        w.rows("CB", columns(B))
+        w.z("db0", b0.den)
+        w.int_list("Lb0", b0.rows[0])
     g = gen.certificate
     write_projection(w, g)
     w.check("nz_ok", "check_bias_nonzero d n RA CB")
@@ -481,8 +483,9 @@ def _build_classification_at(inst: Instance, decision: Decision) -> Certificate:
         raise CannotCertify(f"no classification theorem for {act.label}")
     name = lemma.rsplit(".", 1)[-1]
     w = CoqWriter(extra=(act.spec.coq_module,))
-    w.nat("d", inst.d)
-    w.nat("n", inst.n)
+    with w.data():
+        w.nat("d", inst.d)
+        w.nat("n", inst.n)
     sk, k, l = write_nonzero_skip(w, inst)
     nz = f"(check_skip_nonzero_sound d {sk} {k} {l} P_nz)"
     if act.gated:

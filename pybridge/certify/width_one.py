@@ -71,19 +71,20 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
     ``E``). Raises :class:`CannotCertify` when a numerator does not fit the encoding."""
     cb = columns(B)
     base, (ra, cbc) = block_codes([A.numerators(), cb if isinstance(cb, np.ndarray) else np.array(cb, dtype=object)])
-    w.nat("d", d)
-    w.nat("n", n)
-    w.nat("z", blk.z)
-    w.nat("i1", blk.i1)
-    w.z("ln", blk.ln)
-    w.z("ld", blk.ld)
-    w.add(f"Definition R1 : list nat := {nat_list(blk.R1)}.")
-    w.add(f"Definition C : list nat := {nat_list(blk.C)}.")
-    w.z("dA", A.den)
-    w.z("dB", B.den)
-    w.add(f"Definition E : int := {base}%uint63.")
-    w.rows("RA", ra, unsigned=True)
-    w.rows("CB", cbc, unsigned=True)
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.nat("z", blk.z)
+        w.nat("i1", blk.i1)
+        w.z("ln", blk.ln)
+        w.z("ld", blk.ld)
+        w.add(f"Definition R1 : list nat := {nat_list(blk.R1)}.")
+        w.add(f"Definition C : list nat := {nat_list(blk.C)}.")
+        w.z("dA", A.den)
+        w.z("dB", B.den)
+        w.add(f"Definition E : int := {base}%uint63.")
+        w.rows("RA", ra, unsigned=True)
+        w.rows("CB", cbc, unsigned=True)
 
 
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
