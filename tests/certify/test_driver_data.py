@@ -222,7 +222,7 @@ def test_data_in_a_nested_module_not_accepted(backend: CoqBackend, monkeypatch: 
     forged = _their_proof_with_my_region(mine.source, theirs, fake)
     assert backend.check_file(forged, stem="Forged", timeout=120).accepted  # it does compile, about other data
     _serving(monkeypatch, lambda cert: replace(cert, source=forged))
-    res = certify(inst, decide(inst), backend, timeout=15)
+    res = certify(inst, decide(inst), backend, timeout=6)
     assert res is not None and not res.accepted and (res.outcome is ProverOutcome.TIMEOUT or res.message.startswith("not vetted"))
 
 
