@@ -221,18 +221,33 @@ Proof.
       apply sumn_ext. intros i Hi. rewrite Hin by exact Hi. reflexivity.
 Qed.
 
-Theorem check_rank_refute_sound d k m dL RL dG CG dU RU es :
-  check_rank_refute d k m dL RL dG CG dU RU es = true ->
+(** Any entry checker sound for one [(T, S)] refutes the width condition when the walk over
+    every [(T, S)] not skipped succeeds ([check_rank_refute], [RankSparse.check_sparse_refute]). *)
+Lemma walk_refute_sound {En} d k m dL RL dG CG dU RU
+    (entry : list bool * list bool -> En -> bool) es :
+  (forall (Tf Sf : nat -> bool) en, (0 < dL)%Z -> (0 < dG)%Z -> (0 < dU)%Z ->
+    entry (bl k Tf, bl k Sf) en = true ->
+    ~ exists r E P Q, (k + count k Tf + 2 * r <= m)%nat /\
+        forall i j, (i < d)%nat -> (j < d)%nat ->
+          zmat_rows dL RL i j + masked_outer k Sf (zmat_cols dG CG) (zmat_rows dU RU) i j =
+          masked_outer k Tf E (zmat_rows dU RU) i j + low_rank r P Q i j) ->
+  Z.ltb 0 dL && Z.ltb 0 dG && Z.ltb 0 dU &&
+    walk (fun p => Nat.ltb m (k + count k (fun t => nth t (fst p) false))) entry (enum_ts k) es
+    = true ->
   ~ width_condition d k m (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL).
 Proof.
-  intros H (Tf & Sf & r & E & P & Q & Hdisj & Hm & HM). unfold check_rank_refute in H.
+  intros Hentry H (Tf & Sf & r & E & P & Q & Hdisj & Hm & HM).
   repeat rewrite Bool.andb_true_iff in H. destruct H as [[[HL HG] HU] Hw].
   rewrite Z.ltb_lt in HL, HG, HU.
   destruct (walk_sound _ _ _ _ Hw _ (in_enum_ts k Tf Sf Hdisj)) as [Hskip | [en He]].
   - simpl in Hskip. rewrite Nat.ltb_lt, count_bl in Hskip. lia.
-  - apply (check_rank_entry_sound d k m dL RL dG CG dU RU Tf Sf en HL HG HU He).
-    exists r, E, P, Q. split; assumption.
+  - apply (Hentry Tf Sf en HL HG HU He). exists r, E, P, Q. split; assumption.
 Qed.
+
+Theorem check_rank_refute_sound d k m dL RL dG CG dU RU es :
+  check_rank_refute d k m dL RL dG CG dU RU es = true ->
+  ~ width_condition d k m (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL).
+Proof. apply walk_refute_sound. exact (check_rank_entry_sound d k m dL RL dG CG dU RU). Qed.
 
 (** ** Certificate lemmas: not absorbable at width [m] *)
 

@@ -165,15 +165,7 @@ End Entry.
 Theorem check_sparse_refute_sound d k m dL RL dG CG dU RU es :
   check_sparse_refute d k m dL RL dG CG dU RU es = true ->
   ~ width_condition d k m (zmat_rows dU RU) (zmat_cols dG CG) (zmat_rows dL RL).
-Proof.
-  intros H (Tf & Sf & r & E & P & Q & Hdisj & Hm & HM). unfold check_sparse_refute in H.
-  repeat rewrite Bool.andb_true_iff in H. destruct H as [[[HL HG] HU] Hw].
-  rewrite Z.ltb_lt in HL, HG, HU.
-  destruct (walk_sound _ _ _ _ Hw _ (in_enum_ts k Tf Sf Hdisj)) as [Hskip | [en He]].
-  - simpl in Hskip. rewrite Nat.ltb_lt, count_bl in Hskip. lia.
-  - apply (check_sparse_entry_sound d k m dL RL dG CG dU RU Tf Sf en HL HG HU He).
-    exists r, E, P, Q. split; assumption.
-Qed.
+Proof. apply walk_refute_sound. exact (check_sparse_entry_sound d k m dL RL dG CG dU RU). Qed.
 
 (** ** Certificate lemmas: not absorbable at width [m] *)
 
