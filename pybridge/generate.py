@@ -181,7 +181,7 @@ def generate(
         tensors["b_down"] = [F(rng.randint(-bound, bound)) for _ in range(d)]
         if activation.gated:
             tensors["b_gate"] = [F(rng.randint(-bound, bound)) for _ in range(n)]
-    inst = build_instance(activation, tensors, source=f"generated(seed={seed})", check_skip=False)
+    inst = build_instance(activation, tensors, source=f"generated(seed={seed})")
     return GeneratedInstance(inst, seed, subset)
 
 
@@ -242,7 +242,7 @@ def generate_postln(activation: Activation, d: int, n: int, *, seed: Optional[in
             "W_up": [[Fraction(x) for x in row] for row in rows],
             "W_down": [[Fraction(cols[i][r]) for i in range(n)] for r in range(d)],
         }
-        inst = build_instance(activation, tensors, source=f"generated-postln(seed={seed})", check_skip=False)
+        inst = build_instance(activation, tensors, source=f"generated-postln(seed={seed})")
         prob = centered_problem(inst)
         Az, Bz = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
         if not (check_generic(Az, Bz).generic and check_generic(prob.A, prob.CB).generic):

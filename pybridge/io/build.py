@@ -59,15 +59,13 @@ def build_instance(
     tensors: Mapping[str, object],
     *,
     source: str = "",
-    check_skip: bool = True,
 ) -> Instance:
     """Check shapes and consistency of ``tensors`` (exact Fractions) and build the instance.
 
     ``W_up`` n x d and ``W_down`` d x n are required; ``W_gate`` n x d exactly when the
     activation is gated; ``skip`` d x d (any: an invertible one is reduced by R1, a singular
     one, zero included, is decided without R1, :mod:`pybridge.decision.any_skip`); biases of
-    lengths n, n, d. ``check_skip`` is kept for callers that passed it; it no longer changes
-    anything (no square skip is refused).
+    lengths n, n, d.
     """
     unknown = [k for k in tensors if k not in ROLES]
     if unknown:
