@@ -265,44 +265,52 @@ Proof.
   apply continuous_vec_bounded_on_bounded, Hf.
 Qed.
 
-(** ** [P x + LayerNorm(x)], [d >= 2] *)
-
-Lemma layernorm_nowhere_ray_constant d eps : (2 <= d)%nat -> 0 < eps ->
-  nowhere_ray_constant d (layer_norm d eps (fun _ => 1) (fun _ => 0)).
+(** A map whose values at [t w] and [t v] differ for every [t >= 1], where [w] moves [v]'s
+    first coordinate by [delta / 2], is nowhere eventually constant along rays. *)
+Lemma nowhere_ray_constant_of_bump d (F : vec -> vec) :
+  (forall v delta t, 0 < delta -> 1 <= t ->
+     let w := fun k => if Nat.eq_dec 0 k then v k + delta / 2 else v k in
+     vec_eq d (F (vscale t w)) (F (vscale t v)) -> False) ->
+  nowhere_ray_constant d F.
 Proof.
-  intros Hd He v delta T Hdel.
+  intros Hbump v delta T Hdel.
   set (w := fun k => if Nat.eq_dec 0 k then v k + delta / 2 else v k).
   set (t := Rmax T 1).
   assert (Ht1 : 1 <= t) by apply Rmax_r.
-  destruct (classic (exists i, (i < d)%nat /\
-            layer_norm d eps (fun _ => 1) (fun _ => 0) (vscale t w) i <>
-            layer_norm d eps (fun _ => 1) (fun _ => 0) (vscale t v) i)) as [[i [Hi Hne]]|Hno].
+  destruct (classic (exists i, (i < d)%nat /\ F (vscale t w) i <> F (vscale t v) i))
+    as [[i [Hi Hne]]|Hno].
   - exists w, t, i. split; [|split; [apply Rmax_l | split; assumption]].
     intros k Hk. unfold w. destruct (Nat.eq_dec 0 k).
     + replace (v k + delta / 2 - v k) with (delta / 2) by ring.
       rewrite Rabs_pos_eq by lra. lra.
     + rewrite Rminus_diag_eq, Rabs_R0 by reflexivity. exact Hdel.
-  - exfalso.
-    assert (Heq : vec_eq d (layer_norm d eps (fun _ => 1) (fun _ => 0) (vscale t w))
-                           (layer_norm d eps (fun _ => 1) (fun _ => 0) (vscale t v))).
-    { intros i Hi. apply NNPP. intros Hne. apply Hno. exists i. split; assumption. }
-    apply (layer_norm_eq_iff d eps (fun _ => 1) (fun _ => 0) _ _ He) in Heq;
-      [|intros; lra].
-    pose proof (Heq 1%nat ltac:(lia)) as H1.
-    rewrite !centering_mv in H1 by lia. unfold center in H1.
-    assert (Hw1 : vscale t w 1%nat = vscale t v 1%nat) by (unfold vscale, w; reflexivity).
-    rewrite Hw1 in H1.
-    assert (Hsum : sumn d (vscale t w) = sumn d (vscale t v) + t * (delta / 2)).
-    { rewrite <- (sumn_delta d 0 (fun _ => t * (delta / 2))) by lia.
-      rewrite <- sumn_plus. apply sumn_ext. intros k Hk. unfold vscale, w.
-      destruct (Nat.eq_dec 0 k); ring. }
-    unfold mean in H1. rewrite Hsum in H1.
-    assert (Hd0 : 0 < INR d) by (apply lt_0_INR; lia).
-    assert (Hpos : 0 < t * (delta / 2)) by (apply Rmult_lt_0_compat; lra).
-    assert (Hdiv : (sumn d (vscale t v) + t * (delta / 2)) / INR d =
-                   sumn d (vscale t v) / INR d + t * (delta / 2) / INR d) by (field; lra).
-    assert (0 < t * (delta / 2) / INR d) by (apply Rdiv_lt_0_compat; assumption).
-    lra.
+  - exfalso. apply (Hbump v delta t Hdel Ht1).
+    intros i Hi. apply NNPP. intros Hne. apply Hno. exists i. split; assumption.
+Qed.
+
+(** ** [P x + LayerNorm(x)], [d >= 2] *)
+
+Lemma layernorm_nowhere_ray_constant d eps : (2 <= d)%nat -> 0 < eps ->
+  nowhere_ray_constant d (layer_norm d eps (fun _ => 1) (fun _ => 0)).
+Proof.
+  intros Hd He. apply nowhere_ray_constant_of_bump. intros v delta t Hdel Ht1 w Heq.
+  apply (layer_norm_eq_iff d eps (fun _ => 1) (fun _ => 0) _ _ He) in Heq;
+    [|intros; lra].
+  pose proof (Heq 1%nat ltac:(lia)) as H1.
+  rewrite !centering_mv in H1 by lia. unfold center in H1.
+  assert (Hw1 : vscale t w 1%nat = vscale t v 1%nat) by (unfold vscale, w; reflexivity).
+  rewrite Hw1 in H1.
+  assert (Hsum : sumn d (vscale t w) = sumn d (vscale t v) + t * (delta / 2)).
+  { rewrite <- (sumn_delta d 0 (fun _ => t * (delta / 2))) by lia.
+    rewrite <- sumn_plus. apply sumn_ext. intros k Hk. unfold vscale, w.
+    destruct (Nat.eq_dec 0 k); ring. }
+  unfold mean in H1. rewrite Hsum in H1.
+  assert (Hd0 : 0 < INR d) by (apply lt_0_INR; lia).
+  assert (Hpos : 0 < t * (delta / 2)) by (apply Rmult_lt_0_compat; lra).
+  assert (Hdiv : (sumn d (vscale t v) + t * (delta / 2)) / INR d =
+                 sumn d (vscale t v) / INR d + t * (delta / 2) / INR d) by (field; lra).
+  assert (0 < t * (delta / 2) / INR d) by (apply Rdiv_lt_0_compat; assumption).
+  lra.
 Qed.
 
 (** For [d >= 2], every [eps > 0] and every linear part [P],
@@ -322,27 +330,12 @@ Qed.
 Lemma rmsnorm_nowhere_ray_constant d eps : (1 <= d)%nat -> 0 < eps ->
   nowhere_ray_constant d (rms_norm d eps (fun _ => 1) (fun _ => 0)).
 Proof.
-  intros Hd He v delta T Hdel.
-  set (w := fun k => if Nat.eq_dec 0 k then v k + delta / 2 else v k).
-  set (t := Rmax T 1).
-  assert (Ht1 : 1 <= t) by apply Rmax_r.
-  destruct (classic (exists i, (i < d)%nat /\
-            rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t w) i <>
-            rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t v) i)) as [[i [Hi Hne]]|Hno].
-  - exists w, t, i. split; [|split; [apply Rmax_l | split; assumption]].
-    intros k Hk. unfold w. destruct (Nat.eq_dec 0 k).
-    + replace (v k + delta / 2 - v k) with (delta / 2) by ring.
-      rewrite Rabs_pos_eq by lra. lra.
-    + rewrite Rminus_diag_eq, Rabs_R0 by reflexivity. exact Hdel.
-  - exfalso.
-    assert (Heq : vec_eq d (rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t w))
-                           (rms_norm d eps (fun _ => 1) (fun _ => 0) (vscale t v))).
-    { intros i Hi. apply NNPP. intros Hne. apply Hno. exists i. split; assumption. }
-    apply (proj1 (rms_norm_eq_iff d eps (fun _ => 1) (fun _ => 0) _ _ He ltac:(intros; lra)))
-      in Heq.
-    pose proof (Heq 0%nat ltac:(lia)) as H0. unfold vscale, w in H0.
-    destruct (Nat.eq_dec 0 0) as [_|C]; [|lia].
-    assert (0 < t * (delta / 2)) by (apply Rmult_lt_0_compat; lra). nra.
+  intros Hd He. apply nowhere_ray_constant_of_bump. intros v delta t Hdel Ht1 w Heq.
+  apply (proj1 (rms_norm_eq_iff d eps (fun _ => 1) (fun _ => 0) _ _ He ltac:(intros; lra)))
+    in Heq.
+  pose proof (Heq 0%nat ltac:(lia)) as H0. unfold vscale, w in H0.
+  destruct (Nat.eq_dec 0 0) as [_|C]; [|lia].
+  assert (0 < t * (delta / 2)) by (apply Rmult_lt_0_compat; lra). nra.
 Qed.
 
 Theorem rmsnorm_residual_not_relu_bare d eps P m A c B b0 : (1 <= d)%nat -> 0 < eps ->
