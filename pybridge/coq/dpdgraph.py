@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Optional
 
 import networkx as nx
 
+from pybridge.coq.library_home import coq_environment
 from pybridge.coq.protocol import PREFIX, marked, parse_assumptions, split_marked
 from pybridge.errors import InputError, ProverUnavailable
 from pybridge.files import atomic_write_text
@@ -196,7 +197,8 @@ def _qualid(name: str) -> str:
 def _run(backend: CoqBackend, tmp: Path, stem: str, lines: list[str]) -> subprocess.CompletedProcess:
     path = tmp / f"{stem}.v"
     path.write_text("\n".join(lines) + "\n")
-    return subprocess.run(backend.coqc_args() + [str(path)], capture_output=True, text=True, cwd=tmp)
+    return subprocess.run(backend.coqc_args() + [str(path)], capture_output=True, text=True, cwd=tmp,
+                          env=coq_environment())
 
 
 def _fail(what: str, proc: subprocess.CompletedProcess) -> ProverUnavailable:
@@ -246,7 +248,7 @@ def _leaf_assumptions(
         path.write_text("\n".join(lines) + "\n")
         procs.append(subprocess.Popen(
             backend.coqc_args() + [str(path)], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, cwd=tmp,
+            stderr=subprocess.PIPE, text=True, cwd=tmp, env=coq_environment(),
         ))
     out: dict[int, tuple[str, ...]] = {}
     for chunk, proc in zip(chunks, procs):

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
-from pybridge.coq.library_home import default_cache_dir
+from pybridge.coq.library_home import coq_environment, default_cache_dir
 from pybridge.coq.protocol import marked, parse_assumptions, parse_check, split_marked
 from pybridge.errors import ProverUnavailable
 from pybridge.files import atomic_write_text
@@ -65,7 +65,8 @@ def run_groups(backend: CoqBackend, requires: list[str], groups: list[list[str]]
             path = Path(tmp) / f"{stem}{k}.v"
             path.write_text("\n".join(requires + marked([groups[i] for i in idx])) + "\n")
             procs.append(subprocess.Popen(backend.coqc_args() + [str(path)], stdout=subprocess.PIPE,
-                                          stderr=subprocess.PIPE, text=True, cwd=tmp))
+                                          stderr=subprocess.PIPE, text=True, cwd=tmp,
+                                          env=coq_environment()))
         failed = False
         for idx, proc in zip(parts, procs):
             stdout, _ = proc.communicate()
