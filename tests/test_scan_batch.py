@@ -28,8 +28,8 @@ class Counting:
     running coqc on a run with several certificates."""
 
     def __init__(self, real: CoqBackend, tamper: Optional[int] = None,
-                 batch_outcome: Optional[ProverOutcome] = None) -> None:
-        self.real, self.tamper, self.batch_outcome = real, tamper, batch_outcome
+                 batch_outcome: Optional[ProverOutcome] = None, axiom: bool = False) -> None:
+        self.real, self.tamper, self.batch_outcome, self.axiom = real, tamper, batch_outcome, axiom
         self.name = real.name
         self.runs: list[int] = []
         self.messages: list[str] = []
@@ -44,7 +44,11 @@ class Counting:
         if self.bad in certs:
             proof = "vm_cast_no_check (eq_refl true)"
             assert proof in dict(files)[self.bad]
-            files = [(stem, src.replace(proof, "exact I", 1) if stem == self.bad else src) for stem, src in files]
+            # a proof Coq refuses, or (axiom) one it accepts from an axiom the file declares
+            cheat = (lambda src: src.replace("Module Cert.", "Module Cert.\nAxiom cheat : forall P : Prop, P.", 1)
+                     .replace(proof, "exact (cheat _)", 1)) if self.axiom else (
+                lambda src: src.replace(proof, "exact I", 1))
+            files = [(stem, cheat(src) if stem == self.bad else src) for stem, src in files]
         if self.batch_outcome is not None and len(certs) > 1:
             return ProverResult(self.batch_outcome, 1.0, "coqc: killed (simulated)", prover=self.name)
         res = self.real.check_files(files, main=main, timeout=timeout, keep_dir=keep_dir)
@@ -120,7 +124,8 @@ def test_batched_scan_same_verdicts_fewer_coqc_runs(backend: CoqBackend, tmp_pat
     assert all(e["checked"] and e["prover"]["outcome"] == "accepted" for e in many["layers"])
     for e in many["layers"]:  # each layer's own vetted theorem and assumptions
         assert "statement vetted against the instance" in e["prover"]["message"]
-        assert "axioms:" in e["prover"]["message"]
+        # each layer's own axioms, counted part by part (certify/accounting.py)
+        assert "; axioms: " in e["prover"]["message"]
         t = e["timings"]
         assert t["coqc_run_layers"] == 2 and t["certify"] >= t["coqc_run"] / 2 > 0 and "coqc_runs" not in t
     assert coqc_runs(many) == 2 and coqc_runs(one) == 4
@@ -144,6 +149,25 @@ def test_a_tampered_certificate_in_a_batch_is_rejected_alone(backend: CoqBackend
     assert [e["prover"]["outcome"] for e in (layers[0], layers[2])] == ["accepted", "accepted"]
     assert layers[0]["timings"]["coqc_runs"] == 2 and layers[0]["timings"]["coqc_run_layers"] == 2
     assert layers[1]["timings"]["coqc_run_layers"] == 1
+
+
+@pytest.mark.coq
+def test_a_certificate_with_an_axiom_in_a_batch_is_rejected_alone(backend: CoqBackend, tmp_path: Path) -> None:
+    """The run's axioms are printed once, for its vetted theorems together: one certificate
+    proving a check from its own axiom makes the run's list disallowed, so each certificate
+    is checked alone; only that one is rejected."""
+    ckpt = opt_checkpoint(tmp_path / "opt", layers=3)
+    cheating = Counting(backend, tamper=1, axiom=True)
+    doc = scan(ckpt, backend=cheating, batch=3).to_json()
+    assert cheating.runs == [3, 1, 1, 1]
+    assert "Cert.cheat" in cheating.messages[0]  # coqc accepted the run; its axioms name the cheat
+    layers = doc["layers"]
+    assert [e["checked"] for e in layers] == [True, False, True]
+    assert layers[1]["prover"]["outcome"] == "rejected" and "disallowed assumptions" in layers[1]["prover"]["message"]
+    assert "Cert.cheat" in layers[1]["prover"]["message"]
+    for e in (layers[0], layers[2]):
+        assert e["prover"]["outcome"] == "accepted" and "axioms: " in e["prover"]["message"]
+        assert "cheat" not in e["prover"]["message"]
 
 
 @pytest.mark.coq

@@ -12,7 +12,8 @@ no certificate can name or shadow the driver's own modules)::
     Lemma vetted_N_i : Expected_N_i.claim.   (claim_of <expected data>: the compared data
       rewritten to the certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless
       the claim names another: a post-norm glue's embedded ``verdict_bare`` is its own item)
-    Definition begin_N_i ... Check begin_N_i.  Print Assumptions vetted_N_i.  Check end_N_i.
+    Definition vetted_N := conj vetted_N_0 (conj ... vetted_N_k).   (one theorem for the run)
+    Definition begin_N ... Check begin_N.  Print Assumptions vetted_N.  Check end_N.
 
 **Data read once.** A certificate writes the data its statement names (``d n dA dB RA CB``,
 ``E``, ``R``, ``dP RP``, ...) between two marker lines, one ``Definition`` per line
@@ -60,7 +61,10 @@ as its own file (an unterminated comment cannot swallow the driver). The claim i
 and then holds only if the certificate's theorem proves exactly that statement (Coq's
 conversion, on the very same constants: no data unfolded); its assumptions are read
 between the two markers only (:func:`assumptions`), so nothing a certificate prints can
-pose as them.
+pose as them. They are printed once per run, for the conjunction of the run's vetted
+theorems (``Print Assumptions`` walks the real-number library afresh each time, about a
+second): the axioms of each vetted theorem are among them, so when they are all allowed,
+each theorem's are; a run of several certificates reports that union for each.
 """
 
 from __future__ import annotations
@@ -71,9 +75,17 @@ import secrets
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from pybridge.certify.accounting import (
+    AxiomMemo,
+    ProofPlan,
+    axioms_of,
+    counted,
+    library_key,
+    proof_plan,
+    term_names,
+)
 from pybridge.certify.encoding import CoqWriter, MalformedData, data_region
 from pybridge.certify.statement import Expected
-from pybridge.coq.protocol import parse_assumptions
 
 _MODULE_START = "Module Cert."
 _TRAILER = "Print Assumptions Cert.verdict.\n"
@@ -97,6 +109,25 @@ class Driver:
     kept: tuple[str, ...] = ()
     #: the certificates (stem, text) whose slot loads another text: written only to be kept
     originals: tuple[tuple[str, str], ...] = ()
+    #: per item, how its axioms are counted part by part (None: by the run's one walk)
+    counted: tuple[Optional[Counted], ...] = ()
+    #: the library facts this run prints to remember: (memo key, marker)
+    learned: tuple[tuple[str, str], ...] = ()
+    #: the driver's lines (1-based, inclusive) that read library names for the counted items
+    library_lines: tuple[int, int] = (0, -1)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """An item the driver proves itself from its certificate's proof term
+    (:mod:`pybridge.certify.accounting`): the plan, the marker of its printed term, the
+    markers of the ``Print Assumptions`` of its local names and claim data, and the memo keys
+    of its external names and of its claim's definition."""
+
+    plan: ProofPlan
+    term: str
+    markers: tuple[str, ...]
+    keys: tuple[str, ...]
 
 
 def certificate_file(stem: str, source: str) -> tuple[str, str]:
@@ -189,9 +220,43 @@ def _shared_lines(lines: list[str], earlier: list[str], module: str) -> tuple[li
     return out, names
 
 
-def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None) -> Driver:
-    """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``."""
+_LIBRARY_IMPORT = re.compile(r"^From Absorb Require Import ((?:[A-Z][A-Za-z0-9_]* ?)+)\.$", re.M)
+
+
+def _library_imports(body: str) -> list[str]:
+    """The library modules a certificate imports before its ``Module Cert.`` (its first
+    ``From Absorb Require Import`` line: module names only)."""
+    m = _LIBRARY_IMPORT.search(body.split(_MODULE_START, 1)[0])
+    return m.group(1).split() if m is not None else []
+
+
+def _marked(tag: str, label: str, commands: Sequence[str]) -> list[str]:
+    """``commands`` between the marker checks ``begin_<tag>_<label>`` / ``end_<tag>_<label>``."""
+    b, e = f"begin_{tag}_{label}", f"end_{tag}_{label}"
+    return [f"Definition {b} := 0%nat.", f"Definition {e} := 0%nat.", f"Check {b}.", *commands, f"Check {e}."]
+
+
+def between(output: str, tag: str, label: str) -> Optional[str]:
+    """What coqc printed between the markers of ``label`` (None: they did not both print).
+    The tag is drawn after the certificates were written, so they cannot print a marker."""
+    begin, end = f"begin_{tag}_{label}\n     : nat\n", f"end_{tag}_{label}\n     : nat"
+    a = output.find(begin)
+    if a < 0:
+        return None
+    b = output.find(end, a + len(begin))
+    return None if b < 0 else output[a + len(begin):b]
+
+
+def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None,
+                 memo: Optional[AxiomMemo] = None, count: bool = True) -> Driver:
+    """The driver for ``items`` = ``(certificate stem, certificate source, expected claim)``.
+
+    With ``count``, an item whose certificate proves its theorem by a plain ``exact`` of
+    names, and whose claim data are all aliased, is proved by the driver from that term and
+    its axioms counted part by part (:mod:`pybridge.certify.accounting`; what ``memo``
+    knows is not printed again); the others share one ``Print Assumptions``."""
     tag = tag or secrets.token_hex(8)
+    memo = memo if memo is not None else {}
     head: list[str] = []
     expected: list[str] = []
     slots: list[str] = []
@@ -239,7 +304,54 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         kept.append(fstem)
     order = list(seen.values())
     checks: list[str] = []
+    abbreviation: dict[str, str] = {}
+    plans: list[Optional[ProofPlan]] = []
     for i, used in enumerate(data):
+        k = order.index(loads[i])
+        plan = None
+        if count and first[kept[i]] == i and set(aliased[i]) == set(used):
+            body = dict(files)[loads[i]]
+            plan = proof_plan(body, items[i][2].theorem, f"Slot_{tag}_{k}.Cert", abbreviation, tag)
+        plans.append(plan)
+    # the library modules the counted certificates import (names checked: library modules
+    # only, after the claims were elaborated): their external names are read there
+    libs = [m for k, p in enumerate(plans) if p is not None
+            for m in _library_imports(dict(files)[loads[k]])]
+    imports = [f"From Absorb Require Import {' '.join(dict.fromkeys(libs))}."] if libs else []
+    head_text = "\n".join(head + imports)
+    notations = imports + [f"Notation {a} := ({x}) (only parsing)." for x, a in abbreviation.items()]
+    learned: list[tuple[str, str]] = []
+    early: list[str] = []  # library facts not yet known, printed before any certificate is loaded
+    by_parts: list[Optional[Counted]] = []
+    for i, used in enumerate(data):
+        plan = plans[i]
+        ex, sl = f"Expected_{tag}_{i}", f"Slot_{tag}_{order.index(loads[i])}.Cert"
+        if plan is None:
+            by_parts.append(None)
+            continue
+        # the library part of the item's theorem: its external names and its claim's
+        # definition, walked together once (one Print Assumptions) and then remembered
+        claim_of = next(ln for ln in modules[i] if ln.startswith("Definition claim_of "))
+        ckey = library_key(head_text, plan.externals, claim_of)
+        if ckey not in memo and ckey not in dict(learned):
+            label = f"x{len(learned)}"
+            learned.append((ckey, label))
+            parts = "tt"
+            for x in reversed([*plan.externals, f"{ex}.claim_of"]):
+                parts = f"(@{x}, {parts})"
+            early += [f"Definition library_{tag}_{label} := {parts}."]
+            early += _marked(tag, label, [f"Print Assumptions library_{tag}_{label}."])
+        checks.append(f"Definition vetted_{tag}_{i} : {ex}.claim := ltac:(exact ({plan.term})).")
+        checks += _marked(tag, f"t{i}", ["Set Printing All.", f"Print vetted_{tag}_{i}.", "Unset Printing All."])
+        parts = "tt"  # the local part: the certificate's names in the term and the claim data
+        for x in reversed([*plan.locals, *(f"{ex}.{x}" for x in used)]):
+            parts = f"(@{x}, {parts})"
+        checks.append(f"Definition parts_{tag}_{i} := {parts}.")
+        checks += _marked(tag, f"a{i}", [f"Print Assumptions parts_{tag}_{i}."])
+        by_parts.append(Counted(plan, f"t{i}", (f"a{i}",), (ckey,)))
+    for i, used in enumerate(data):
+        if plans[i] is not None:
+            continue
         # data the certificate defines itself equal the instance's, by the VM (fast, and fails
         # fast): the statements are then compared on equal data, never by unfolding real-number
         # terms; aliased data are the instance's own constants
@@ -251,13 +363,23 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         rewrites = "".join(f" rewrite <- same_{tag}_{i}_{x}." for x in compared)
         checks.append(f"Lemma vetted_{tag}_{i} : {ex}.claim.\n"
                       f"Proof. unfold {ex}.claim.{rewrites} exact {sl}.{items[i][2].theorem}. Qed.")
-    for i in range(len(items)):
-        checks += [f"Definition begin_{tag}_{i} := 0%nat.", f"Definition end_{tag}_{i} := 0%nat.",
-                   f"Check begin_{tag}_{i}.", f"Print Assumptions vetted_{tag}_{i}.", f"Check end_{tag}_{i}."]
+    # the items not counted part by part: one Print Assumptions for them all (each walks the
+    # real-number library afresh, ~1 s), of the conjunction of their vetted theorems, whose
+    # axioms include each one's
+    walked = [i for i in range(len(items)) if plans[i] is None]
+    if walked:
+        proofs = f"vetted_{tag}_{walked[-1]}"
+        for i in reversed(walked[:-1]):
+            proofs = f"(conj vetted_{tag}_{i} {proofs})"
+        checks += [f"Definition vetted_{tag} := {proofs}.",
+                   f"Definition begin_{tag} := 0%nat.", f"Definition end_{tag} := 0%nat.",
+                   f"Check begin_{tag}.", f"Print Assumptions vetted_{tag}.", f"Check end_{tag}."]
     quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
-    source = "\n".join(head + quiet + expected + slots + checks) + "\n"
+    source = "\n".join(head + quiet + expected + notations + early + slots + checks) + "\n"
     stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    return Driver(stem, source, tuple(files), tag, tuple(loads), tuple(kept), tuple(originals))
+    start = len(head) + len(quiet) + len(expected) + 1
+    return Driver(stem, source, tuple(files), tag, tuple(loads), tuple(kept), tuple(originals),
+                  tuple(by_parts), tuple(learned), (start, start + len(notations) + len(early) - 1))
 
 
 def explain(message: str, drv: Driver) -> str:
@@ -269,19 +391,52 @@ def explain(message: str, drv: Driver) -> str:
     return message
 
 
-def assumptions(output: str, tag: str, i: int) -> Optional[tuple[str, ...]]:
-    """The axioms ``Print Assumptions vetted_<tag>_<i>`` printed (None: it did not run).
+def assumptions(output: str, tag: str) -> Optional[tuple[str, ...]]:
+    """The axioms ``Print Assumptions vetted_<tag>`` printed (None: it did not run): those of
+    the run's vetted theorems not counted part by part, together, hence a superset of each
+    one's.
 
     Read between ``begin`` and ``end`` markers: coqc's stdout comes before its stderr in
     ``output``, so only the driver's own command prints there."""
-    begin, end = f"begin_{tag}_{i}\n     : nat\n", f"end_{tag}_{i}\n     : nat"
+    begin, end = f"begin_{tag}\n     : nat\n", f"end_{tag}\n     : nat"
     a = output.find(begin)
     if a < 0:
         return None
     b = output.find(end, a + len(begin))
     if b < 0:
         return None
-    chunk = output[a + len(begin):b]
-    if "Closed under the global context" not in chunk and "Axioms:" not in chunk:
+    return axioms_of(output[a + len(begin):b])
+
+
+def learn(output: str, drv: Driver, memo: AxiomMemo) -> None:
+    """Remember the library facts a successful run printed (:attr:`Driver.learned`)."""
+    for key, label in drv.learned:
+        chunk = between(output, drv.tag, label)
+        found = axioms_of(chunk) if chunk is not None else None
+        if found is not None:
+            memo[key] = found
+
+
+def counted_axioms(output: str, drv: Driver, i: int, memo: AxiomMemo) -> Optional[tuple[str, ...]]:
+    """The axioms of item ``i``'s vetted theorem counted part by part (a superset of its
+    own), or None when they cannot be: not counted, its term holds a name not counted,
+    or an answer is missing (the item is then checked with one walk)."""
+    c = drv.counted[i] if i < len(drv.counted) else None
+    if c is None:
         return None
-    return parse_assumptions(chunk)
+    printed = between(output, drv.tag, c.term)
+    names = term_names(printed) if printed is not None else None
+    if names is None or not all(counted(x, c.plan) for x in names):
+        return None
+    found: list[str] = []
+    for label in c.markers:
+        chunk = between(output, drv.tag, label)
+        part = axioms_of(chunk) if chunk is not None else None
+        if part is None:
+            return None
+        found += part
+    for key in c.keys:
+        if key not in memo:
+            return None
+        found += memo[key]
+    return tuple(dict.fromkeys(found))

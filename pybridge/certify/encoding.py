@@ -223,12 +223,25 @@ class CoqWriter:
     def verdict(self, statement: str, kind: CertificateKind, args: Sequence[str],
                 lemma: Optional[str] = None) -> None:
         """``Theorem verdict``, proved by the kind's ``Certify`` lemma (or ``lemma``, its variant
-        for coded data) applied to ``args``."""
-        self.add(f"Theorem verdict : {statement}.\nProof. exact ({lemma or kind.lemma} {' '.join(args)}). Qed.")
+        for coded data) applied to ``args``. An argument with its own scope (``2%nat``,
+        ``[p]%uint63``: its type does not depend on where it is read) is defined first as
+        ``verdict_arg<k>``, so that the proof is more often an application of names only,
+        whose axioms the driver counts part by part (:mod:`pybridge.certify.accounting`)."""
+        names = []
+        for k, arg in enumerate(args):
+            if not _SCOPED.fullmatch(arg):
+                names.append(arg)
+            else:
+                self.add(f"Definition verdict_arg{k} := {arg}.")
+                names.append(f"verdict_arg{k}")
+        self.add(f"Theorem verdict : {statement}.\nProof. exact ({lemma or kind.lemma} {' '.join(names)}). Qed.")
 
     def text(self) -> str:
         """The whole file: the module, then ``Print Assumptions`` of its ``verdict``."""
         return "\n".join(self.lines + ["End Cert.", "Print Assumptions Cert.verdict."]) + "\n"
+
+
+_SCOPED = re.compile(r"[^\s()]+%[a-z0-9]+")
 
 
 def pack_fields(values: Sequence[int], w: int, k: int, off: int) -> list[str]:

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Optional, Sequence, Union
 
 from pybridge.certify import any_skip, bias_width, generic, skip_bias, skip_width, width
+from pybridge.certify.accounting import AxiomMemo
 from pybridge.certify.agreement import agreement
-from pybridge.certify.driver import Driver, assumptions, explain, write_driver
+from pybridge.certify.driver import Driver, assumptions, counted_axioms, explain, learn, write_driver
 from pybridge.certify.kinds import CannotCertify, Certificate
 from pybridge.certify.statement import Expected, StatementMismatch, expected_statement, header_digests
 from pybridge.decision.identity import weights_digest
@@ -148,11 +149,13 @@ def vet(instance: Instance, decision: Decision, cert: Certificate, theorem: str 
 
 
 def judge_assumptions(res: ProverResult, axioms: Optional[tuple[str, ...]], missing: str,
-                      summary: str, note: str = "") -> ProverResult:
+                      summary: str, note: str = "", together: int = 1) -> ProverResult:
     """An accepted coqc run judged by the assumptions it printed for the checked theorem:
     rejected when they are ``missing`` (that message) or one is not allowed
     (:data:`pybridge.prover.ALLOWED_AXIOMS`, primitive integers); else accepted, its message
-    ``summary`` and the axioms, then ``note``."""
+    ``summary`` and the axioms, then ``note``. ``together > 1``: the axioms are those of that
+    many vetted theorems of one run together (a superset of each one's), and the message
+    says so."""
     if axioms is None:
         return replace(res, outcome=ProverOutcome.REJECTED, message=missing)
     disallowed = [a for a in axioms if a not in ALLOWED_AXIOMS and a not in PRIMITIVE_INT_AXIOMS]
@@ -162,36 +165,60 @@ def judge_assumptions(res: ProverResult, axioms: Optional[tuple[str, ...]], miss
     prim = sum(a in PRIMITIVE_INT_AXIOMS for a in axioms)
     named = [a for a in axioms if a not in PRIMITIVE_INT_AXIOMS]
     extra = f" + {prim} primitive-integer axioms" if prim else ""
-    return replace(res, message=f"{summary}; axioms: {', '.join(named) or 'none'}{extra}{note}")
+    whose = f" (of the {together} vetted statements of this coqc run together)" if together > 1 else ""
+    return replace(res, message=f"{summary}; axioms{whose}: {', '.join(named) or 'none'}{extra}{note}")
 
 
-def _judge(res: ProverResult, prep: _Prepared, tag: str, i: int) -> ProverResult:
-    """The verdict on certificate ``i`` of a driver run: the vetted theorem's assumptions."""
-    return judge_assumptions(res, assumptions(res.message, tag, i),
-                             "the vetted statement's Print Assumptions did not run",
-                             f"{prep.cert.summary}; statement vetted against the instance", prep.note)
+def _memo(backend: ProverBackend) -> AxiomMemo:
+    """The backend's memory of library axioms (a fresh one, kept nowhere, if it has none)."""
+    memo = getattr(backend, "assumption_memo", None)
+    return memo if isinstance(memo, dict) else {}
 
 
 def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
-         keep_dir: Optional[Path]) -> tuple[ProverResult, Driver, list[ProverResult]]:
+         keep_dir: Optional[Path], count: bool = True) -> tuple[ProverResult, Driver, list[Optional[ProverResult]]]:
     """One coqc run of a driver over ``preps``: the run's own result, its driver, and one
-    result per certificate (the run's seconds shared equally)."""
-    drv = write_driver([(p.cert.stem, p.cert.source, p.expected) for p in preps])
+    result per certificate (the run's seconds shared equally; None: accepted by Coq but its
+    axioms could not be counted part by part, to be checked again without ``count``)."""
+    memo = _memo(backend)
+    drv = write_driver([(p.cert.stem, p.cert.source, p.expected) for p in preps], memo=memo, count=count)
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout,
                               keep_dir=keep_dir)
     if keep_dir is not None:  # each certificate as written too (its slot read the data as aliases)
         for stem, text in drv.originals:
             (keep_dir / f"{stem}.v").write_text(text)
-    out = []
+    if res.accepted and drv.learned:
+        learn(res.message, drv, memo)
+        remember = getattr(backend, "remember", None)
+        if callable(remember):
+            remember()
+    walked = sum(c is None for c in drv.counted) if drv.counted else len(preps)
+    out: list[Optional[ProverResult]] = []
     for i, (prep, fstem) in enumerate(zip(preps, drv.kept)):
         kept = str(keep_dir / f"{fstem}.v") if keep_dir is not None else None
         share = replace(res, seconds=res.seconds / len(preps), kept_path=kept)
-        out.append(_judge(share, prep, drv.tag, i) if res.accepted
-                   else replace(share, message=explain(share.message, drv)))
+        if not res.accepted:
+            out.append(replace(share, message=explain(share.message, drv)))
+            continue
+        summary = f"{prep.cert.summary}; statement vetted against the instance"
+        if drv.counted and drv.counted[i] is not None:
+            axioms = counted_axioms(res.message, drv, i, memo)
+            out.append(None if axioms is None else judge_assumptions(
+                share, axioms, "", summary, prep.note))
+        else:
+            out.append(judge_assumptions(share, assumptions(res.message, drv.tag),
+                                         "the vetted statement's Print Assumptions did not run",
+                                         summary, prep.note, walked))
     return res, drv, out
 
 
 _LOCATION = re.compile(r'File "(?:[^"\n]*/)?([A-Za-z][A-Za-z0-9_]*)\.v", line ([0-9]+)')
+
+
+def _in_library_lines(output: str, drv: Driver) -> bool:
+    """Whether coqc's error is on one of the driver's lines reading library names."""
+    found = [m for m in _LOCATION.finditer(output) if m.group(1) == drv.stem]
+    return bool(found) and drv.library_lines[0] <= int(found[-1].group(2)) <= drv.library_lines[1]
 
 
 def culprit(output: str, drv: Driver) -> Optional[int]:
@@ -250,12 +277,33 @@ class BatchOutcome:
 
 
 def _settle(group: list[tuple[int, _Prepared]], backend: ProverBackend, timeout: float,
-            keep_dir: Optional[Path], out: list[Optional[ProverResult]], runs: list[BatchRun]) -> None:
+            keep_dir: Optional[Path], out: list[Optional[ProverResult]], runs: list[BatchRun],
+            count: bool = True) -> None:
     """Check ``group`` in one run; when that run fails, the certificate the error names is
     checked alone and the others together again; a failure naming none (a timeout, a crash)
     has each checked alone. So one bad certificate never decides another's verdict."""
-    res, drv, results = _run([p for _, p in group], backend, timeout * len(group), keep_dir)
+    res, drv, results = _run([p for _, p in group], backend, timeout * len(group), keep_dir, count)
     runs.append(BatchRun(tuple(k for k, _ in group), res.seconds, res.outcome))
+    if res.accepted and any(r is None for r in results):
+        # Coq accepted, but some item's axioms could not be counted part by part: those
+        # items again, their axioms printed the plain way
+        _settle([item for item, r in zip(group, results) if r is None], backend, timeout, keep_dir,
+                out, runs, count=False)
+        group, results = ([item for item, r in zip(group, results) if r is not None],
+                          [r for r in results if r is not None])
+        if not group:
+            return
+    if not res.accepted and count and res.outcome is ProverOutcome.REJECTED and _in_library_lines(res.message, drv):
+        # the driver could not read a library name the way the certificate did: the same
+        # certificates again, their axioms printed the plain way
+        _settle(group, backend, timeout, keep_dir, out, runs, count=False)
+        return
+    if len(group) > 1 and res.accepted and not all(r is not None and r.accepted for r in results):
+        # the run's walked axioms are its theorems' together: one certificate's disallowed
+        # axiom would reject the others too, so each is checked alone
+        for item in group:
+            _settle([item], backend, timeout, keep_dir, out, runs, count)
+        return
     if res.accepted or len(group) == 1:
         for (k, _), r in zip(group, results):
             out[k] = r
@@ -263,12 +311,12 @@ def _settle(group: list[tuple[int, _Prepared]], backend: ProverBackend, timeout:
     bad = culprit(res.message, drv) if res.outcome is ProverOutcome.REJECTED else None
     if bad is None:
         for item in group:
-            _settle([item], backend, timeout, keep_dir, out, runs)
+            _settle([item], backend, timeout, keep_dir, out, runs, count)
         return
-    _settle([group[bad]], backend, timeout, keep_dir, out, runs)
+    _settle([group[bad]], backend, timeout, keep_dir, out, runs, count)
     rest = group[:bad] + group[bad + 1:]
     if rest:
-        _settle(rest, backend, timeout, keep_dir, out, runs)
+        _settle(rest, backend, timeout, keep_dir, out, runs, count)
 
 
 def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
@@ -288,7 +336,8 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     prep = _prepare(instance, decision, backend)
     if not isinstance(prep, _Prepared):
         return prep
-    return _run([prep], backend, timeout, keep_dir)[2][0]
+    result = _run([prep], backend, timeout, keep_dir)[2][0]
+    return result if result is not None else _run([prep], backend, timeout, keep_dir, count=False)[2][0]
 
 
 def certify_many(pairs: Sequence[tuple[Instance, Decision]], backend: ProverBackend, *,

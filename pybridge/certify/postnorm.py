@@ -318,10 +318,10 @@ def certify_postln(inst: Instance, verdict: str, pd: Optional[PostLNDecision], b
 def run_postln(cert: PostLNCertificate, expected: Expected, backend: ProverBackend, *,
                timeout: float) -> ProverResult:
     """One coqc run of a driver loading ``cert`` and proving ``expected`` from its verdict."""
-    drv = write_driver([(cert.stem, cert.source, expected)])
+    drv = write_driver([(cert.stem, cert.source, expected)], count=False)
     res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
     if not res.accepted:
         return res
-    return judge_assumptions(res, assumptions(res.message, drv.tag, 0),
+    return judge_assumptions(res, assumptions(res.message, drv.tag),
                              "the vetted statement's Print Assumptions did not run",
                              f"{cert.summary}; statement vetted against the instance")

@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from pybridge.coq.library_home import Library, ensure_built, locate_library
+from pybridge.coq.library_home import (
+    Library,
+    coq_environment,
+    default_cache_dir,
+    ensure_built,
+    load_memo,
+    locate_library,
+    save_memo,
+)
 from pybridge.coq.protocol import PREFIX
 from pybridge.errors import ProverUnavailable
 from pybridge.prover import BuildResult, ProverOutcome, ProverResult, TheoremInfo
@@ -84,6 +92,7 @@ class CoqBackend:
         self.coq_dir = self.root / "coq"
         self.theories = self.coq_dir / "theories"
         self.coqc = coqc
+        self._memo: Optional[dict[str, tuple[str, ...]]] = None
 
     # ------------------------------------------------------------ process
 
@@ -114,7 +123,7 @@ class CoqBackend:
         start = time.monotonic()
         try:
             proc = subprocess.run(self.coqc_args() + [str(path)], capture_output=True, text=True,
-                                  timeout=timeout, cwd=directory)
+                                  timeout=timeout, cwd=directory, env=coq_environment())
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
             return CoqRun(None, out, "", time.monotonic() - start)
@@ -135,6 +144,23 @@ class CoqBackend:
         """The file of ``Absorb.dir.X`` (``theories/dir/X.v``)."""
         return self.theories.joinpath(*module.split(".")[1:]).with_suffix(suffix)
 
+    @property
+    def assumption_memo(self) -> dict[str, tuple[str, ...]]:
+        """``Print Assumptions`` answers about the compiled library's names
+        (:mod:`pybridge.certify.accounting`), read from the cache of this library
+        (``coq-axioms-<library digest>.json`` in :func:`default_cache_dir`) on first use."""
+        if self._memo is None:
+            self._memo = load_memo(self._memo_path())
+        return self._memo
+
+    def remember(self) -> None:
+        """Write :attr:`assumption_memo` to the library's cache (skipped if it cannot be)."""
+        if self._memo is not None:
+            save_memo(self._memo_path(), self._memo)
+
+    def _memo_path(self) -> Path:
+        return default_cache_dir() / f"coq-axioms-{self.library_digest()}.json"
+
     def library_digest(self) -> str:
         """A hash of the compiled library (every module's ``.vo``) and the ``coqc`` used."""
         h = hashlib.sha256(self.require_coq().encode())
@@ -147,7 +173,8 @@ class CoqBackend:
     def build_library(self) -> BuildResult:
         self.require_coq()
         start = time.monotonic()
-        proc = subprocess.run(["make", "-C", str(self.coq_dir), "-j2"], capture_output=True, text=True)
+        proc = subprocess.run(["make", "-C", str(self.coq_dir), "-j2"], capture_output=True, text=True,
+                              env=coq_environment())
         return BuildResult(proc.returncode == 0, time.monotonic() - start, proc.stdout + proc.stderr)
 
     # ------------------------------------------------------------ ProverBackend

@@ -296,7 +296,7 @@ def test_timeout_is_not_a_rejection(capsys, backend, tmp_path: Path) -> None:
     from pybridge.generate import generate
     from pybridge.io import instance_to_json
 
-    inst = generate(api.parse_activation("relu"), 8, 60, seed=5).instance
+    inst = generate(api.parse_activation("relu"), 12, 150, seed=5).instance
     path = tmp_path / "big.json"
     path.write_text(json.dumps(instance_to_json(inst)))
     code, out, _ = run(capsys, "check", str(path), "--json", "--timeout", "1")
