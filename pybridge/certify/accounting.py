@@ -21,7 +21,8 @@ driver proves the expected claim itself from the same term (:func:`proof_plan`):
   elaborator inserted would be a name not counted, and the item is then checked again the
   old way (one ``Print Assumptions`` of the vetted theorem).
 
-A term with a numeral, a notation, a binder or a qualified name, or a name the certificate
+A term with a notation, a binder or a qualified name (literals ``2%nat`` and ``[true]``
+aside: their constructors are counted with the library part), or a name the certificate
 gives a meaning some other way (an ``Axiom``, a ``Notation``, a ``Module``, ...), is not
 counted: that item's axioms are walked the old way.
 
@@ -40,6 +41,10 @@ from pybridge.coq.protocol import parse_assumptions
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_']*"
 _TOKEN = re.compile(rf"\s*(?:({_NAME}(?:\.{_NAME})*)|([()]))")
+#: literals a proof term may hold as written: they elaborate to the constructors of
+#: Coq's own nat, bool and list only (:data:`LITERAL_NAMES`, counted with the library part)
+_LITERAL = re.compile(r"\s*([0-9]+%nat|\[(?:true|false)(?:; (?:true|false))*\])")
+LITERAL_NAMES = ("O", "S", "true", "false", "nil", "cons", "bool", "nat")
 _DECLARED = re.compile(rf"^[ \t]*(?:Definition|Lemma|Theorem|Fixpoint)[ \t]+({_NAME})\b", re.M)
 #: any other way a file can give a name a meaning: a proof term using such a name is not counted
 _OTHERWISE = re.compile(r"\b(?:Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses|Variable|"
@@ -94,7 +99,13 @@ def proof_plan(body: str, theorem: str, slot: str, abbreviation: dict[str, str],
     out: list[str] = []
     local: list[str] = []
     external: list[str] = []
+    literal = False
     while pos < len(text):
+        lit = _LITERAL.match(text, pos)
+        if lit is not None:  # written without notations the driver may not have imported
+            out.append(_plain(lit.group(1)))
+            pos, literal = lit.end(), True
+            continue
         m = _TOKEN.match(text, pos)
         if m is None or m.end() == pos:
             break
@@ -114,7 +125,19 @@ def proof_plan(body: str, theorem: str, slot: str, abbreviation: dict[str, str],
     if text[pos:].strip() or not out:
         return None
     abbreviation.update(fresh)
+    if literal:
+        external += LITERAL_NAMES
     return ProofPlan(" ".join(out), tuple(dict.fromkeys(local)), tuple(dict.fromkeys(external)))
+
+
+def _plain(literal: str) -> str:
+    """``2%nat`` as it is; ``[true; false]`` as ``(@cons bool true (@cons bool false (@nil bool)))``."""
+    if not literal.startswith("["):
+        return literal
+    out = "(@nil bool)"
+    for b in reversed(literal[1:-1].split("; ")):
+        out = f"(@cons bool {b} {out})"
+    return out
 
 
 def term_names(printed: str) -> Optional[list[str]]:

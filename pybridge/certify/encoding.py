@@ -223,8 +223,8 @@ class CoqWriter:
     def verdict(self, statement: str, kind: CertificateKind, args: Sequence[str],
                 lemma: Optional[str] = None) -> None:
         """``Theorem verdict``, proved by the kind's ``Certify`` lemma (or ``lemma``, its variant
-        for coded data) applied to ``args``. An argument with its own scope (``2%nat``,
-        ``[p]%uint63``: its type does not depend on where it is read) is defined first as
+        for coded data) applied to ``args``. An argument whose type does not depend on where
+        it is read (``2%nat``, ``[p]%uint63``, ``(zrows RA)``, ``[true]``) is defined first as
         ``verdict_arg<k>``, so that the proof is more often an application of names only,
         whose axioms the driver counts part by part (:mod:`pybridge.certify.accounting`)."""
         names = []
@@ -241,7 +241,7 @@ class CoqWriter:
         return "\n".join(self.lines + ["End Cert.", "Print Assumptions Cert.verdict."]) + "\n"
 
 
-_SCOPED = re.compile(r"[^\s()]+%[a-z0-9]+")
+_SCOPED = re.compile(r"[^\s()]+%[a-z0-9]+|\((?:[A-Za-z_][A-Za-z0-9_']*\s*)+\)|\[(?:true|false)(?:; (?:true|false))*\]")
 
 
 def pack_fields(values: Sequence[int], w: int, k: int, off: int) -> list[str]:

@@ -216,9 +216,19 @@ _LOCATION = re.compile(r'File "(?:[^"\n]*/)?([A-Za-z][A-Za-z0-9_]*)\.v", line ([
 
 
 def _in_library_lines(output: str, drv: Driver) -> bool:
-    """Whether coqc's error is on one of the driver's lines reading library names."""
+    """Whether coqc's error is the driver's own reading of a counted item: on one of its
+    lines reading library names, or a term it wrote from a certificate's proof that does
+    not read (a name or notation read otherwise there; not a statement that differs)."""
     found = [m for m in _LOCATION.finditer(output) if m.group(1) == drv.stem]
-    return bool(found) and drv.library_lines[0] <= int(found[-1].group(2)) <= drv.library_lines[1]
+    if not found:
+        return False
+    line = int(found[-1].group(2))
+    if drv.library_lines[0] <= line <= drv.library_lines[1]:
+        return True
+    lines = drv.source.splitlines()
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return (text.startswith((f"Definition vetted_{drv.tag}_", f"Definition parts_{drv.tag}_"))
+            and "while it is expected to have type" not in output)
 
 
 def culprit(output: str, drv: Driver) -> Optional[int]:

@@ -13,7 +13,7 @@ import pytest
 
 from pybridge import load
 from pybridge.certify import pipeline
-from pybridge.certify.accounting import ProofPlan, counted, proof_plan, term_names
+from pybridge.certify.accounting import LITERAL_NAMES, ProofPlan, counted, proof_plan, term_names
 from pybridge.certify.driver import Driver, write_driver
 from pybridge.coq.backend import CoqBackend
 from pybridge.decision import decide
@@ -38,9 +38,18 @@ def test_plan_of_an_honest_term() -> None:
     assert abbreviation == {"cert_lemma": "ext_0_T", "relu": "ext_1_T"}
 
 
+def test_literals_are_kept_and_their_constructors_counted() -> None:
+    body = BODY.replace("exact (cert_lemma relu d gen_ok)", "exact (cert_lemma relu 2%nat [true; false] gen_ok)")
+    plan = proof_plan(body, "verdict", "Slot_T_0.Cert", {}, "T")
+    assert plan is not None and "2%nat (@cons bool true (@cons bool false (@nil bool)))" in plan.term
+    assert set(plan.externals) == {"cert_lemma", "relu", *LITERAL_NAMES}
+    assert all(counted(x, plan) for x in ("S", "O", "cons", "bool", "true"))
+
+
 @pytest.mark.parametrize("term, declared", [
-    ("(cert_lemma relu 2%nat gen_ok)", ""),  # a numeral: constants the driver would not count
-    ("(cert_lemma relu [true] gen_ok)", ""),  # a notation
+    ("(cert_lemma relu 2 gen_ok)", ""),  # a numeral in whatever scope is open
+    ("(cert_lemma relu (d + 1) gen_ok)", ""),  # a notation
+    ("(cert_lemma relu [d] gen_ok)", ""),  # a list of names
     ("(cert_lemma (fun x => x) gen_ok)", ""),  # a binder
     ("(Classical_Prop.classic _)", ""),  # a qualified name (a module of the certificate's own?)
     ("(cert_lemma relu cheat)", "Axiom cheat : forall P : Prop, P.\n"),  # a name given by an axiom
@@ -72,6 +81,13 @@ def test_an_error_on_the_library_lines_falls_back() -> None:
     at = 'File "/tmp/pybridge-coq-abc/Vet_x.v", line {}, characters 0-4:\nError: no.'
     assert [pipeline._in_library_lines(at.format(k), drv) for k in (9, 10, 14, 15)] == [False, True, True, False]
     assert not pipeline._in_library_lines('File "./C0.v", line 12, characters 1-2:', drv)
+    # the driver's own term from a certificate's proof: retried when it does not read there,
+    # never when it reads and proves another statement (a swapped certificate)
+    src = "\n".join(["x"] * 19 + ["Definition vetted_T_0 : Expected_T_0.claim := ltac:(exact (f a))."]) + "\n"
+    drv = Driver("Vet_x", src, (), "T", library_lines=(10, 14))
+    assert pipeline._in_library_lines(at.format(20) + " Syntax error: ')' expected.", drv)
+    assert not pipeline._in_library_lines(
+        at.format(20) + ' The term "f a" has type "P" while it is expected to have type "Q".', drv)
 
 
 @pytest.mark.coq
