@@ -15,6 +15,15 @@ no certificate can name or shadow the driver's own modules)::
     Definition vetted_N := conj vetted_N_0 (conj ... vetted_N_k).   (one theorem for the run)
     Definition begin_N ... Check begin_N.  Print Assumptions vetted_N.  Check end_N.
 
+An item whose certificate proves its theorem by ``exact`` of names and whose data are all
+aliased is *counted* instead (:mod:`pybridge.certify.accounting`): before the slots,
+``From Absorb Require Import <the certificate's library modules>``, ``Notation ext_j_N :=
+(name)`` for its external names and, unless remembered, ``Print Assumptions`` of a tuple of
+them and ``Expected_N_i.claim_of``; after them ``Definition vetted_N_i : Expected_N_i.claim
+:= ltac:(exact (<the certificate's term, re-read>))``, ``Print`` of it under ``Set Printing
+All``, and ``Print Assumptions`` of a tuple of its local names and claim data. Counted items
+are left out of ``vetted_N``.
+
 **Data read once.** A certificate writes the data its statement names (``d n dA dB RA CB``,
 ``E``, ``R``, ``dP RP``, ...) between two marker lines, one ``Definition`` per line
 (:func:`pybridge.certify.encoding.data_region`). The slot does not load the certificate
