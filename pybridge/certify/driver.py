@@ -13,7 +13,7 @@ no certificate can name or shadow the driver's own modules)::
       rewritten to the certificate's, then exactly Slot_N_k.Cert.<theorem>, ``verdict`` unless
       the claim names another: a post-norm glue's embedded ``verdict_bare`` is its own item)
     Definition vetted_N := conj vetted_N_0 (conj ... vetted_N_k).   (one theorem for the run)
-    Definition begin_N ... Check begin_N.  Print Assumptions vetted_N.  Check end_N.
+    Definition begin_N_all ... Check begin_N_all.  Print Assumptions vetted_N.  Check end_N_all.
 
 An item whose certificate proves its theorem by ``exact`` of names and whose data are all
 aliased is *counted* instead (:mod:`pybridge.certify.accounting`): before the slots,
@@ -129,14 +129,13 @@ class Driver:
 @dataclass(frozen=True)
 class Counted:
     """An item the driver proves itself from its certificate's proof term
-    (:mod:`pybridge.certify.accounting`): the plan, the marker of its printed term, the
-    markers of the ``Print Assumptions`` of its local names and claim data, and the memo keys
-    of its external names and of its claim's definition."""
+    (:mod:`pybridge.certify.accounting`): the plan, the markers of its printed term and of the
+    ``Print Assumptions`` of its local part, and the memo key of its library part."""
 
     plan: ProofPlan
     term: str
-    markers: tuple[str, ...]
-    keys: tuple[str, ...]
+    local: str
+    library: str
 
 
 def certificate_file(stem: str, source: str) -> tuple[str, str]:
@@ -245,6 +244,15 @@ def _marked(tag: str, label: str, commands: Sequence[str]) -> list[str]:
     return [f"Definition {b} := 0%nat.", f"Definition {e} := 0%nat.", f"Check {b}.", *commands, f"Check {e}."]
 
 
+def _tuple(names: Sequence[str]) -> str:
+    """A term holding every constant of ``names`` (``(@a, (@b, tt))``): one ``Print
+    Assumptions`` of it walks them all once."""
+    out = "tt"
+    for x in reversed(names):
+        out = f"(@{x}, {out})"
+    return out
+
+
 def between(output: str, tag: str, label: str) -> Optional[str]:
     """What coqc printed between the markers of ``label`` (None: they did not both print).
     The tag is drawn after the certificates were written, so they cannot print a marker."""
@@ -254,6 +262,13 @@ def between(output: str, tag: str, label: str) -> Optional[str]:
         return None
     b = output.find(end, a + len(begin))
     return None if b < 0 else output[a + len(begin):b]
+
+
+def printed_axioms(output: str, tag: str, label: str) -> Optional[tuple[str, ...]]:
+    """The axioms the ``Print Assumptions`` between the markers of ``label`` printed (None:
+    it did not print them)."""
+    chunk = between(output, tag, label)
+    return axioms_of(chunk) if chunk is not None else None
 
 
 def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] = None,
@@ -315,17 +330,16 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
     checks: list[str] = []
     abbreviation: dict[str, str] = {}
     plans: list[Optional[ProofPlan]] = []
+    texts = dict(files)
     for i, used in enumerate(data):
-        k = order.index(loads[i])
         plan = None
         if count and first[kept[i]] == i and set(aliased[i]) == set(used):
-            body = dict(files)[loads[i]]
-            plan = proof_plan(body, items[i][2].theorem, f"Slot_{tag}_{k}.Cert", abbreviation, tag)
+            slot = f"Slot_{tag}_{order.index(loads[i])}.Cert"
+            plan = proof_plan(texts[loads[i]], items[i][2].theorem, slot, abbreviation, tag)
         plans.append(plan)
     # the library modules the counted certificates import (names checked: library modules
     # only, after the claims were elaborated): their external names are read there
-    libs = [m for k, p in enumerate(plans) if p is not None
-            for m in _library_imports(dict(files)[loads[k]])]
+    libs = [m for k, p in enumerate(plans) if p is not None for m in _library_imports(texts[loads[k]])]
     imports = [f"From Absorb Require Import {' '.join(dict.fromkeys(libs))}."] if libs else []
     head_text = "\n".join(head + imports)
     notations = imports + [f"Notation {a} := ({x}) (only parsing)." for x, a in abbreviation.items()]
@@ -345,19 +359,14 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         if ckey not in memo and ckey not in dict(learned):
             label = f"x{len(learned)}"
             learned.append((ckey, label))
-            parts = "tt"
-            for x in reversed([*plan.externals, f"{ex}.claim_of"]):
-                parts = f"(@{x}, {parts})"
-            early += [f"Definition library_{tag}_{label} := {parts}."]
+            early += [f"Definition library_{tag}_{label} := {_tuple([*plan.externals, f'{ex}.claim_of'])}."]
             early += _marked(tag, label, [f"Print Assumptions library_{tag}_{label}."])
         checks.append(f"Definition vetted_{tag}_{i} : {ex}.claim := ltac:(exact ({plan.term})).")
         checks += _marked(tag, f"t{i}", ["Set Printing All.", f"Print vetted_{tag}_{i}.", "Unset Printing All."])
-        parts = "tt"  # the local part: the certificate's names in the term and the claim data
-        for x in reversed([*plan.locals, *(f"{ex}.{x}" for x in used)]):
-            parts = f"(@{x}, {parts})"
-        checks.append(f"Definition parts_{tag}_{i} := {parts}.")
+        # the local part: the certificate's names in the term and the claim data
+        checks.append(f"Definition parts_{tag}_{i} := {_tuple([*plan.locals, *(f'{ex}.{x}' for x in used)])}.")
         checks += _marked(tag, f"a{i}", [f"Print Assumptions parts_{tag}_{i}."])
-        by_parts.append(Counted(plan, f"t{i}", (f"a{i}",), (ckey,)))
+        by_parts.append(Counted(plan, f"t{i}", f"a{i}", ckey))
     for i, used in enumerate(data):
         if plans[i] is not None:
             continue
@@ -380,9 +389,8 @@ def write_driver(items: Sequence[tuple[str, str, Expected]], tag: Optional[str] 
         proofs = f"vetted_{tag}_{walked[-1]}"
         for i in reversed(walked[:-1]):
             proofs = f"(conj vetted_{tag}_{i} {proofs})"
-        checks += [f"Definition vetted_{tag} := {proofs}.",
-                   f"Definition begin_{tag} := 0%nat.", f"Definition end_{tag} := 0%nat.",
-                   f"Check begin_{tag}.", f"Print Assumptions vetted_{tag}.", f"Check end_{tag}."]
+        checks += [f"Definition vetted_{tag} := {proofs}."]
+        checks += _marked(tag, "all", [f"Print Assumptions vetted_{tag}."])
     quiet = ['Set Warnings "-require-in-module".']  # each certificate's imports, inside its slot
     source = "\n".join(head + quiet + expected + notations + early + slots + checks) + "\n"
     stem = f"Vet_{hashlib.sha256(source.encode()).hexdigest()[:12]}"
@@ -403,25 +411,15 @@ def explain(message: str, drv: Driver) -> str:
 def assumptions(output: str, tag: str) -> Optional[tuple[str, ...]]:
     """The axioms ``Print Assumptions vetted_<tag>`` printed (None: it did not run): those of
     the run's vetted theorems not counted part by part, together, hence a superset of each
-    one's.
-
-    Read between ``begin`` and ``end`` markers: coqc's stdout comes before its stderr in
-    ``output``, so only the driver's own command prints there."""
-    begin, end = f"begin_{tag}\n     : nat\n", f"end_{tag}\n     : nat"
-    a = output.find(begin)
-    if a < 0:
-        return None
-    b = output.find(end, a + len(begin))
-    if b < 0:
-        return None
-    return axioms_of(output[a + len(begin):b])
+    one's. Read between its markers: coqc's stdout comes before its stderr in ``output``, so
+    only the driver's own command prints there."""
+    return printed_axioms(output, tag, "all")
 
 
 def learn(output: str, drv: Driver, memo: AxiomMemo) -> None:
     """Remember the library facts a successful run printed (:attr:`Driver.learned`)."""
     for key, label in drv.learned:
-        chunk = between(output, drv.tag, label)
-        found = axioms_of(chunk) if chunk is not None else None
+        found = printed_axioms(output, drv.tag, label)
         if found is not None:
             memo[key] = found
 
@@ -437,15 +435,7 @@ def counted_axioms(output: str, drv: Driver, i: int, memo: AxiomMemo) -> Optiona
     names = term_names(printed) if printed is not None else None
     if names is None or not all(counted(x, c.plan) for x in names):
         return None
-    found: list[str] = []
-    for label in c.markers:
-        chunk = between(output, drv.tag, label)
-        part = axioms_of(chunk) if chunk is not None else None
-        if part is None:
-            return None
-        found += part
-    for key in c.keys:
-        if key not in memo:
-            return None
-        found += memo[key]
-    return tuple(dict.fromkeys(found))
+    local = printed_axioms(output, drv.tag, c.local)
+    if local is None or c.library not in memo:
+        return None
+    return tuple(dict.fromkeys([*local, *memo[c.library]]))

@@ -192,7 +192,7 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
         remember = getattr(backend, "remember", None)
         if callable(remember):
             remember()
-    walked = sum(c is None for c in drv.counted) if drv.counted else len(preps)
+    walked = sum(c is None for c in drv.counted)
     out: list[Optional[ProverResult]] = []
     for i, (prep, fstem) in enumerate(zip(preps, drv.kept)):
         kept = str(keep_dir / f"{fstem}.v") if keep_dir is not None else None
@@ -201,7 +201,7 @@ def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
             out.append(replace(share, message=explain(share.message, drv)))
             continue
         summary = f"{prep.cert.summary}; statement vetted against the instance"
-        if drv.counted and drv.counted[i] is not None:
+        if drv.counted[i] is not None:
             axioms = counted_axioms(res.message, drv, i, memo)
             out.append(None if axioms is None else judge_assumptions(
                 share, axioms, "", summary, prep.note))

@@ -93,6 +93,7 @@ class CoqBackend:
         self.theories = self.coq_dir / "theories"
         self.coqc = coqc
         self._memo: Optional[dict[str, tuple[str, ...]]] = None
+        self._memo_file: Optional[Path] = None
 
     # ------------------------------------------------------------ process
 
@@ -159,7 +160,10 @@ class CoqBackend:
             save_memo(self._memo_path(), self._memo)
 
     def _memo_path(self) -> Path:
-        return default_cache_dir() / f"coq-axioms-{self.library_digest()}.json"
+        """The cache file of this library (its digest hashes every ``.vo``: computed once)."""
+        if self._memo_file is None:
+            self._memo_file = default_cache_dir() / f"coq-axioms-{self.library_digest()}.json"
+        return self._memo_file
 
     def library_digest(self) -> str:
         """A hash of the compiled library (every module's ``.vo``) and the ``coqc`` used."""
