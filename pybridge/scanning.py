@@ -403,8 +403,10 @@ def scan_batch_worker(path: str, mapping: Optional[dict[str, str]], transposed: 
     layers ``items`` (``(k, activation)``) one after the other, have Coq check their
     certificates in one run (:func:`certify_layers`), then their sublayers; one answer per
     item, in order. Also each layer's digest when ``options["digest"]``."""
+    from pybridge.exact.pages import use_small_pages
     from pybridge.io import checkpoints as ck
 
+    use_small_pages()  # a cluster worker too: one large system matrix per layer
     options = dict(options)
     want_digest = options.pop("digest", False)
     max_bytes = options.pop("max_bytes", None)
@@ -880,8 +882,10 @@ def _init_worker(parent: int) -> None:
     """A scan worker process: one BLAS thread; its own process group; ended (with its coqc)
     by SIGTERM or when the scan's process dies, even by SIGKILL (Linux)."""
     from pybridge.exact.modular import use_one_blas_thread
+    from pybridge.exact.pages import use_small_pages
 
     use_one_blas_thread()
+    use_small_pages()
     try:
         os.setpgid(0, 0)
     except OSError:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
 
 from pybridge import __version__
 from pybridge.errors import EXIT_INTERNAL, BridgeError, one_line
+from pybridge.exact.pages import NUMPY_HUGEPAGE_VARIABLE
 
 #: Each command's module, imported only when that command runs or help lists it: a graph
 #: query then answers without loading numpy, sympy and z3.
@@ -49,6 +51,9 @@ def main_group() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: usage errors and input problems become one line on stderr."""
+    # Before NumPy loads (lazily, per command): large arrays on ordinary pages, here and in
+    # the scan's workers (pybridge.exact.pages says why).
+    os.environ.setdefault(NUMPY_HUGEPAGE_VARIABLE, "0")
     try:
         rc = main_group.main(args=argv, prog_name="pybridge", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
