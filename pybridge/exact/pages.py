@@ -10,17 +10,19 @@ matrices for every layer, so its processes use ordinary pages.
 
 from __future__ import annotations
 
+import importlib
+
 #: The environment variable NumPy reads at import time (NumPy >= 1.20).
 NUMPY_HUGEPAGE_VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
 
 
 def use_small_pages() -> None:
     """Stop NumPy's huge-page advice in this process (no effect on an older NumPy)."""
-    try:
-        from numpy._core.multiarray import _set_madvise_hugepage
-    except ImportError:
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):  # NumPy 2, NumPy 1
         try:
-            from numpy.core.multiarray import _set_madvise_hugepage  # NumPy < 2
+            setter = getattr(importlib.import_module(module), "_set_madvise_hugepage", None)
         except ImportError:
+            continue
+        if setter is not None:
+            setter(False)
             return
-    _set_madvise_hugepage(False)
