@@ -33,7 +33,7 @@ LIMIT = 2**62
 ROW_CHUNK = 8000  #: longest list literal written in one piece (Coq's parser recurses)
 
 
-WIDE = (32, 8)  #: list cells written by one application (``c32 x1 ... x32 l``), widest first
+WIDE = (32, 8)  #: list cells written by one constructor (``ints32 x1 ... x32 l``), widest first
 
 #: The lines around a certificate's claim data: one ``Definition NAME ...`` per line between them.
 DATA_BEGIN = "(* pybridge: claim data begin *)"
@@ -116,8 +116,6 @@ class CoqWriter:
             "Import Uint63 ListNotations.",
             "Definition c := @cons int.",
             "Definition e := @nil int.",
-            *(f"Definition c{k} ({' '.join(f'x{i}' for i in range(k))} : int) (l : list int) : list int := "
-              f"{' :: '.join(f'x{i}' for i in range(k))} :: l." for k in WIDE),
             "",
         ]
 
@@ -137,15 +135,16 @@ class CoqWriter:
         self._data = False
 
     def _literal_list(self, lits: list[str]) -> str:
-        """``c32 x1 ... x32 (c8 ... (c x (... e)))``: explicit applications elaborate faster than
-        list notation, and one application of ``c32`` (about 20 us per literal) faster than 32
-        nested ones (about 50 us per literal)."""
+        """``ints_list (ints32 x1 ... x32 (ints8 ... (ints1 x (... ints0))))`` (``IntSums.ints``):
+        one wide application elaborates faster than list notation or 32 nested ones (about 20
+        against 50 us per literal), and a closed tree of constructors is one constant for
+        Coq's VM, where literals under a defined function took an entry of its table each."""
         parts, i = [], 0
         for k in WIDE + (1,):
             while len(lits) - i >= k:
-                parts.append(f"(c{k if k > 1 else ''} {' '.join(lits[i:i + k])} ")
+                parts.append(f"(ints{k} {' '.join(lits[i:i + k])} ")
                 i += k
-        return "".join(parts) + "e" + ")" * len(parts)
+        return "(ints_list " + "".join(parts) + "ints0" + ")" * len(parts) + ")"
 
     def int_list(self, name: str, values: Sequence[int] | np.ndarray, pack: bool = False) -> str:
         """Define ``name : list int`` from signed numerators; return ``name``.

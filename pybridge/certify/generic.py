@@ -18,7 +18,7 @@ their residues in Coq). Codes are written for the partial generic
 not-absorbable certificate and for the absorbable ones with the identity skip
 (with or without biases); elsewhere a numerator outside ``[-2**62, 2**62)`` leaves the
 instance not certified. A matrix is one packed flat list cut into rows
-(``IntSums.rows_of``), its cells written by wide applications (``c32``): the
+(``IntSums.rows_of``), its cells written by wide constructors (``ints32``): the
 time ``coqc`` takes is mostly elaborating these terms.
 
 Generic not-absorbable verdicts with the identity skip are written as
