@@ -159,6 +159,7 @@ Proof. vm_compute. reflexivity. Qed.
     x31 l] of a defined [c32] costs, but the VM compiles a closed tree of constructors to
     one constant, where each literal under a defined function took an entry of its global
     table (about 0.55 s for 172 k literals, the data of one GPT-2-small certificate). *)
+Local Unset Elimination Schemes.  (* no induction principles: [ints_list] is all there is *)
 Inductive ints : Set :=
 | ints0 : ints
 | ints1 (x : int) (r : ints)
