@@ -41,10 +41,12 @@ from pybridge.coq.protocol import parse_assumptions
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_']*"
 _TOKEN = re.compile(rf"\s*(?:({_NAME}(?:\.{_NAME})*)|([()]))")
-#: literals a proof term may hold as written: they elaborate to the constructors of
-#: Coq's own nat, bool and list only (:data:`LITERAL_NAMES`, counted with the library part)
+#: literals a proof term may hold as written: the driver writes them with the constructors of
+#: Coq's own bool and list and a binary natural (``N.to_nat``: a unary ``600`` prints too
+#: deep to be read back), and only those (:data:`LITERAL_NAMES`, counted with the library part)
 _LITERAL = re.compile(r"\s*([0-9]+%nat|\[(?:true|false)(?:; (?:true|false))*\])")
-LITERAL_NAMES = ("O", "S", "true", "false", "nil", "cons", "bool", "nat")
+LITERAL_NAMES = ("O", "S", "true", "false", "nil", "cons", "bool", "nat", "N.to_nat", "Npos", "N0", "xO", "xI",
+                 "xH")
 _DECLARED = re.compile(rf"^[ \t]*(?:Definition|Lemma|Theorem|Fixpoint)[ \t]+({_NAME})\b", re.M)
 #: any other way a file can give a name a meaning: a proof term using such a name is not counted
 _OTHERWISE = re.compile(r"\b(?:Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Hypotheses|Variable|"
@@ -131,9 +133,10 @@ def proof_plan(body: str, theorem: str, slot: str, abbreviation: dict[str, str],
 
 
 def _plain(literal: str) -> str:
-    """``2%nat`` as it is; ``[true; false]`` as ``(@cons bool true (@cons bool false (@nil bool)))``."""
+    """``600%nat`` as ``(N.to_nat 600%N)``; ``[true; false]`` as ``(@cons bool true (@cons bool
+    false (@nil bool)))``."""
     if not literal.startswith("["):
-        return literal
+        return f"(N.to_nat {literal.removesuffix('%nat')}%N)"
     out = "(@nil bool)"
     for b in reversed(literal[1:-1].split("; ")):
         out = f"(@cons bool {b} {out})"

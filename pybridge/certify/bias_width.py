@@ -128,7 +128,7 @@ class _BiasGrouping:
         self.L = form.Li
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
         b0 = scale_matrix([list(inst.b_down or (Fraction(0),) * d)])
-        self.args = write_form_data(w, (d, n, k, K), aug, B, self.U, self.G, self.L, lam, form.cls)
+        self.args, _, _ = write_form_data(w, (d, n, k, K), aug, B, self.U, self.G, self.L, lam, form.cls)
         with w.data():
             w.z("db0", b0.den)
             w.int_list("Lb0", b0.rows[0])

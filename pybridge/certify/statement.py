@@ -247,6 +247,8 @@ def _full(inst: Instance, decision: Decision, d: _Data) -> Iterator[tuple[str, t
             if coded is not None:
                 forms.append(("identity", "(mat_of_drows dA E RA)", "(mat_of_dcols dB E CB)", CODED,
                               _join(d.nd, coded)))
+                forms.append(("identity", "(zmat_rows dA (zcodes E RA))", "(zmat_cols dB (zcodes E CB))",
+                              ZROWS + ("CodedData",), _join(d.nd, coded)))
         else:
             forms.append(("(mat_of_rows dP RP)", plainA, plainB, (), _join(d.nd, d.plain, d.skip)))
             forms.append(("(mat_of_rows dP RP)", zA, "(mat_of_cols dBu CBu)", ZROWS,

@@ -41,6 +41,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from pybridge.certify.bias import find_block, write_bias_partial
+from pybridge.certify.coded import coding
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
 from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
@@ -104,7 +105,7 @@ def check_cert_width(m: int) -> None:
 
 
 R8_MODULES = ("R8", "GroupingDrop", "ZMatrices", "GroupingCheck", "WidthCheck", "SignsCheck", "R8Certify",
-              "CertifyWidth", "RankCheck")
+              "CertifyWidth", "RankCheck", "CodedData")
 
 
 def _bools(sel: Sequence[int], k: int) -> str:
@@ -112,21 +113,39 @@ def _bools(sel: Sequence[int], k: int) -> str:
     return "[" + "; ".join("true" if t in s else "false" for t in range(k)) + "]"
 
 
+def block_terms(w: CoqWriter, A: IntMatrix, B: IntMatrix, coded: bool) -> tuple[str, str]:
+    """Write ``dA dB`` and the block (rows of ``A``, columns of ``B``) as plain numerators or,
+    with ``coded`` and when :func:`~pybridge.certify.coded.coding` prefers them, as codes over
+    ``E`` (the lines the expected statement writes for the same instance); return the
+    ``list (list Z)`` terms the checks read (``(zrows RA)`` or ``(zcodes E RA)``, and ``CB``'s)."""
+    cols = columns(B)
+    codes = coding([A.rows, cols]) if coded else None
+    w.z("dA", A.den)
+    w.z("dB", B.den)
+    if codes is None:
+        w.rows("RA", A.rows)
+        w.rows("CB", cols)
+        return "(zrows RA)", "(zrows CB)"
+    w.add(f"Definition E : int := {codes.base}%uint63.")
+    w.rows("RA", codes.writable(0), unsigned=True)
+    w.rows("CB", codes.writable(1), unsigned=True)
+    return "(zcodes E RA)", "(zcodes E CB)"
+
+
 def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix, B: IntMatrix, U: IntMatrix,
-                    G: IntMatrix, L: IntMatrix, lam: IntMatrix, cls: Sequence[int]) -> str:
-    """Write a block (rows of ``A``, columns of ``B``) and its canonical form (``U``, ``G``, ``L``,
-    scales ``lam``, classes ``cls``, ``-1`` for a dropped row) as the grouping checks read them;
-    return their argument string (``{m}`` left for the width)."""
+                    G: IntMatrix, L: IntMatrix, lam: IntMatrix, cls: Sequence[int],
+                    coded: bool = False) -> tuple[str, str, str]:
+    """Write a block (rows of ``A``, columns of ``B``; codes allowed with ``coded``) and its
+    canonical form (``U``, ``G``, ``L``, scales ``lam``, classes ``cls``, ``-1`` for a dropped
+    row) as the grouping checks read them; return their argument string (``{m}`` left for
+    the width) and the block's two ``list (list Z)`` terms."""
     d, n, k, K = dims
     with w.data():
         w.nat("d", d)
         w.nat("n", n)
         w.nat("k", k)
         w.nat("K", K)
-        w.z("dA", A.den)
-        w.z("dB", B.den)
-        w.rows("RA", A.rows)
-        w.rows("CB", columns(B))
+        za, zb = block_terms(w, A, B, coded)
     w.z("dU", U.den)
     w.rows("RU", U.rows if K else [])
     w.z("dG", G.den)
@@ -137,7 +156,8 @@ def write_form_data(w: CoqWriter, dims: tuple[int, int, int, int], A: IntMatrix,
     w.int_list("LNi", lam.rows[0])
     w.add("Definition LN : list Z := map zval LNi.")
     w.add(f"Definition cls : list nat := {nat_list([c if c >= 0 else K for c in cls])}.")
-    return "d n k K {m} dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)"
+    return ("d n k K {m} dA " + za + " dB " + zb + " dU (zrows RU) dl LN cls dG (zrows CG) dL (zrows RL)",
+            za, zb)
 
 
 class _Grouping:
@@ -152,8 +172,9 @@ class _Grouping:
         self.U, self.G = form_int_parts(form, [list(r) for r in form.flat])
         self.L = form.Li
         lam = scale_matrix([[form.lam[i] if form.cls[i] >= 0 else Fraction(0) for i in range(n)]])
-        self.args = write_form_data(w, (d, n, k, K), A, Bc, self.U, self.G, self.L, lam, form.cls)
-        w.check("g_ok", "check_grouping_drop d n k K dA (zrows RA) dB (zrows CB) dU (zrows RU) dl LN cls dG "
+        self.args, self.za, self.zb = write_form_data(w, (d, n, k, K), A, Bc, self.U, self.G, self.L, lam,
+                                                      form.cls, coded=True)
+        w.check("g_ok", f"check_grouping_drop d n k K dA {self.za} dB {self.zb} dU (zrows RU) dl LN cls dG "
                 "(zrows CG) dL (zrows RL)")
 
 
@@ -330,14 +351,14 @@ def write_nosub_at_k(w: CoqWriter, U: IntMatrix, G: IntMatrix, L: IntMatrix) -> 
 def _nosub_term(w: CoqWriter, g: _Grouping, sigma: str, pm) -> str:
     k = g.k
     write_nosub_at_k(w, IntMatrix(g.U.rows[:k], g.U.den), IntMatrix(tuple(r[:k] for r in g.G.rows), g.G.den), g.L)
-    args = "d n k K dA (zrows RA) dB (zrows CB) dU RU dl LN cls dG CG dL RL p F FS"
+    args = f"d n k K dA {g.za} dB {g.zb} dU RU dl LN cls dG CG dL RL p F FS"
     if pm is None:
         return f"(cert_r8_nosub_relu {args} g_ok l_ok nz_ok ns_ok)"
     return f"(cert_r8_nosub_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok ns_ok)"
 
 
-def _statement(sigma: str, m: int, negated: bool) -> str:
-    s = f"absorbable_ungated {sigma} d n {m} identity (zmat_rows dA (zrows RA)) (zmat_cols dB (zrows CB))"
+def _statement(g: _Grouping, sigma: str, m: int, negated: bool) -> str:
+    s = f"absorbable_ungated {sigma} d n {m} identity (zmat_rows dA {g.za}) (zmat_cols dB {g.zb})"
     return f"~ {s}" if negated else s
 
 
@@ -362,27 +383,27 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
     m = info.width
     if decision.verdict == "absorbable":
         term = _absorbable_term(w, g, inst, info, m, sigma, pm)
-        stmt = _statement(sigma, m, False)
+        stmt = _statement(g, sigma, m, False)
         kind = f"absorbable at width {m} (R8 <=, explicit width data)"
         low = info.lower_reason if info.min_exact else None
         if low in ("below_classes", "no_subset_at_k", "exhaustive") and m >= 1:
             _canonical_checks(w, pm)
             lterm = _below_term(g, m - 1, sigma, pm) if low == "below_classes" else \
                 _nosub_term(w, g, sigma, pm) if low == "no_subset_at_k" else _rank_term(w, g, inst.d, m - 1, sigma, pm)
-            stmt = f"{stmt} /\\ {_statement(sigma, m - 1, True)}"
+            stmt = f"{stmt} /\\ {_statement(g, sigma, m - 1, True)}"
             term = f"(conj {term} {lterm})"
             kind = f"least absorbing width {m}: absorbable at {m}, not at {m - 1} (R8)"
     elif info.reason == "below_classes":
         _canonical_checks(w, pm)
-        term, stmt = _below_term(g, m, sigma, pm), _statement(sigma, m, True)
+        term, stmt = _below_term(g, m, sigma, pm), _statement(g, sigma, m, True)
         kind = f"not absorbable at width {m} < k = {g.k} (R8 =>)"
     elif info.reason == "no_subset_at_k":
         _canonical_checks(w, pm)
-        term, stmt = _nosub_term(w, g, sigma, pm), _statement(sigma, m, True)
+        term, stmt = _nosub_term(w, g, sigma, pm), _statement(g, sigma, m, True)
         kind = f"not absorbable at width k = {m}: no S cancels L (R8 =>)"
     elif info.reason == "exhaustive":
         _canonical_checks(w, pm)
-        term, stmt = _rank_term(w, g, inst.d, m, sigma, pm), _statement(sigma, m, True)
+        term, stmt = _rank_term(w, g, inst.d, m, sigma, pm), _statement(g, sigma, m, True)
         kind = f"not absorbable at width {m} >= k = {g.k}: every (T, S) refuted by a rank certificate (R8 =>)"
     else:
         raise CannotCertify(f"no certificate for the width reason {info.reason!r}")

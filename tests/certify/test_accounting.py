@@ -41,7 +41,7 @@ def test_plan_of_an_honest_term() -> None:
 def test_literals_are_kept_and_their_constructors_counted() -> None:
     body = BODY.replace("exact (cert_lemma relu d gen_ok)", "exact (cert_lemma relu 2%nat [true; false] gen_ok)")
     plan = proof_plan(body, "verdict", "Slot_T_0.Cert", {}, "T")
-    assert plan is not None and "2%nat (@cons bool true (@cons bool false (@nil bool)))" in plan.term
+    assert plan is not None and "(N.to_nat 2%N) (@cons bool true (@cons bool false (@nil bool)))" in plan.term
     assert set(plan.externals) == {"cert_lemma", "relu", *LITERAL_NAMES}
     assert all(counted(x, plan) for x in ("S", "O", "cons", "bool", "true"))
 

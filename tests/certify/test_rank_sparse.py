@@ -8,6 +8,7 @@ entry are rejected; a layer where the sparse form does not apply keeps the dense
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ import pytest
 from helpers import mat
 
 from pybridge.activations import resolve
+from pybridge.certify import pipeline
 from pybridge.certify import width as width_cert
 from pybridge.certify.pipeline import build_certificate, certify
 from pybridge.decision import decide
@@ -115,3 +117,38 @@ def test_several_classes_keep_dense_entries() -> None:
     dec = decide(i, width=3)
     cert = build_certificate(i, dec)
     assert cert is not None and "Build_rank_entry" in cert.source and "sparse_entry :=" not in cert.source
+
+
+def test_float_block_as_codes_counted_in_one_coqc_run(backend) -> None:
+    """Float32 weights over one denominator are written as codes (``zcodes E RA``: plain
+    numerators would end in many zero bits, which Coq elaborates about four times slower), in
+    the lines the expected statement writes; the width 60 in the proof term (unary, too deep
+    to print back) is counted by the driver as a binary natural: one coqc run, no fallback."""
+    inst = _identical(60, seed=2)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.width_info is not None and dec.width_info.width == 60
+    cert = build_certificate(inst, dec)
+    assert cert is not None and "(zmat_rows dA (zcodes E RA)) (zmat_cols dB (zcodes E CB))" in cert.source
+    prep = pipeline._prepare(inst, dec, backend)
+    res, drv, out = pipeline._run([prep], backend, 300, None)
+    assert res.accepted and out[0] is not None and out[0].accepted, out[0] and out[0].message
+    assert len(drv.counted) == 1 and drv.counted[0] is not None
+
+
+def test_a_changed_code_is_rejected(backend, monkeypatch) -> None:
+    """One code of the block changed in the certificate: its data no longer is the weights'."""
+    inst = _identical(12, seed=4)
+    dec = decide(inst)
+    real = pipeline._dispatch
+
+    def edited(i, d):
+        cert = real(i, d)
+        src, k = re.subn(r"(Definition RA : list \(list int\) := rows_of \d+ \d+ \(unpacku \d+ \d+ \d+ "
+                         r"\(ints_list \(ints\d+ )0x([0-9a-f]+)",
+                         lambda m: m.group(1) + hex(int(m.group(2), 16) ^ 2), cert.source, count=1)
+        assert k == 1, cert.source[:3000]
+        return dataclasses.replace(cert, source=src)
+
+    monkeypatch.setattr(pipeline, "_dispatch", edited)
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.rejected, res and res.message

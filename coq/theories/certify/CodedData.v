@@ -125,6 +125,11 @@ Qed.
 Definition resid (p E : int) (rows : list (list int)) : list (list int) :=
   map (map (dres p E)) rows.
 
+(** Coded rows read as integers: the width route's data ([list (list Z)], as [zrows] reads
+    plain numerators) when codes are denser or plain numerators would end in many zero
+    bits (Coq elaborates such literals about four times slower). *)
+Definition zcodes (E : int) (rows : list (list int)) : list (list Z) := map (map (dval E)) rows.
+
 (** Entry [(i, j)] of coded data (0 outside). *)
 Definition dentry (E : int) (rows : list (list int)) (i j : nat) : Z :=
   dval E (nth j (nth i rows []) 0%uint63).
