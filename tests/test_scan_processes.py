@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -118,8 +119,9 @@ def test_sigterm_ends_the_workers_within_seconds(backend, tmp_path: Path) -> Non
     proc = subprocess.Popen([*PYBRIDGE, "scan", str(ckpt), "--jobs", "2"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
-        # both workers deep in their layers: a coqc running under them
-        wait_for(lambda: any("coqc" in cmdline(p) for p in descendants(proc.pid)), 180, "a coqc under a worker")
+        # both workers deep in their layers: Coq (coqtop -batch, or coqc) running under them
+        wait_for(lambda: any(re.search(r"\bcoq(c|top)\b", cmdline(p)) for p in descendants(proc.pid)), 180,
+                 "Coq under a worker")
         family = descendants(proc.pid)
         workers = [p for p in family if "python" in cmdline(p)]
         assert len(workers) >= 2, [cmdline(p) for p in family]  # two workers (and the resource tracker)

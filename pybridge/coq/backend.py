@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -109,6 +110,16 @@ class CoqBackend:
         """``coqc`` with the library's load path."""
         return [self.require_coq(), "-q", "-R", str(self.theories), PREFIX]
 
+    def check_args(self, path: Path) -> list[str]:
+        """The command that checks ``path``: ``coqtop -batch -l`` (the same checks as ``coqc``,
+        without writing ``.vo`` and ``.glob`` files: about 1 s of 12 for three GPT-2-small
+        certificates), or ``coqc`` when no ``coqtop`` sits beside it."""
+        coqc = self.require_coq()
+        coqtop = Path(coqc).with_name("coqtop")
+        if coqtop.is_file() and os.access(coqtop, os.X_OK):
+            return [str(coqtop), "-q", "-R", str(self.theories), PREFIX, "-batch", "-l", str(path)]
+        return self.coqc_args() + [str(path)]
+
     def run(self, source: str, *, stem: str, timeout: Optional[float] = None,
             directory: Optional[Path] = None) -> CoqRun:
         """Compile ``source`` as ``stem.v`` (in ``directory``, else a temporary one)."""
@@ -123,7 +134,7 @@ class CoqBackend:
             timeout = None  # an infinite limit is no limit (subprocess cannot wait forever by number)
         start = time.monotonic()
         try:
-            proc = subprocess.run(self.coqc_args() + [str(path)], capture_output=True, text=True,
+            proc = subprocess.run(self.check_args(path), capture_output=True, text=True,
                                   timeout=timeout, cwd=directory, env=coq_environment())
         except subprocess.TimeoutExpired as exc:
             out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
