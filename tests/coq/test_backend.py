@@ -60,3 +60,21 @@ def test_corrupt_or_missing_module_is_unavailable(tmp_path: Path) -> None:
     missing = "From Absorb Require Import Z.\nGoal True. Proof. exact I. Qed.\n"
     with pytest.raises(ProverUnavailable, match="physical path"):
         backend.check_file(missing, stem="Missing", timeout=60)
+
+
+def test_files_are_checked_by_coqtop_batch_or_coqc_alike(tmp_path: Path) -> None:
+    """coqtop -batch -l (no .vo written) when coqtop sits beside coqc, else coqc: the same
+    verdicts, and a rejected file's error is reported either way."""
+    backend = _library(tmp_path / "lib")
+    checked = tmp_path / "C.v"
+    assert Path(backend.check_args(checked)[0]).name == "coqtop" and "-batch" in backend.check_args(checked)
+    alone = tmp_path / "bin"
+    alone.mkdir()
+    (alone / "coqc").symlink_to(shutil.which("coqc") or "coqc")
+    plain = CoqBackend(backend.root, coqc=str(alone / "coqc"))
+    assert plain.check_args(checked) == plain.coqc_args() + [str(checked)]
+    wrong = "From Absorb Require Import Y.\nGoal y = 2. Proof. reflexivity. Qed.\n"
+    for b in (backend, plain):
+        assert b.check_file(CERT, stem="Ok", timeout=60).outcome is ProverOutcome.ACCEPTED
+        res = b.check_file(wrong, stem="Wrong", timeout=60)
+        assert res.outcome is ProverOutcome.REJECTED and "Unable to unify" in res.message
