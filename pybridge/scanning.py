@@ -406,7 +406,7 @@ def scan_batch_worker(path: str, mapping: Optional[dict[str, str]], transposed: 
     from pybridge.exact.pages import use_small_pages
     from pybridge.io import checkpoints as ck
 
-    use_small_pages()  # a cluster worker too: one large system matrix per layer
+    use_small_pages()  # pool and cluster workers alike: one large system matrix per layer
     options = dict(options)
     want_digest = options.pop("digest", False)
     max_bytes = options.pop("max_bytes", None)
@@ -882,10 +882,8 @@ def _init_worker(parent: int) -> None:
     """A scan worker process: one BLAS thread; its own process group; ended (with its coqc)
     by SIGTERM or when the scan's process dies, even by SIGKILL (Linux)."""
     from pybridge.exact.modular import use_one_blas_thread
-    from pybridge.exact.pages import use_small_pages
 
-    use_one_blas_thread()
-    use_small_pages()
+    use_one_blas_thread()  # (scan_batch_worker turns NumPy's huge pages off, here and on a cluster)
     try:
         os.setpgid(0, 0)
     except OSError:
