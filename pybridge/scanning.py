@@ -830,7 +830,9 @@ class _Scan:
         lr = self.result.layers[planned.slot]
         lr.status = "worker_lost"
         lr.note = ("not analysed: the worker process ended abruptly (killed, or out of memory: "
-                   f"the estimate was {human_bytes(planned.memory)})")
+                   f"the estimate was {human_bytes(planned.memory)}; from a Python script, a scan with "
+                   "jobs > 1 must run under `if __name__ == \"__main__\":`, or each worker runs the "
+                   "script again and stops)")
         self.finished(planned.name)
 
     def worker_args(self, batch: _Batch) -> tuple:

@@ -210,3 +210,21 @@ def test_a_killed_worker_loses_no_layer(tmp_path: Path) -> None:
     assert [e["status"] for e in doc["layers"]] == ["ok"] * 4
     assert [e["verdict"] for e in doc["layers"]] == ["not_absorbable"] * 2 + ["absorbable", "not_absorbable"]
     assert any("after a worker process ended abruptly" in e["note"] for e in doc["layers"])
+
+
+def test_an_unguarded_script_gets_a_note_that_names_the_guard(tmp_path: Path) -> None:
+    """``pybridge.scan(jobs=2)`` at a script's top level: each spawned worker runs the script
+    again, multiprocessing stops it, and every layer is reported lost, with a note that says
+    how to call a scan from a script."""
+    ckpt = opt_checkpoint(tmp_path / "opt", layers=2)
+    script = tmp_path / "unguarded.py"
+    script.write_text("import json, pybridge\n"
+                      f"r = pybridge.scan({str(ckpt)!r}, jobs=2, prove=False)\n"
+                      "print(json.dumps([(l.status, l.note) for l in r.layers]))\n")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("[")]
+    assert lines, proc.stderr[-2000:]
+    layers = json.loads(lines[-1])
+    assert [s for s, _ in layers] == ["worker_lost", "worker_lost"]
+    assert all('if __name__ == "__main__":' in note for _, note in layers)
