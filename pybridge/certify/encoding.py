@@ -114,8 +114,6 @@ class CoqWriter:
             "Open Scope R_scope.",
             "Module Cert.",
             "Import Uint63 ListNotations.",
-            "Definition c := @cons int.",
-            "Definition e := @nil int.",
             "",
         ]
 

@@ -346,8 +346,9 @@ def certify(instance: Instance, decision: Decision, backend: ProverBackend, *,
     prep = _prepare(instance, decision, backend)
     if not isinstance(prep, _Prepared):
         return prep
-    result = _run([prep], backend, timeout, keep_dir)[2][0]
-    return result if result is not None else _run([prep], backend, timeout, keep_dir, count=False)[2][0]
+    out: list[Optional[ProverResult]] = [None]
+    _settle([(0, prep)], backend, timeout, keep_dir, out, [])  # the batch's rules for one certificate
+    return out[0]
 
 
 def certify_many(pairs: Sequence[tuple[Instance, Decision]], backend: ProverBackend, *,

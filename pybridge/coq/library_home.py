@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from pybridge.errors import ProverUnavailable
+from pybridge.files import atomic_write_text
 
 PACKAGED = "_library"
 _BUILT = ".pybridge-built"
@@ -96,9 +97,7 @@ def save_memo(path: Path, memo: dict[str, tuple[str, ...]]) -> None:
     try:
         merged = {**load_memo(path), **memo}
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({k: list(v) for k, v in sorted(merged.items())}))
-        os.replace(tmp, path)
+        atomic_write_text(path, json.dumps({k: list(v) for k, v in sorted(merged.items())}))
     except OSError:
         pass  # a cache that cannot be written is skipped
 
