@@ -41,7 +41,17 @@ from typing import Optional
 
 from pybridge.certify.encoding import CoqWriter, columns, digest
 from pybridge.certify.kinds import MAX_FREE_CERT, Extract
-from pybridge.certify.pieces import block_coding, write_block, write_nosub, write_projection
+from pybridge.certify.pieces import (
+    RESIDUE_AGREEMENT,
+    RESIDUE_CHECKS,
+    RESIDUE_DATA,
+    block_coding,
+    residue_form,
+    write_block,
+    write_nosub,
+    write_projection,
+    write_residue_block,
+)
 from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.decision.subset_search import block_indices, restrict_functionals, sub_matrices
 from pybridge.exact.evidence import Functional, NoSubsetCertificate
@@ -56,6 +66,8 @@ class BiasBlock:
     block: tuple[int, ...]
     A: IntMatrix  #: columns ``block`` of ``W_up`` (n x r)
     B: IntMatrix  #: rows ``block`` of ``W_down`` (r x n)
+    #: the sorted-ratio genericity certificate: on ``block``, or on ``extract.residues.pair``
+    #: when the certificate is written on residues
     generic: SortedGenericCertificate
     #: the no-subset functionals in block coordinates, with the certificate's p and free indices
     nosub: Optional[NoSubsetCertificate]
@@ -68,10 +80,13 @@ def _bias_digest(inst: Instance, A: IntMatrix, B: IntMatrix) -> str:
     return digest(A, B, c, b0)
 
 
-def find_block(inst: Instance, A: IntMatrix, B: IntMatrix, nosub: Optional[NoSubsetCertificate]) -> Optional[BiasBlock]:
+def find_block(inst: Instance, A: IntMatrix, B: IntMatrix, nosub: Optional[NoSubsetCertificate],
+               residues: bool = True) -> Optional[BiasBlock]:
     """The block of a partial certificate: the no-subset certificate's block (width ``n``;
     ``nosub`` given) or the default block (``nosub`` None: width ``m < n``). None when the
-    functionals read outside the block or the sorted-ratio check fails on it."""
+    functionals read outside the block or the sorted-ratio check fails on it. With
+    ``residues`` and ``nosub``, the block is written on residues when it can be
+    (:func:`~pybridge.certify.pieces.residue_form`)."""
     n, d = A.shape
     R: tuple[int, ...]
     if nosub is not None:
@@ -81,11 +96,12 @@ def find_block(inst: Instance, A: IntMatrix, B: IntMatrix, nosub: Optional[NoSub
             return None
     else:
         R, funcs = block_indices(d, n), None
-    gen = sorted_certificate(A, B, R)
+    res = residue_form(A, B, R, nosub.p) if nosub is not None and residues else None
+    gen = res[1] if res is not None else sorted_certificate(A, B, R)
     if gen is None:
         return None
     Ab, Bb, _ = sub_matrices(A, B, identity_int(d), R)
-    extract = Extract(R, Ab, Bb, _bias_digest(inst, A, B), digest(Ab, Bb))
+    extract = Extract(R, Ab, Bb, _bias_digest(inst, A, B), digest(Ab, Bb), res[0] if res is not None else None)
     block_cert = replace(nosub, functionals=funcs) if nosub is not None and funcs is not None else None
     return BiasBlock(R, Ab, Bb, gen, block_cert, extract)
 
@@ -95,18 +111,17 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
     """The Coq source of a partial certificate and its kind (width ``m``; ``m = n`` needs
     ``blk.nosub``). ``prop`` / ``below``: the activation's R9 facts (``CertifyBias``).
 
-    The block is written as codes of ``+- m 2**e`` (``CertifyBiasCoded``, the checkers
-    reading the codes' residues) when that is denser or numerators exceed 63 bits."""
+    The block is written on residues (``CertifyResidues``) when ``blk.extract`` says so (width
+    ``n`` only), else as codes of ``+- m 2**e`` (``CertifyBiasCoded``, the checkers reading
+    the codes' residues) when that is denser or numerators exceed 63 bits."""
+    if blk.extract.residues is not None:
+        return _write_bias_residues(blk, d, n, m, sigma, prop, modules)
     cols = columns(blk.B)
     codes = block_coding(blk.A, blk.B, cols, blk.generic.p)
     suffix = "_coded" if codes is not None else ""
     extra = ("CodedData", "CertifyCoded", "CertifyBiasCoded") if codes is not None else ()
     w = CoqWriter(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias", *extra))
-    w.add(f"(* Partial certificate (R9, generic with biases): columns R of W_up and rows R of W_down,\n"
-          f"   |R| = {len(blk.block)}; the biases are not read.\n"
-          f"   sha256 of the full integer-scaled weights and biases (W_up, W_down, b_up, b_down): "
-          f"{blk.extract.weights_sha256}\n"
-          f"   sha256 of the extracted entries (RA, CB): {blk.extract.extract_sha256} *)")
+    _header(w, blk)
     write_block(w, d, n, blk.block, blk.A, blk.B, cols, codes)
     if codes is None:
         ra, cb, agree = "RA", "CB", "agrees_up n R dA RA A -> agrees_down n R dB CB B"
@@ -139,4 +154,30 @@ def write_bias_partial(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop:
     if codes is not None:
         kind += " (entries coded as +- m 2^e)"
     w.add(f"Theorem verdict : {stmt}.\nProof. exact {term}. Qed.")
+    return w.text(), kind
+
+
+def _header(w: CoqWriter, blk: BiasBlock) -> None:
+    w.add(f"(* Partial certificate (R9, generic with biases): columns R of W_up and rows R of W_down,\n"
+          f"   |R| = {len(blk.block)}; the biases are not read.\n"
+          f"   sha256 of the full integer-scaled weights and biases (W_up, W_down, b_up, b_down): "
+          f"{blk.extract.weights_sha256}\n"
+          f"   sha256 of the extracted entries (RA, CB): {blk.extract.extract_sha256} *)")
+
+
+def _write_bias_residues(blk: BiasBlock, d: int, n: int, m: int, sigma: str, prop: str,
+                         modules: tuple[str, ...]) -> tuple[str, str]:
+    """Width ``n`` on residues (``CertifyResidues.cert_bias_not_absorbable_partial_mod``)."""
+    res = blk.extract.residues
+    if res is None or blk.nosub is None or m != n:
+        raise ValueError("a certificate on residues needs width n and the block's no-subset functionals")
+    w = CoqWriter(extra=("BiasBlocks", "BiasSpec", "ReluBias", *modules, "CertifyBias", "CertifyResidues"))
+    _header(w, blk)
+    write_residue_block(w, d, n, blk.block, blk.A, blk.B, res, blk.generic, blk.nosub)
+    stmt = (f"forall (A : mat) (c : vec) (B : mat) (b0 : vec), {RESIDUE_AGREEMENT} ->\n"
+            f"  ~ absorbable_ungated_bias {sigma} d n {m} identity A c B b0")
+    args = " ".join([sigma, *RESIDUE_DATA, prop, *RESIDUE_CHECKS])
+    w.add(f"Theorem verdict : {stmt}.\nProof. exact (cert_bias_not_absorbable_partial_mod {args}). Qed.")
+    kind = ("not absorbable at width n (R9 =>, generic with biases, no S), for all weights agreeing with a "
+            f"{len(blk.block)}-index block, any biases (entries modulo the checks' primes)")
     return w.text(), kind

@@ -39,21 +39,26 @@ from typing import Optional
 
 from pybridge.certify.coded import Coding, coding
 from pybridge.certify.encoding import CoqWriter, columns, digest, prime_list, primes_for
-from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate, CertificateKind, Extract
+from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate, CertificateKind, Extract, Residues
 from pybridge.certify.pieces import (
     A_TERM,
     B_TERM,
     P_TERM,
+    RESIDUE_AGREEMENT,
+    RESIDUE_CHECKS,
+    RESIDUE_DATA,
     block_coding,
+    residue_form,
     write_block,
     write_inverse_check,
     write_nonzero_skip,
     write_nosub,
     write_projection,
+    write_residue_block,
     write_skip,
     write_weights,
 )
-from pybridge.decision.genericity import sorted_certificate
+from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.decision.subset_search import restrict_functionals, sub_matrices
 from pybridge.exact.evidence import Evidence, NoSubsetCertificate
 from pybridge.exact.modular import scale_matrix
@@ -191,7 +196,7 @@ def _build_absorbable_coded(inst: Instance, decision: Decision, ev: Evidence, co
     return Certificate("CertAbsorbable", w.text(), kind, act.label)
 
 
-def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> Certificate:
+def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence, residues: bool = True) -> Certificate:
     if ev.nosub_cert is None:
         raise CannotCertify("no no-subset certificate")
     cert = ev.nosub_cert
@@ -201,7 +206,7 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     if act.spec.generic_cert_lemma is None:
         raise CannotCertify(f"no not-absorbable certificate for {act.label}")
     if inst.skip is None:
-        partial = _build_partial(inst, ev, cert)
+        partial = _build_partial(inst, ev, cert, residues)
         if partial is not None:
             return partial
     if ev.generic_cert is None:
@@ -230,11 +235,15 @@ def _build_not_absorbable(inst: Instance, decision: Decision, ev: Evidence) -> C
     return Certificate("CertNotAbsorbable", w.text(), kind, act.label)
 
 
-def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> Optional[Certificate]:
+def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate,
+                   residues: bool = True) -> Optional[Certificate]:
     """R5 (=>) from columns R of W_up and rows R of W_down, for every pair agreeing there
-    (``Certify.cert_generic_not_absorbable_partial``). None: no sorted-ratio genericity
+    (``Certify.cert_generic_not_absorbable_partial``; on residues,
+    ``CertifyResidues.cert_generic_not_absorbable_partial_mod``). None: no genericity
     certificate on any block (the full certificate is written instead)."""
     act = inst.activation
+    if act.spec.generic_cert_lemma is None:
+        return None
     n, d = ev.A.shape
     full = tuple(range(d))
     blocks = [getattr(cert, "block", None) or full]
@@ -244,13 +253,14 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
         funcs = restrict_functionals(cert, R)
         if funcs is None:
             continue
+        res = residue_form(ev.A, ev.B, R, cert.p) if residues else None
+        if res is not None:
+            return _build_partial_residues(inst, ev, R, replace(cert, functionals=funcs), *res)
         gen = sorted_certificate(ev.A, ev.B, R)
         if gen is None:
             continue
         break
     else:
-        return None
-    if act.spec.generic_cert_lemma is None:
         return None
     sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
     Ab, Bb, _ = sub_matrices(ev.A, ev.B, ev.target, R)
@@ -258,9 +268,7 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
     cols = columns(Bb)
     codes = block_coding(Ab, Bb, cols, gen.p)
     w = CoqWriter(extra=(*act.spec.certificate_modules, *(("CertifyCoded",) if codes else ())))
-    w.add(f"(* Partial certificate: columns R of W_up and rows R of W_down, |R| = {len(R)}.\n"
-          f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
-          f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
+    _partial_header(w, extract)
     write_block(w, d, n, R, Ab, Bb, cols, codes)
     write_projection(w, gen)
     write_nosub(w, replace(cert, functionals=funcs))
@@ -284,9 +292,35 @@ def _build_partial(inst: Instance, ev: Evidence, cert: NoSubsetCertificate) -> O
     return Certificate("CertNotAbsorbable", w.text(), kind, act.label, extract)
 
 
-def build_generic_certificate(instance: Instance, decision: Decision) -> Certificate:
+def _partial_header(w: CoqWriter, extract: Extract) -> None:
+    w.add(f"(* Partial certificate: columns R of W_up and rows R of W_down, |R| = {len(extract.block)}.\n"
+          f"   sha256 of the full integer-scaled weights (W_up, W_down): {extract.weights_sha256}\n"
+          f"   sha256 of the extracted entries (RA, CB): {extract.extract_sha256} *)")
+
+
+def _build_partial_residues(inst: Instance, ev: Evidence, R: tuple[int, ...], cert: NoSubsetCertificate,
+                            res: Residues, gen: SortedGenericCertificate) -> Certificate:
+    """The partial certificate written on residues: the block modulo the no-subset prime,
+    two of its indices modulo the genericity prime."""
+    act = inst.activation
+    assert act.spec.generic_cert_lemma is not None
+    sigma, r5 = act.coq_function, act.spec.generic_cert_lemma.rsplit(".", 1)[-1]
+    n, d = ev.A.shape
+    Ab, Bb, _ = sub_matrices(ev.A, ev.B, ev.target, R)
+    extract = Extract(R, Ab, Bb, digest(ev.A, ev.B), digest(Ab, Bb), res)
+    w = CoqWriter(extra=(*act.spec.certificate_modules, "CertifyResidues"))
+    _partial_header(w, extract)
+    write_residue_block(w, d, n, R, Ab, Bb, res, gen, cert)
+    kind = CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
+    w.verdict(f"forall A B : mat, {RESIDUE_AGREEMENT} ->\n  ~ absorbable_ungated {sigma} d n n identity A B",
+              kind, [sigma, *RESIDUE_DATA, r5, *RESIDUE_CHECKS], lemma="cert_generic_not_absorbable_partial_mod")
+    return Certificate("CertNotAbsorbable", w.text(), kind, act.label, extract)
+
+
+def build_generic_certificate(instance: Instance, decision: Decision, residues: bool = True) -> Certificate:
     """The certificate of an R2 / R3 classification or an R5 (and R1 + R5) decision at width n,
-    written from the decision's exact evidence."""
+    written from the decision's exact evidence (a partial one on residues when it can be and
+    ``residues``)."""
     act = instance.activation
     v = decision.verdict
     if not act.certifiable:
@@ -299,5 +333,5 @@ def build_generic_certificate(instance: Instance, decision: Decision) -> Certifi
     if v == "absorbable":
         return _build_absorbable(instance, decision, ev)
     if v == "not_absorbable":
-        return _build_not_absorbable(instance, decision, ev)
+        return _build_not_absorbable(instance, decision, ev, residues)
     raise CannotCertify(f"no certificate kind for verdict {v} of {act.label}")

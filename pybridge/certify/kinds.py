@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Optional
+from typing import Optional, Protocol
 
 from pybridge.exact.modular import IntMatrix
 from pybridge.model import Decision, Instance
@@ -53,15 +53,28 @@ class CannotCertify(Exception):
 
 
 @dataclass(frozen=True)
+class Residues:
+    """How a partial certificate on residues (``CertifyResidues``) names its block: modulo
+    ``p`` (the no-subset functional's prime) on the whole block, modulo ``pg`` (the
+    genericity prime) on the indices ``pair`` (a part of the block)."""
+
+    p: int
+    pg: int
+    pair: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Extract:
     """The entries a partial certificate carries: columns ``block`` of ``W_up`` (``A``,
-    n x r) and rows ``block`` of ``W_down`` (``B``, r x n), with digests."""
+    n x r) and rows ``block`` of ``W_down`` (``B``, r x n), with digests; ``residues``:
+    the certificate writes them only modulo its primes."""
 
     block: tuple[int, ...]
     A: IntMatrix
     B: IntMatrix
     weights_sha256: str
     extract_sha256: str
+    residues: Optional[Residues] = None
 
 
 @dataclass(frozen=True)
@@ -100,5 +113,8 @@ class Certificate:
         return f"{self.activation}: {kind}"
 
 
-#: The pipeline's dispatcher, handed to writers that certify a reduced block first.
-CertificateBuilder = Callable[[Instance, Decision], Optional[Certificate]]
+class CertificateBuilder(Protocol):
+    """The pipeline's dispatcher, handed to writers that certify a reduced block first;
+    ``residues=False`` keeps a partial certificate's block entries (for a glue reading them)."""
+
+    def __call__(self, instance: Instance, decision: Decision, residues: bool = True) -> Optional[Certificate]: ...

@@ -9,7 +9,8 @@ import numpy as np
 
 from pybridge.certify.coded import Coding, coding
 from pybridge.certify.encoding import LIMIT, CoqWriter, columns, nat_list, prime_list, primes_for
-from pybridge.certify.kinds import CannotCertify
+from pybridge.certify.kinds import CannotCertify, Residues
+from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.exact.evidence import Evidence, NoSubsetCertificate
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
@@ -73,9 +74,11 @@ def write_projection(w: CoqWriter, g: GenericProjection) -> None:
     w.int_list("V", g.v)
 
 
-def write_nosub(w: CoqWriter, cert: NoSubsetCertificate) -> str:
-    """The no-subset certificate: its prime ``p``, free indices ``F`` and functionals ``FS``."""
-    w.add(f"Definition p : int := {cert.p}%uint63.")
+def write_nosub(w: CoqWriter, cert: NoSubsetCertificate, prime: bool = True) -> str:
+    """The no-subset certificate: its prime ``p`` (unless ``prime`` is False: the claim data
+    define it), free indices ``F`` and functionals ``FS``."""
+    if prime:
+        w.add(f"Definition p : int := {cert.p}%uint63.")
     w.add(f"Definition F : list nat := {nat_list(cert.free)}.")
     return write_functionals(w, cert)
 
@@ -140,3 +143,84 @@ def write_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, B
             w.add(f"Definition E : int := {codes.base}%uint63.")
             w.rows("RA", codes.writable(0), unsigned=True)
             w.rows("CB", codes.writable(1), unsigned=True)
+
+
+# ---------------------------------------------------------------- blocks on residues
+
+#: The hypotheses of a certificate on residues (``CertifyResidues``): the pair agrees with
+#: the data modulo ``p`` on the block ``R`` and modulo ``pg`` on the indices ``R2``.
+RESIDUE_AGREEMENT = ("agrees_up_mod n R dA p RAp A -> agrees_down_mod n R dB p CBp B -> "
+                     "agrees_up_mod n R2 dA pg RAg A -> agrees_down_mod n R2 dB pg CBg B")
+
+#: What a certificate on residues hands its lemma after the activation: its data and checks.
+RESIDUE_DATA = ("d", "n", "R", "R2", "dA", "dB", "p", "pg", "RAp", "CBp", "RAg", "CBg", "U", "V", "F", "FS")
+RESIDUE_CHECKS = ("idx_ok", "idx2_ok", "gen_ok", "below_ok", "nosub_ok")
+
+PAIR_TRIES = 3  #: pairs of block indices tried for the genericity check on residues
+
+
+def _pairs(R: Sequence[int]) -> list[tuple[int, ...]]:
+    if len(R) <= 2:
+        return [tuple(R)]
+    return [tuple(R[k:k + 2]) for k in range(0, min(len(R) - 1, 2 * PAIR_TRIES), 2)]
+
+
+def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
+                 ) -> Optional[tuple[Residues, SortedGenericCertificate]]:
+    """A partial certificate on block ``R`` written on residues (no-subset prime ``p``): two
+    of the block's indices on which the sorted-ratio genericity check holds, with no column
+    of those rows of ``W_down`` vanishing modulo its prime (Coq sees only residues), or None."""
+    if not 1 < p < 2**31:
+        return None
+    for pair in _pairs(R):
+        gen = sorted_certificate(A, B, pair)
+        if gen is None or not 1 < gen.p < 2**31:
+            continue
+        rows = IntMatrix.from_numerators(B.numerators()[list(pair), :], B.den).mod(gen.p)
+        if bool(np.all(rows.any(axis=0))):
+            return Residues(p, gen.p, pair), gen
+    return None
+
+
+def write_block_residues(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
+                         res: Residues) -> None:
+    """The claim data of a certificate on residues: ``d``, ``n``, ``R``, ``R2`` (``res.pair``),
+    ``dA``, ``dB``, the primes ``p``, ``pg``, and the residues ``RAp``, ``CBp`` (columns ``R``
+    of ``W_up`` from ``Ab``, rows ``R`` of ``W_down`` from ``Bb`` as columns, modulo ``p``) and
+    ``RAg``, ``CBg`` (the same on ``R2``, modulo ``pg``). Raises ValueError when ``R2`` is not
+    part of ``R``."""
+    index = {k: j for j, k in enumerate(R)}
+    if any(k not in index for k in res.pair):
+        raise ValueError("the genericity indices are not part of the block")
+    pos = [index[k] for k in res.pair]
+    with w.data():
+        w.nat("d", d)
+        w.nat("n", n)
+        w.add(f"Definition R : list nat := {nat_list(R)}.")
+        w.add(f"Definition R2 : list nat := {nat_list(res.pair)}.")
+        w.z("dA", Ab.den)
+        w.z("dB", Bb.den)
+        w.add(f"Definition p : int := {res.p}%uint63.")
+        w.add(f"Definition pg : int := {res.pg}%uint63.")
+        w.rows("RAp", Ab.mod(res.p), unsigned=True)
+        w.rows("CBp", np.ascontiguousarray(Bb.mod(res.p).T), unsigned=True)
+        w.rows("RAg", np.ascontiguousarray(Ab.mod(res.pg)[:, pos]), unsigned=True)
+        w.rows("CBg", np.ascontiguousarray(Bb.mod(res.pg)[pos, :].T), unsigned=True)
+
+
+def write_residue_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
+                        res: Residues, gen: SortedGenericCertificate, nosub: NoSubsetCertificate) -> None:
+    """A certificate on residues up to its verdict: the claim data (:func:`write_block_residues`),
+    the genericity projection on ``R2``, the block's no-subset functionals and the checks
+    :data:`RESIDUE_CHECKS`."""
+    if nosub.p != res.p or gen.p != res.pg:
+        raise ValueError("the certificate's primes are not the residues' primes")
+    write_block_residues(w, d, n, R, Ab, Bb, res)
+    w.int_list("U", gen.u)
+    w.int_list("V", gen.v)
+    write_nosub(w, nosub, prime=False)
+    w.check("idx_ok", "index_ok d R")
+    w.check("idx2_ok", "index_ok d R2")
+    w.check("gen_ok", "check_generic_sorted (length R2) n RAg CBg pg U V")
+    w.check("below_ok", "residues_below pg CBg")
+    w.check("nosub_ok", "check_nosub (length R) n dA dB 1 RAp CBp (id_rows (length R)) p F FS")

@@ -53,9 +53,10 @@ def foreign(instance: Instance, decision: Decision) -> Optional[str]:
     return None
 
 
-def _dispatch(instance: Instance, decision: Decision) -> Optional[Certificate]:
+def _dispatch(instance: Instance, decision: Decision, residues: bool = True) -> Optional[Certificate]:
     """:func:`build_certificate` without the digest check (for reduced blocks, whose decision
-    is the user's)."""
+    is the user's). ``residues=False``: partial certificates keep their block's entries (a
+    glue that reads them asks so)."""
     if decision.verdict in ("outside_hypotheses", "undecided"):
         return None
     if any_skip.applies(instance, decision):  # a singular skip, no R1: certify/CertifyAnySkip.v
@@ -69,8 +70,8 @@ def _dispatch(instance: Instance, decision: Decision) -> Optional[Certificate]:
                 return bias_width.build_bias_r8(instance, decision, info)
             if instance.skip is not None:  # R1 + R8: certify/CertifySkipWidth.v
                 return skip_width.build_skip_r8(instance, decision, info)
-        return width.build_width_certificate(instance, decision)
-    return generic.build_generic_certificate(instance, decision)
+        return width.build_width_certificate(instance, decision, residues)
+    return generic.build_generic_certificate(instance, decision, residues)
 
 
 def build_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:

@@ -130,7 +130,7 @@ def build_skip_bias_certificate(instance: Instance, decision: Decision,
     if instance.skip is None:
         raise CannotCertify("no skip to reduce")
     red, red_dec = _reduced_decision(instance, decision)
-    rcert = build_certificate(red, red_dec)
+    rcert = build_certificate(red, red_dec, residues=False)  # the glue reads the block's rows of B~
     if rcert is None:
         return None
     src = rcert.source

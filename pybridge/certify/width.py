@@ -411,7 +411,7 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
     return Certificate("CertWidth", w.text(), kind, inst.activation.label)
 
 
-def _build_bias(inst: Instance, decision: Decision) -> Certificate:
+def _build_bias(inst: Instance, decision: Decision, residues: bool = True) -> Certificate:
     """Generic with biases, no S (width n) or width below n: ``CertifyBias.v``."""
     name = inst.activation.name
     if inst.skip is not None:
@@ -424,7 +424,7 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
     d, n = inst.d, inst.n
     sigma = inst.activation.coq_function
     m = decision.width if decision.width is not None else n
-    partial = _bias_partial(inst, decision, m, sigma, prop, below, modules)
+    partial = _bias_partial(inst, decision, m, sigma, prop, below, modules, residues)
     if partial is not None:
         return partial
     c = inst.b_up or (Fraction(0),) * n
@@ -478,13 +478,13 @@ def _build_bias(inst: Instance, decision: Decision) -> Certificate:
 
 
 def _bias_partial(inst: Instance, decision: Decision, m: int, sigma: str, prop: str, below: str,
-                  modules: tuple[str, ...]) -> Optional[Certificate]:
+                  modules: tuple[str, ...], residues: bool = True) -> Optional[Certificate]:
     """The partial certificate (``certificates_bias``), or None when no block applies."""
     ev = decision.evidence
     if m >= inst.n:
         if ev is None or ev.nosub_cert is None:
             return None
-        blk = find_block(inst, ev.A, ev.B, ev.nosub_cert)
+        blk = find_block(inst, ev.A, ev.B, ev.nosub_cert, residues)
     else:
         A = ev.A if ev is not None else scale_matrix(inst.W_up)
         B = ev.B if ev is not None else scale_matrix(inst.W_down)
@@ -531,12 +531,13 @@ def handles(decision: Decision) -> bool:
     return decision.width_info is not None or (decision.result == "R9" and decision.verdict == "not_absorbable")
 
 
-def build_width_certificate(instance: Instance, decision: Decision) -> Optional[Certificate]:
-    """The certificate of a width-route / R9 decision (None: nothing to certify)."""
+def build_width_certificate(instance: Instance, decision: Decision, residues: bool = True) -> Optional[Certificate]:
+    """The certificate of a width-route / R9 decision (None: nothing to certify); ``residues``:
+    a partial certificate may be written on residues."""
     if decision.verdict in ("outside_hypotheses", "undecided"):
         return None
     if decision.result in ("R2", "R3"):
         return _build_classification_at(instance, decision)
     if decision.width_info is not None:
         return build_r8(instance, decision, decision.width_info)
-    return _build_bias(instance, decision)
+    return _build_bias(instance, decision, residues)

@@ -41,6 +41,7 @@ MAX_FREE = 22  #: largest number of free variables enumerated (2**22 assignments
 MAX_SYSTEM = 12_000_000  #: largest number of entries of the modular system built at once
 MAX_MATCHES = 256  #: meet in the middle: most candidate matches mod p verified exactly per functional
 PRIME_TRIES = 3  #: primes tried by the general search
+SMALL_PRIME_BITS = 10  #: the block search's first prime: below ``2**10``
 
 
 @dataclass(frozen=True)
@@ -273,22 +274,31 @@ def _block_search_live(A: IntMatrix, B: IntMatrix, T: IntMatrix) -> Optional[Sea
     if n < 2 or r * r < n + 1:
         return None
     Ab, Bb, Tb = sub_matrices(A, B, T, R)
-    bound = prime_bound(n + 1)
-    p = random_primes(1, bound // 2, bound)[0]
-    system = _System(Ab, Bb, Tb, p)
     positions = _positions(r, n + 1)
     e_last = np.zeros(n + 1, dtype=np.int64)
     e_last[n] = 1
-    y = solve_square_blas(system.transposed_float(positions), e_last, p)  # the system is factored in place
-    if y is None:
-        return None
-    f = system.functional(positions, y, None)
-    cert = BlockNoSubsetCertificate(p, (), (f,), block=R)
-    if not verify_nosub(system, cert):
-        return None
-    full = Functional(None, tuple((R[k], _embed(row, R, d)) for k, row in f.rows))
-    return SearchOutcome("none", certificate=BlockNoSubsetCertificate(p, (), (full,), block=R),
-                         reason=f"the system is inconsistent mod p on a {r} x {r} block")
+    for p in block_primes(n + 1):
+        system = _System(Ab, Bb, Tb, p)
+        y = solve_square_blas(system.transposed_float(positions), e_last, p)  # factored in place
+        if y is None:
+            continue
+        f = system.functional(positions, y, None)
+        if not verify_nosub(system, BlockNoSubsetCertificate(p, (), (f,), block=R)):
+            continue
+        full = Functional(None, tuple((R[k], _embed(row, R, d)) for k, row in f.rows))
+        return SearchOutcome("none", certificate=BlockNoSubsetCertificate(p, (), (full,), block=R),
+                             reason=f"the system is inconsistent mod p on a {r} x {r} block")
+    return None
+
+
+def block_primes(size: int) -> list[int]:
+    """The primes the block search tries, in order: one of :data:`SMALL_PRIME_BITS` bits (its
+    residues pack six to a Coq literal, ``CertifyResidues``; a generic system is singular
+    modulo it with probability about ``2**-9``), then one near the float LU's bound for
+    ``size`` (a second failure mod a small prime would more likely mean a singular system)."""
+    bound = prime_bound(size)
+    small = random_primes(1, 1 << (SMALL_PRIME_BITS - 1), 1 << SMALL_PRIME_BITS) if bound > 1 << SMALL_PRIME_BITS else []
+    return small + random_primes(1, bound // 2, bound)
 
 
 def _embed(row: tuple[int, ...], R: tuple[int, ...], d: int) -> tuple[int, ...]:

@@ -218,9 +218,11 @@ def test_structured_wide_certificate_accepted(coq):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_certificate_data_is_the_instance(coq, seed):
+def test_certificate_data_is_the_instance(coq, seed, monkeypatch):
     """Coq reads back, from the certificate's packed data, exactly the instance's weights
-    (negative and fractional ones included): the checked statement is about this block."""
+    (negative and fractional ones included): the checked statement is about this block
+    (written with its entries: the residue form unavailable)."""
+    monkeypatch.setattr("pybridge.certify.generic.residue_form", lambda *a: None)
     inst = generic_instance(3, 5, seed)
     cert = build_certificate(inst, decide(inst))
     assert cert is not None
@@ -238,6 +240,38 @@ def test_certificate_data_is_the_instance(coq, seed):
     rows, cols = flat[: n * d], flat[n * d :]
     assert [[F(rows[i * d + k], dA) for k in range(d)] for i in range(n)] == [list(r) for r in inst.W_up]
     assert [[F(cols[j * d + k], dB) for j in range(n)] for k in range(d)] == [list(r) for r in inst.W_down]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_residue_data_are_the_instance_residues(coq, seed):
+    """A certificate on residues: Coq reads back, from its packed data, the residues of the
+    instance's integer numerators modulo the two primes the certificate names, on its block
+    and on its two genericity indices."""
+    inst = generic_instance(3, 5, seed)
+    cert = build_certificate(inst, decide(inst))
+    assert cert is not None and cert.extract is not None and cert.extract.residues is not None
+    ex, res = cert.extract, cert.extract.residues
+    probe = cert.source + (
+        "\nEval vm_compute in (Cert.dA, Cert.dB, Uint63.to_Z Cert.p, Uint63.to_Z Cert.pg, "
+        "List.map Z.of_nat Cert.R, List.map Z.of_nat Cert.R2, "
+        + ", ".join(f"List.map (List.map zval) Cert.{x}" for x in ("RAp", "CBp", "RAg", "CBg")) + ").\n")
+    out = coq.check_file(probe, stem="Probe", timeout=120)
+    assert out.accepted, out.message
+    shown = out.message[out.message.rindex("= (") :].split("\n     :")[0]
+    nums = [int(t) for t in re.findall(r"-?\d+", shown)]
+    dA, dB, p, pg = nums[:4]
+    assert (p, pg) == (res.p, res.pg) and 1 < p < 2**10
+    R, R2 = nums[4:4 + len(ex.block)], nums[4 + len(ex.block):4 + len(ex.block) + len(res.pair)]
+    assert tuple(R) == ex.block and tuple(R2) == res.pair
+    flat = nums[4 + len(R) + len(R2):]
+    n, r, q = inst.n, len(R), len(R2)
+    assert len(flat) == 2 * n * r + 2 * n * q
+    up = [[int(inst.W_up[i][k] * dA) for k in range(inst.d)] for i in range(n)]
+    down = [[int(inst.W_down[k][i] * dB) for k in range(inst.d)] for i in range(n)]  # columns of W_down
+    assert all(F(inst.W_up[i][k]) * dA == up[i][k] for i in range(n) for k in range(inst.d))
+    want = ([up[i][k] % p for i in range(n) for k in R] + [down[i][k] % p for i in range(n) for k in R]
+            + [up[i][k] % pg for i in range(n) for k in R2] + [down[i][k] % pg for i in range(n) for k in R2])
+    assert flat == want
 
 
 # ---------------------------------------------------------------- shape of certificates
@@ -261,7 +295,8 @@ def test_each_certificate_is_data_plus_one_certify_lemma():
         cert = build_certificate(inst, decide(inst))
         assert cert is not None and cert.kind is kind
         proof = cert.source.split("Theorem verdict", 1)[1].split("Qed.", 1)[0]
-        assert f"Proof. exact ({kind.lemma} " in proof
+        # the partial kind's lemma for residues (CertifyResidues) or codes ends in _mod / _coded
+        assert re.search(rf"Proof\. exact \({kind.lemma}(_mod|_coded)? ", proof), proof
         assert "intros" not in proof and "destruct" not in proof
 
 

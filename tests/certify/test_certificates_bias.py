@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from fractions import Fraction as F
 
@@ -149,9 +150,26 @@ def float32_biased(act: str, d: int, n: int, seed: int, tiny: bool = False) -> I
 
 
 @pytest.mark.parametrize("tiny", [False, True])
-def test_coded_partial_bias_certificate_accepted(backend, tiny):
-    """float32 weights: codes (two per literal) instead of 46-bit numerators; with 1e-30
-    next to 1 the numerators exceed 63 bits and codes are the only encoding."""
+def test_residue_partial_bias_certificate_accepted(backend, tiny):
+    """float32 weights, by default: the block modulo the certificate's primes
+    (``CertifyResidues``), whatever the numerators' size (beyond 63 bits with ``tiny``)."""
+    inst = float32_biased("gelu", 8, 40, 60, tiny)
+    dec = decide(inst)
+    assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
+    cert = build_certificate(inst, dec)
+    assert "(cert_bias_not_absorbable_partial_mod gelu" in cert.source
+    assert cert.extract.residues is not None and "Definition E : int" not in cert.source
+    res = certify(inst, dec, backend)
+    assert res.accepted, res.message
+    assert "modulo the checks' primes" in res.message and "agree exactly" in res.message
+
+
+@pytest.mark.parametrize("tiny", [False, True])
+def test_coded_partial_bias_certificate_accepted(backend, tiny, monkeypatch):
+    """float32 weights, the residue form unavailable: codes (two per literal) instead of
+    46-bit numerators; with 1e-30 next to 1 the numerators exceed 63 bits and codes are the
+    only encoding."""
+    monkeypatch.setattr("pybridge.certify.bias.residue_form", lambda *a: None)
     inst = float32_biased("gelu", 8, 40, 60, tiny)
     dec = decide(inst)
     assert (dec.verdict, dec.result) == ("not_absorbable", "R9")
@@ -174,9 +192,31 @@ def test_coded_partial_bias_certificate_below_n_accepted(backend):
     assert res.accepted, res.message
 
 
-def test_coded_partial_bias_certificate_tampered_rejected(backend):
+def test_residue_partial_bias_certificate_tampered_rejected(backend):
+    """On residues: a block entry doubled in the weights and the evidence (the agreement check
+    passes, the old functional kept): Coq rejects; one residue changed in the source: Coq
+    rejects."""
+    inst = float32_biased("gelu", 8, 40, 62, tiny=True)
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    R = cert.extract.block
+    inst2, dec2 = evidence_entry_changed(inst, dec, 2, R[0], lambda v: v * 2)
+    res = certify(inst2, dec2, backend)
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+    assert "agrees_up_mod" in build_certificate(inst2, dec2).source
+    src = cert.source
+    line = next(x for x in src.splitlines() if x.startswith("Definition RAp : list (list int) := rows_of"))
+    m = re.search(r" (0x[0-9a-f]{5,}) ", line)
+    assert m is not None
+    bad = line[:m.start(1)] + hex(int(m.group(1), 16) ^ 1) + line[m.end(1):]
+    out = backend.check_file(src.replace(line, bad), stem="CertBias", timeout=120)
+    assert out.outcome is ProverOutcome.REJECTED
+
+
+def test_coded_partial_bias_certificate_tampered_rejected(backend, monkeypatch):
     """A changed code inside the block, and the weights changed to match (the agreement check
     passes): Coq rejects. A weight changed inside the block alone: the agreement check rejects."""
+    monkeypatch.setattr("pybridge.certify.bias.residue_form", lambda *a: None)
     inst = float32_biased("gelu", 8, 40, 62, tiny=True)
     dec = decide(inst)
     cert = build_certificate(inst, dec)

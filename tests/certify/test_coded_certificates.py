@@ -94,11 +94,17 @@ def test_coding_float32_weights_two_per_literal():
     assert tuple(tuple(decode(x, big.base) for x in r) for r in big.matrices[0][:-1]) == rows
 
 
-def test_float32_block_numerators_exceed_63_bits():
+def test_float32_block_numerators_exceed_63_bits(monkeypatch):
+    """Written on residues by default (CertifyResidues: the numerators' size does not matter);
+    as codes when the residue form is not available."""
     inst = float32_block(4, 10, 5)
     dec = decide(inst)
     assert dec.verdict == "not_absorbable"
     assert dec.evidence is not None and dec.evidence.A.max_abs() >= 2**100
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.kind is CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
+    assert "cert_generic_not_absorbable_partial_mod" in cert.source and "Definition E : int" not in cert.source
+    monkeypatch.setattr("pybridge.certify.generic.residue_form", lambda *a: None)
     cert = build_certificate(inst, dec)
     assert cert is not None and cert.kind is CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL
     assert "cert_generic_not_absorbable_partial_coded" in cert.source
@@ -133,9 +139,22 @@ def test_float32_block_with_tiny_entry_smooth_activation(coq):
 
 
 @pytest.mark.coq
-def test_coded_certificate_with_tampered_code_rejected_by_coq(coq):
+def test_coded_certificate_accepted(coq, monkeypatch):
+    """The coded form (the residue form unavailable) of a block with 150-bit numerators."""
+    monkeypatch.setattr("pybridge.certify.generic.residue_form", lambda *a: None)
+    inst = float32_block(4, 10, 5)
+    dec = decide(inst)
+    res = certify(inst, dec, coq)
+    assert res is not None and res.accepted, res.message
+    cert = build_certificate(inst, dec)
+    assert cert is not None and "agrees_up_coded" in cert.source
+
+
+@pytest.mark.coq
+def test_coded_certificate_with_tampered_code_rejected_by_coq(coq, monkeypatch):
     """One code of the block changed in the Coq source (its sign bit flipped): the data now
     stand for other weights, the functional no longer annihilates them, and Coq rejects."""
+    monkeypatch.setattr("pybridge.certify.generic.residue_form", lambda *a: None)
     inst = float32_block(4, 10, 5)
     cert = build_certificate(inst, decide(inst))
     assert cert is not None

@@ -105,6 +105,29 @@ def test_block_certificate_reads_only_the_block_and_is_a_full_certificate():
     assert verify_nosub(_System(A, B, T, out.certificate.p), out.certificate)
 
 
+def test_block_search_tries_a_small_prime_first(monkeypatch):
+    """The block certificate's prime is below 2^10 (its residues pack six to a literal); when
+    the block system is singular modulo it, the search goes on with a prime near the float LU's
+    bound and still certifies."""
+    small, big = ss.block_primes(41)
+    assert 2**9 <= small < 2**10 and big > 2**18
+    inst = generic_instance(8, 40, 41)
+    A, B, T = scale_matrix(inst.W_up), scale_matrix(inst.W_down), identity_int(8)
+    out = search_subset(A, B, T)
+    assert out.certificate is not None and out.certificate.p < 2**10
+    real, primes = ss.solve_square_blas, []
+
+    def singular_mod_small(m, e, p):
+        primes.append(p)
+        return None if p < 2**10 else real(m, e, p)
+
+    monkeypatch.setattr(ss, "solve_square_blas", singular_mod_small)
+    out = search_subset(A, B, T)
+    assert out.status == "none" and isinstance(out.certificate, BlockNoSubsetCertificate)
+    assert len(primes) == 2 and primes[0] < 2**10 < primes[1] == out.certificate.p
+    assert verify_nosub(_System(A, B, T, out.certificate.p), out.certificate)
+
+
 def test_planted_prime_multiples_do_not_block_genericity():
     """W_up scaled by the product of the three formerly fixed primes (d = 3, n = 5)."""
     inst = generic_instance(3, 5, 42)
@@ -208,10 +231,11 @@ def test_partial_certificate_with_tampered_block_data_rejected_by_coq(coq):
 
 
 @pytest.mark.coq
-def test_prime_multiple_weights_certified(coq):
+def test_prime_multiple_weights_certified(coq, monkeypatch):
     """W_up a multiple of the formerly fixed first prime: decided and certified; scaled by the
-    product of three such primes it is decided (its 93-bit numerators exceed the 63-bit
-    encoding of the certificates: not certified, said so)."""
+    product of three such primes it is decided and certified on residues (its 93-bit
+    numerators do not matter there); without the residue form they exceed the 63-bit
+    encoding of the other certificates: not certified, said so."""
     inst = generic_instance(3, 5, 47)
     one = Instance(RELU, tuple(tuple(v * PRIMES[0] for v in r) for r in inst.W_up), inst.W_down)
     dec = decide(one)
@@ -222,6 +246,9 @@ def test_prime_multiple_weights_certified(coq):
     three = Instance(RELU, tuple(tuple(v * big for v in r) for r in inst.W_up), inst.W_down)
     dec = decide(three)
     assert dec.verdict == "not_absorbable"
+    res = certify(three, dec, coq)
+    assert res.accepted, res.message
+    monkeypatch.setattr("pybridge.certify.generic.residue_form", lambda *a: None)
     res = certify(three, dec, coq)
     assert res.outcome is ProverOutcome.NOT_CERTIFIED and "63-bit" in res.message
 

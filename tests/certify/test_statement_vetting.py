@@ -226,6 +226,66 @@ def test_partial_header_digest_checked(backend: CoqBackend, monkeypatch: pytest.
     assert res is not None and res.rejected and "digest" in res.message
 
 
+# ------------------------------------------------------------------ certificates on residues
+
+
+def _float_block(seed: int) -> Instance:
+    """float32 N(0, 1) weights, d = 6, n = 30 (two columns separate every row's ratio)."""
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(seed)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in ((30, 6), (6, 30)))
+    return Instance(RELU, ArrayMatrix(a), ArrayMatrix(b))
+
+
+def _residue_pair() -> tuple[Instance, Instance]:
+    inst, other = _float_block(2), _float_block(3)
+    for x in (inst, other):
+        cert = build_certificate(x, decide(x))
+        assert cert is not None and cert.extract is not None and cert.extract.residues is not None
+    return inst, other
+
+
+@pytest.mark.coq
+def test_residue_certificate_of_other_weights_rejected(backend: CoqBackend, monkeypatch: pytest.MonkeyPatch):
+    """Another block's certificate on residues: with its own extract the agreement check
+    rejects it; with this block's extract the claim's residues (written from this block)
+    differ from the certificate's, and the vetting rejects it."""
+    inst, other = _residue_pair()
+    theirs = build_certificate(other, decide(other))
+    mine = build_certificate(inst, decide(inst))
+    _serving(monkeypatch, lambda cert, i, d: theirs)
+    res = certify(inst, decide(inst), backend)
+    assert res is not None and res.rejected and "disagree" in res.message, res.message[-300:]
+    _serving(monkeypatch, lambda cert, i, d: replace(theirs, extract=mine.extract))
+    res = certify(inst, decide(inst), backend)
+    assert res is not None and res.rejected and "digests" in res.message, res.message[-300:]
+    src = theirs.source  # the header's digests made this block's too: Coq compares the data
+    for old, new in ((theirs.extract.weights_sha256, mine.extract.weights_sha256),
+                     (theirs.extract.extract_sha256, mine.extract.extract_sha256)):
+        src = src.replace(old, new)
+    _serving(monkeypatch, lambda cert, i, d: replace(theirs, source=src, extract=mine.extract))
+    res = certify(inst, decide(inst), backend)
+    assert res is not None and res.rejected and "not vetted" in res.message, res.message[-300:]
+
+
+@pytest.mark.coq
+def test_residue_extract_naming_other_primes_rejected(backend: CoqBackend, monkeypatch: pytest.MonkeyPatch):
+    """The extract says another prime than the certificate's data (or a pair outside the
+    block, or the prime 1): the claim is written from the extract, and nothing is accepted."""
+    inst, _ = _residue_pair()
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    res0 = cert.extract.residues
+    other_p = next(q for q in (509, 521, 523) if q != res0.p)
+    for bad in (replace(res0, p=other_p), replace(res0, pg=res0.pg - 2), replace(res0, pair=(0, 29)),
+                replace(res0, p=1)):
+        _serving(monkeypatch, lambda c, i, d, bad=bad: replace(c, extract=replace(c.extract, residues=bad)))
+        res = certify(inst, dec, backend)
+        assert res is not None and res.rejected, (bad, res.message[-300:])
+    with pytest.raises(StatementMismatch):
+        expected_statement(inst, dec, replace(cert, extract=replace(cert.extract, residues=replace(res0, p=1))))
+
+
 # ------------------------------------------------------------------ several in one run
 
 
