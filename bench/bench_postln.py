@@ -88,7 +88,7 @@ def main() -> None:
         t = time.perf_counter()
         cert = build_postln_certificate(inst, pd, partial=partial)
         built = time.perf_counter() - t
-        res = run_postln(cert, expected_postln(inst, pd.verdict, cert.partial), backend,
+        res = run_postln(cert, expected_postln(inst, pd.verdict, cert.partial, cert.residues), backend,
                          timeout=args.full_timeout if not partial else 600)
         print(f"{name}: build {built:.1f} s, coqc {res.seconds:.1f} s, {res.outcome.value}, "
               f"{len(cert.source) / 1e6:.1f} MB; {res.message[:160]}", flush=True)

@@ -208,11 +208,21 @@ def write_block_residues(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: Int
         w.rows("CBg", np.ascontiguousarray(Bb.mod(res.pg)[pos, :].T), unsigned=True)
 
 
+def residues_valid(res: Residues, block: Sequence[int]) -> bool:
+    """The residue form names primes in ``(1, 2**31)`` and two or fewer distinct indices of the
+    block (what :func:`write_block_residues` may write a claim from)."""
+    return (all(isinstance(q, int) and 1 < q < 2**31 for q in (res.p, res.pg))
+            and 0 < len(res.pair) <= 2 and len(set(res.pair)) == len(res.pair)
+            and set(res.pair) <= set(block))
+
+
 def write_residue_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
-                        res: Residues, gen: SortedGenericCertificate, nosub: NoSubsetCertificate) -> None:
+                        res: Residues, gen: SortedGenericCertificate, nosub: NoSubsetCertificate,
+                        target: tuple[str, str] = ("1", "(id_rows (length R))")) -> None:
     """A certificate on residues up to its verdict: the claim data (:func:`write_block_residues`),
     the genericity projection on ``R2``, the block's no-subset functionals and the checks
-    :data:`RESIDUE_CHECKS`."""
+    :data:`RESIDUE_CHECKS`, the no-subset one against ``target`` (denominator and rows: the
+    identity by default)."""
     if nosub.p != res.p or gen.p != res.pg:
         raise ValueError("the certificate's primes are not the residues' primes")
     write_block_residues(w, d, n, R, Ab, Bb, res)
@@ -223,4 +233,4 @@ def write_residue_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntM
     w.check("idx2_ok", "index_ok d R2")
     w.check("gen_ok", "check_generic_sorted (length R2) n RAg CBg pg U V")
     w.check("below_ok", "residues_below pg CBg")
-    w.check("nosub_ok", "check_nosub (length R) n dA dB 1 RAp CBp (id_rows (length R)) p F FS")
+    w.check("nosub_ok", f"check_nosub (length R) n dA dB {target[0]} RAp CBp {target[1]} p F FS")

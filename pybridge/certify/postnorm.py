@@ -42,13 +42,24 @@ from typing import Optional, Sequence
 
 from pybridge.certify.driver import assumptions, write_driver
 from pybridge.certify.encoding import LIMIT, CoqWriter, columns, prime_list, primes_for
-from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify
-from pybridge.certify.pieces import write_block, write_nosub, write_projection
+from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Residues
+from pybridge.certify.pieces import (
+    RESIDUE_CHECKS,
+    RESIDUE_DATA,
+    residue_form,
+    residues_valid,
+    write_block,
+    write_block_residues,
+    write_nosub,
+    write_projection,
+    write_residue_block,
+)
 from pybridge.certify.pipeline import judge_assumptions
 from pybridge.certify.statement import BASE, Expected
-from pybridge.decision.genericity import sorted_certificate
+from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.decision.postnorm import SKIP_FAMILY, PostLNDecision, augmented_rows, centered_problem
 from pybridge.decision.subset_search import block_indices, restrict_functionals, sub_matrices
+from pybridge.exact.evidence import NoSubsetCertificate
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Instance
 from pybridge.prover import ProverBackend, ProverOutcome, ProverResult
@@ -72,6 +83,9 @@ class PostLNCertificate:
     source: str
     summary: str
     partial: bool = False
+    #: a partial certificate written on residues (``CertifyPostNormResidues``): its primes and
+    #: genericity indices, from which the expected claim's residues are written
+    residues: Optional[Residues] = None
 
 
 def _skip_term(inst: Instance) -> str:
@@ -91,8 +105,9 @@ def _property(inst: Instance) -> str:
     return f"{act.name}_skip_{'bias' if inst.has_bias else 'free'}_property"
 
 
-def postln_claim(inst: Instance, verdict: str, partial: bool = False) -> str:
-    """The Coq statement of ``verdict`` about ``inst`` after a LayerNorm (module docstring)."""
+def postln_claim(inst: Instance, verdict: str, partial: bool = False, residues: bool = False) -> str:
+    """The Coq statement of ``verdict`` about ``inst`` after a LayerNorm (module docstring);
+    ``residues``: the partial form on residues (the block agrees modulo the data's primes)."""
     act = inst.activation
     s = act.coq_function
     bias = inst.has_bias
@@ -108,8 +123,10 @@ def postln_claim(inst: Instance, verdict: str, partial: bool = False) -> str:
                 raise CannotCertify("partial post-LayerNorm certificates are written for the identity skip only")
             head = "forall (A : mat) (c : vec) (B : mat) (b0 : vec)" if bias else "forall A B : mat"
             args = "A c B b0" if bias else "A B"
-            return (f"{head}, agrees_up n R dA RA A ->\n  agrees_down n R dB CB (mm d (centering d) B) ->\n"
-                    f"  {_EPS}, {_HYP}  ~ {pred} {ln} {s} d n n identity {args}")
+            agree = ("agrees_up_mod n R dA p RAp A ->\n  agrees_down_mod n R dB p CBp (mm d (centering d) B) ->\n"
+                     "  agrees_up_mod n R2 dA pg RAg A ->\n  agrees_down_mod n R2 dB pg CBg (mm d (centering d) B)"
+                     if residues else "agrees_up n R dA RA A ->\n  agrees_down n R dB CB (mm d (centering d) B)")
+            return f"{head}, {agree} ->\n  {_EPS}, {_HYP}  ~ {pred} {ln} {s} d n n identity {args}"
         args = f"{_A} (aug_bias d dA RA) {_B} (vec_of db0 Lb0)" if bias else f"{_A} {_B}"
         return f"{_EPS}, {_HYP}  ~ {pred} {ln} {s} d n n {_skip_term(inst)} {args}"
     raise CannotCertify(f"no post-LayerNorm certificate for verdict {verdict!r:.30}")
@@ -138,8 +155,17 @@ def _block(inst: Instance) -> tuple[tuple[int, ...], IntMatrix, IntMatrix]:
     return R, Ab, Bb
 
 
-def _write_instance(w: CoqWriter, inst: Instance, verdict: str, partial: bool) -> None:
-    """The instance's own data the claim names (module docstring)."""
+def _write_instance(w: CoqWriter, inst: Instance, verdict: str, partial: bool,
+                    residues: Optional[Residues] = None) -> None:
+    """The instance's own data the claim names (module docstring); a partial form on
+    ``residues`` writes the block's residues modulo their primes. Raises
+    :class:`CannotCertify` when ``residues`` names no valid form for the block."""
+    if partial and residues is not None:
+        R, Ab, Bb = _block(inst)
+        if not residues_valid(residues, R):
+            raise CannotCertify("the residue form names primes or indices outside the block's")
+        write_block_residues(w, inst.d, inst.n, R, Ab, Bb, residues)
+        return
     if partial:
         R, Ab, Bb = _block(inst)
         if max(Ab.max_abs(), Bb.max_abs()) >= LIMIT:
@@ -167,11 +193,18 @@ def _modules(inst: Instance) -> tuple[str, ...]:
     return (*inst.activation.spec.certificate_modules, *MODULES)
 
 
-def expected_postln(inst: Instance, verdict: str, partial: bool = False) -> Expected:
-    """The trusted claim for ``inst`` and the reported ``verdict`` (from the instance alone)."""
-    claim = postln_claim(inst, verdict, partial)
-    return Expected(claim, tuple(dict.fromkeys(BASE + _modules(inst))),
-                    lambda w: _write_instance(w, inst, verdict, partial))
+def expected_postln(inst: Instance, verdict: str, partial: bool = False,
+                    residues: Optional[Residues] = None) -> Expected:
+    """The trusted claim for ``inst`` and the reported ``verdict`` (from the instance alone;
+    for the partial form on ``residues``, with their primes and indices, which any values
+    would keep true of the instance). Raises :class:`CannotCertify` when ``residues`` names no
+    valid form for the block."""
+    if residues is not None and not (partial and residues_valid(residues, block_indices(inst.d, inst.n))):
+        raise CannotCertify("the residue form names primes or indices outside the block's")
+    claim = postln_claim(inst, verdict, partial, residues is not None)
+    mods = _modules(inst) + (("CertifyResidues", "CertifyPostNormResidues") if residues is not None else ())
+    return Expected(claim, tuple(dict.fromkeys(BASE + mods)),
+                    lambda w: _write_instance(w, inst, verdict, partial, residues))
 
 
 def _target(w: CoqWriter, inst: Instance, pd: PostLNDecision) -> tuple[str, str, str, str]:
@@ -206,10 +239,13 @@ def _partial_certificate(inst: Instance, pd: PostLNDecision) -> Optional[PostLNC
     funcs = restrict_functionals(cert, R)
     if funcs is None:
         return None
+    act = inst.activation
+    found = residue_form(Ab, Bb, tuple(range(len(R))), cert.p)
+    if found is not None:
+        return _partial_residues(inst, R, Ab, Bb, replace(cert, functionals=funcs), *found)
     gen = sorted_certificate(Ab, Bb, tuple(range(len(R))))
     if gen is None:
         return None
-    act = inst.activation
     w = CoqWriter(extra=_modules(inst))
     w.add(f"(* Partial certificate (R11'): columns R of W_up and rows R of C W_down, |R| = {len(R)}. *)")
     _write_instance(w, inst, "not_absorbable", True)
@@ -226,6 +262,28 @@ def _partial_certificate(inst: Instance, pd: PostLNDecision) -> Optional[PostLNC
     what = (f"not absorbable after a LayerNorm with every gamma_i != 0, for every block agreeing with a "
             f"{len(R)}-index block of W_up and C W_down{' (any biases)' if inst.has_bias else ''} (R11', partial)")
     return PostLNCertificate("CertPostLN", w.text(), f"{act.label}: {what}, d={inst.d}, n={inst.n}", True)
+
+
+def _partial_residues(inst: Instance, R: tuple[int, ...], Ab: IntMatrix, Bb: IntMatrix, cert: NoSubsetCertificate,
+                      found: Residues, gen: SortedGenericCertificate) -> PostLNCertificate:
+    """The partial certificate on residues (``CertifyPostNormResidues``); ``found`` names its
+    genericity pair by positions in the block."""
+    res = Residues(found.p, found.pg, tuple(R[k] for k in found.pair))
+    act = inst.activation
+    w = CoqWriter(extra=(*_modules(inst), "CertifyResidues", "CertifyPostNormResidues"))
+    w.add(f"(* Partial certificate (R11'): columns R of W_up and rows R of C W_down, |R| = {len(R)},\n"
+          "   modulo the checks' primes. *)")
+    write_residue_block(w, inst.d, inst.n, R, Ab, Bb, res, gen, cert, ("(Z.of_nat d)", "(cen_block_rows d (length R))"))
+    w.check("dim_ok_", "dim_ok d")
+    lemma = ("cert_postln_bias_not_absorbable_partial_mod" if inst.has_bias
+             else "cert_postln_free_not_absorbable_partial_mod")
+    proof = " ".join([lemma, *RESIDUE_DATA, act.coq_function, _property(inst), "dim_ok_", *RESIDUE_CHECKS])
+    claim = postln_claim(inst, "not_absorbable", True, True)
+    w.add(f"Theorem verdict : {claim}.\nProof. exact ({proof}). Qed.")
+    what = (f"not absorbable after a LayerNorm with every gamma_i != 0, for every block agreeing with a "
+            f"{len(R)}-index block of W_up and C W_down modulo the checks' primes"
+            f"{' (any biases)' if inst.has_bias else ''} (R11', partial)")
+    return PostLNCertificate("CertPostLN", w.text(), f"{act.label}: {what}, d={inst.d}, n={inst.n}", True, res)
 
 
 def build_postln_certificate(inst: Instance, pd: PostLNDecision, partial: Optional[bool] = None) -> PostLNCertificate:
@@ -309,7 +367,7 @@ def certify_postln(inst: Instance, verdict: str, pd: Optional[PostLNDecision], b
         return refuse(ProverOutcome.REJECTED, f"the post-LayerNorm decision is {pd.verdict}, not {verdict}")
     try:
         cert = build_postln_certificate(inst, pd)
-        expected = expected_postln(inst, verdict, cert.partial)
+        expected = expected_postln(inst, verdict, cert.partial, cert.residues)
     except CannotCertify as exc:
         return refuse(ProverOutcome.NOT_CERTIFIED, f"not certified: {exc}")
     return run_postln(cert, expected, backend, timeout=timeout)

@@ -33,8 +33,8 @@ from typing import Callable, Iterator, Optional, Sequence
 
 from pybridge.certify.coded import coding
 from pybridge.certify.encoding import CoqWriter, MalformedData, columns, data_region, digest
-from pybridge.certify.kinds import Certificate, Extract, Residues
-from pybridge.certify.pieces import RESIDUE_AGREEMENT, write_block, write_block_residues
+from pybridge.certify.kinds import Certificate, Extract
+from pybridge.certify.pieces import RESIDUE_AGREEMENT, residues_valid, write_block, write_block_residues
 from pybridge.certify.width_one import MODULES, STATEMENT, write_statement_data
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
@@ -305,14 +305,6 @@ def _block_matches(inst: Instance, ex: Extract) -> bool:
     return True
 
 
-def _residues_ok(res: Residues, block: tuple[int, ...]) -> bool:
-    """The residue form names primes in ``(1, 2**31)`` and two or fewer distinct indices of the
-    block: its data are then the residues of the (checked) extract, written here."""
-    return (all(isinstance(q, int) and 1 < q < 2**31 for q in (res.p, res.pg))
-            and 0 < len(res.pair) <= 2 and len(set(res.pair)) == len(res.pair)
-            and set(res.pair) <= set(block))
-
-
 def _partial(inst: Instance, decision: Decision, cert: Certificate, d: _Data
              ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
     """Partial certificates: for every block agreeing with the extract (checked exactly)."""
@@ -336,7 +328,7 @@ def _partial(inst: Instance, decision: Decision, cert: Certificate, d: _Data
     if codes is not None:
         agree.append(("agrees_up_coded n R dA E RA A -> agrees_down_coded n R dB E CB B", CODED, coded))
     res = ex.residues
-    if res is not None and _residues_ok(res, ex.block):
+    if res is not None and residues_valid(res, ex.block):
         def residues(w: CoqWriter) -> None:
             assert res is not None
             write_block_residues(w, inst.d, inst.n, ex.block, ex.A, ex.B, res)

@@ -41,7 +41,7 @@ def with_biases(inst: Instance, seed: int) -> Instance:
 
 def run(backend, inst: Instance, pd, partial: bool):
     cert = build_postln_certificate(inst, pd, partial=partial)
-    return run_postln(cert, expected_postln(inst, pd.verdict, cert.partial), backend, timeout=120)
+    return run_postln(cert, expected_postln(inst, pd.verdict, cert.partial, cert.residues), backend, timeout=120)
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +99,50 @@ def test_tampered_bias_certificates_rejected(backend, gelu_bias: Instance) -> No
     w_down = [list(r) for r in gelu_bias.W_down]
     w_down[3][0] += 1  # row 3 is outside the block, but it moves the column mean: C W_down[R] changes
     moved = replace(gelu_bias, W_down=tuple(map(tuple, w_down)))
-    assert run_postln(pcert, expected_postln(moved, "not_absorbable", True), backend, timeout=120).outcome \
+    assert run_postln(pcert, expected_postln(moved, "not_absorbable", True, pcert.residues), backend, timeout=120).outcome \
         is ProverOutcome.REJECTED
     # the same partial certificate vetted against a block differing outside R only in b_up: accepted
     biases = replace(gelu_bias, b_up=tuple(v + 1 for v in gelu_bias.b_up))
-    assert run_postln(pcert, expected_postln(biases, "not_absorbable", True), backend, timeout=120).outcome \
+    assert run_postln(pcert, expected_postln(biases, "not_absorbable", True, pcert.residues), backend, timeout=120).outcome \
         is ProverOutcome.ACCEPTED
+
+
+def float_block(act: str, seed: int, bias: bool) -> Instance:
+    """float32 N(0, 1) weights (and biases), d = 8, n = 40 (the block: the first 7 indices): two
+    columns separate every ratio, so the partial certificate is written on residues."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.standard_normal((40, 8)).astype(np.float32), rng.standard_normal((8, 40)).astype(np.float32)
+    inst = Instance(Activation(act), tuple(tuple(F(float(v)) for v in r) for r in a),
+                    tuple(tuple(F(float(v)) for v in r) for r in b))
+    if bias:
+        inst = replace(inst, b_up=tuple(F(float(v)) for v in rng.standard_normal(40).astype(np.float32)),
+                       b_down=tuple(F(float(v)) for v in rng.standard_normal(8).astype(np.float32)))
+    return inst
+
+
+@pytest.mark.parametrize("act, bias", [("gelu", True), ("relu", False)])
+def test_partial_on_residues_accepted_and_bound_to_the_block(backend, act: str, bias: bool) -> None:
+    """The partial form on residues (``CertifyPostNormResidues``): accepted; vetted against a
+    block with one ``C W_down`` entry of the block moved, or naming another prime: rejected."""
+    inst = float_block(act, 31, bias)
+    pd = decide_postln(inst, layernorm(8))
+    assert pd.verdict == "not_absorbable"
+    cert = build_postln_certificate(inst, pd, partial=True)
+    assert cert.residues is not None and cert.residues.p < 2**10
+    lemma = f"cert_postln_{'bias' if bias else 'free'}_not_absorbable_partial_mod"
+    assert f"exact ({lemma} " in cert.source and "agrees_down_mod n R dB p CBp (mm d (centering d) B)" in cert.source
+    res = run_postln(cert, expected_postln(inst, "not_absorbable", True, cert.residues), backend, timeout=120)
+    assert res.outcome is ProverOutcome.ACCEPTED and "modulo the checks' primes" in res.message, res.message
+    w_down = [list(r) for r in inst.W_down]
+    w_down[0][0] += 1  # row 0 is in the block
+    moved = replace(inst, W_down=tuple(map(tuple, w_down)))
+    res = run_postln(cert, expected_postln(moved, "not_absorbable", True, cert.residues), backend, timeout=120)
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+    other = replace(cert.residues, p=next(q for q in (509, 521) if q != cert.residues.p))
+    res = run_postln(cert, expected_postln(inst, "not_absorbable", True, other), backend, timeout=120)
+    assert res.outcome is ProverOutcome.REJECTED, res.message
+    with pytest.raises(CannotCertify):  # indices outside the block: no claim is written
+        expected_postln(inst, "not_absorbable", True, replace(cert.residues, pair=(0, 7)))
 
 
 def test_claims() -> None:
