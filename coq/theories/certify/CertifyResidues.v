@@ -61,15 +61,9 @@ Lemma agrees_down_mod_of_entries n R dB p X (B : mat) (e : nat -> nat -> Z) :
   agrees_down_mod n R dB p X B.
 Proof.
   intros H.
-  exists (fun i k => if Nat.ltb i n && Nat.ltb k (length R) then e i k else zentry X i k).
-  split.
-  - intros i k. destruct (Nat.ltb i n && Nat.ltb k (length R)) eqn:Ein; [|reflexivity].
-    apply andb_prop in Ein as [Ei Ek]. apply Nat.ltb_lt in Ei, Ek.
-    symmetry. exact (proj2 (H k i Ek Ei)).
-  - intros k i Hk Hi. unfold zmat_t.
-    replace (Nat.ltb i n && Nat.ltb k (length R)) with true
-      by (symmetry; apply andb_true_intro; split; apply Nat.ltb_lt; assumption).
-    exact (proj1 (H k i Hk Hi)).
+  destruct (agrees_up_mod_of_entries n R dB p X (fun i k => B k i) e (fun i k Hi Hk => H k i Hk Hi))
+    as [eB [C HB]].
+  exists eB. split; [exact C|]. intros k i Hk Hi. exact (HB i k Hi Hk).
 Qed.
 
 (** ** Canonical residues *)
