@@ -56,7 +56,8 @@ class CannotCertify(Exception):
 class Residues:
     """How a partial certificate on residues (``CertifyResidues``) names its block: modulo
     ``p`` (the no-subset functional's prime) on the whole block, modulo ``pg`` (the
-    genericity prime) on the indices ``pair`` (a part of the block)."""
+    genericity prime) on the indices ``pair`` (a part of the block: two indices for float
+    weights, a few more for quantized ones)."""
 
     p: int
     pg: int

@@ -156,23 +156,27 @@ RESIDUE_AGREEMENT = ("agrees_up_mod n R dA p RAp A -> agrees_down_mod n R dB p C
 RESIDUE_DATA = ("d", "n", "R", "R2", "dA", "dB", "p", "pg", "RAp", "CBp", "RAg", "CBg", "U", "V", "F", "FS")
 RESIDUE_CHECKS = ("idx_ok", "idx2_ok", "gen_ok", "below_ok", "nosub_ok")
 
-PAIR_TRIES = 3  #: pairs of block indices tried for the genericity check on residues
+PAIR_TRIES = 3  #: disjoint pairs of block indices tried first for the genericity check on residues
 
 
-def _pairs(R: Sequence[int]) -> list[tuple[int, ...]]:
+def _index_sets(R: Sequence[int]) -> list[tuple[int, ...]]:
+    """The index sets the genericity check on residues tries: a few disjoint pairs (float
+    weights: two columns separate every row's ratio), then 4, 8, 16 indices (quantized weights
+    repeat pairs of values: more columns separate their rows)."""
     if len(R) <= 2:
         return [tuple(R)]
-    return [tuple(R[k:k + 2]) for k in range(0, min(len(R) - 1, 2 * PAIR_TRIES), 2)]
+    pairs = [tuple(R[k:k + 2]) for k in range(0, min(len(R) - 1, 2 * PAIR_TRIES), 2)]
+    return pairs + [tuple(R[:m]) for m in (4, 8, 16) if m <= len(R)]
 
 
 def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
                  ) -> Optional[tuple[Residues, SortedGenericCertificate]]:
-    """A partial certificate on block ``R`` written on residues (no-subset prime ``p``): two
+    """A partial certificate on block ``R`` written on residues (no-subset prime ``p``): a few
     of the block's indices on which the sorted-ratio genericity check holds, with no column
     of those rows of ``W_down`` vanishing modulo its prime (Coq sees only residues), or None."""
     if not 1 < p < 2**31:
         return None
-    for pair in _pairs(R):
+    for pair in _index_sets(R):
         gen = sorted_certificate(A, B, pair)
         if gen is None or not 1 < gen.p < 2**31:
             continue
@@ -209,10 +213,10 @@ def write_block_residues(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: Int
 
 
 def residues_valid(res: Residues, block: Sequence[int]) -> bool:
-    """The residue form names primes in ``(1, 2**31)`` and two or fewer distinct indices of the
-    block (what :func:`write_block_residues` may write a claim from)."""
+    """The residue form names primes in ``(1, 2**31)`` and distinct indices of the block (what
+    :func:`write_block_residues` may write a claim from)."""
     return (all(isinstance(q, int) and 1 < q < 2**31 for q in (res.p, res.pg))
-            and 0 < len(res.pair) <= 2 and len(set(res.pair)) == len(res.pair)
+            and 0 < len(res.pair) and len(set(res.pair)) == len(res.pair)
             and set(res.pair) <= set(block))
 
 

@@ -274,6 +274,25 @@ def test_residue_data_are_the_instance_residues(coq, seed):
     assert flat == want
 
 
+def test_quantized_weights_certified_on_residues(coq):
+    """int8-like weights (k / 64, |k| <= 127) repeat pairs of values, so two columns do not
+    separate every row's ratio; the genericity check on residues takes more indices, and Coq
+    accepts."""
+    import numpy as np
+
+    from pybridge.exact.arrays import ArrayMatrix
+
+    rng = np.random.default_rng(0)
+    a = (rng.integers(-127, 128, size=(512, 128)) / 64).astype(np.float32)
+    b = (rng.integers(-127, 128, size=(128, 512)) / 64).astype(np.float32)
+    inst = Instance(RELU, ArrayMatrix(a), ArrayMatrix(b))
+    dec = decide(inst)
+    cert = build_certificate(inst, dec)
+    assert cert is not None and cert.extract is not None and cert.extract.residues is not None
+    assert len(cert.extract.residues.pair) > 2
+    assert accepted(certify(inst, dec, coq))
+
+
 # ---------------------------------------------------------------- shape of certificates
 
 
