@@ -22,7 +22,10 @@ full integer-scaled weights and biases and of the extracted entries;
 agrees with the extracted entries before accepting
 (:func:`pybridge.certify.pipeline.agreement`).
 
-The entries are written as codes of ``+- m 2**e`` (:mod:`.coded`;
+At width ``n`` the block is written as residues when a few of its indices carry the
+genericity check (``CertifyResidues.cert_bias_not_absorbable_partial_mod``: the block modulo
+the no-subset prime, those indices modulo the genericity prime). Otherwise the entries
+are written as codes of ``+- m 2**e`` (:mod:`.coded`;
 ``CertifyBiasCoded.cert_bias_not_absorbable_partial_coded`` and
 ``cert_bias_not_absorbable_below_partial_coded``, the checkers reading the codes'
 residues) when codes pack more entries per literal (float32 weights: two instead of

@@ -25,7 +25,11 @@ Generic not-absorbable verdicts with the identity skip are written as
 *partial* certificates (:data:`CertificateKind.GENERIC_NOT_ABSORBABLE_PARTIAL`):
 only columns ``R`` of ``W_up`` and rows ``R`` of ``W_down`` (the entries the
 no-subset functional and the sorted-ratio genericity check read), and the
-theorem is stated for every pair of matrices agreeing with them there. The
+theorem is stated for every pair of matrices agreeing with them there. When a few
+of the block's indices carry the genericity check (float weights: two), the block is
+written as residues only (``CertifyResidues``: modulo the no-subset prime, below
+``2**10``, six to a literal, and those indices modulo the genericity prime), the
+theorem then stated for every pair whose integer numerators there are congruent to them. The
 file's header records a digest of the full weights and of the extracted
 entries; :func:`certify` checks exactly that the instance's weights agree with
 the extracted entries before accepting (:func:`agreement`).

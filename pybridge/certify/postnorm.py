@@ -16,7 +16,10 @@ columns ``R`` of ``W_up`` and rows ``R`` of ``C W_down`` (``|R| = ceil(sqrt(n + 
 :func:`pybridge.decision.subset_search.block_indices`), the sorted-ratio genericity check and the
 block no-subset functional against ``C[R, R]``; the claim is stated for EVERY block whose ``W_up``
 agrees on columns ``R`` and whose ``C W_down`` agrees on rows ``R`` (any biases), with those
-entries computed from the instance, so the instance is one of them.
+entries computed from the instance, so the instance is one of them. When a few of the block's
+indices carry the genericity check, the block is written as residues
+(``cert_postln_*_not_absorbable_partial_mod``, ``CertifyPostNormResidues``: modulo the no-subset
+prime, those indices modulo the genericity prime; the claim: every block congruent to them).
 
 :func:`expected_postln` is the trusted side: the claim, written from the instance and the
 reported verdict alone (never from the decision's evidence or the certificate):

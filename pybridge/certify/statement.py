@@ -10,7 +10,8 @@ defining the instance's data itself (from :class:`~pybridge.model.Instance`, nev
 proved statement to the expected one.
 
 Each certificate kind states its verdict in one of a few forms (how the matrices are
-encoded: plain numerators, ``+- m 2**e`` codes, ``Z`` rows, augmented rows for biases;
+encoded: plain numerators, ``+- m 2**e`` codes, residues modulo the checks' primes, ``Z``
+rows, augmented rows for biases;
 with or without the skip; a partial certificate's "for every pair agreeing with the
 block"). :func:`expected_statement` lists the forms that state exactly the reported
 verdict (absorbable or not, at the reported width, for this activation, skip and biases)
