@@ -176,6 +176,26 @@ def _memo(backend: ProverBackend) -> AxiomMemo:
     return memo if isinstance(memo, dict) else {}
 
 
+def check_vetted(stem: str, source: str, claims: Sequence[Expected], backend: ProverBackend, *,
+                 timeout: float, summary: str, note: str = "") -> ProverResult:
+    """One coqc run of a driver that loads the certificate ``source`` and has Coq check each
+    claim's theorem against that claim (:mod:`.driver`, axioms read from the vetted
+    statement's ``Print Assumptions``, not counted part by part); accepted only when every
+    assumption is allowed (:func:`judge_assumptions`). For certificates checked one at a
+    time (sublayers, post-LayerNorm); :func:`certify_many` batches the bare ones."""
+    if not claims:
+        return ProverResult(ProverOutcome.REJECTED, 0.0, "no expected statement to vet the certificate against",
+                            prover=backend.name)
+    drv = write_driver([(stem, source, exp) for exp in claims], count=False)
+    res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
+    if not res.accepted:
+        return replace(res, message=explain(res.message, drv))
+    theorems = "`, `".join(exp.theorem for exp in claims)
+    return judge_assumptions(res, assumptions(res.message, drv.tag),
+                             f"the vetted `{theorems}`'s Print Assumptions did not run",
+                             f"{summary}; statement vetted against the instance", note)
+
+
 def _run(preps: Sequence[_Prepared], backend: ProverBackend, timeout: float,
          keep_dir: Optional[Path], count: bool = True) -> tuple[ProverResult, Driver, list[Optional[ProverResult]]]:
     """One coqc run of a driver over ``preps``: the run's own result, its driver, and one

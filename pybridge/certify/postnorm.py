@@ -43,7 +43,6 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from pybridge.certify.driver import assumptions, write_driver
 from pybridge.certify.encoding import LIMIT, CoqWriter, columns, prime_list, primes_for
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Residues
 from pybridge.certify.pieces import (
@@ -57,7 +56,7 @@ from pybridge.certify.pieces import (
     write_projection,
     write_residue_block,
 )
-from pybridge.certify.pipeline import judge_assumptions
+from pybridge.certify.pipeline import check_vetted
 from pybridge.certify.statement import BASE, Expected
 from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
 from pybridge.decision.postnorm import SKIP_FAMILY, PostLNDecision, augmented_rows, centered_problem
@@ -378,11 +377,6 @@ def certify_postln(inst: Instance, verdict: str, pd: Optional[PostLNDecision], b
 
 def run_postln(cert: PostLNCertificate, expected: Expected, backend: ProverBackend, *,
                timeout: float) -> ProverResult:
-    """One coqc run of a driver loading ``cert`` and proving ``expected`` from its verdict."""
-    drv = write_driver([(cert.stem, cert.source, expected)], count=False)
-    res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
-    if not res.accepted:
-        return res
-    return judge_assumptions(res, assumptions(res.message, drv.tag),
-                             "the vetted statement's Print Assumptions did not run",
-                             f"{cert.summary}; statement vetted against the instance")
+    """One coqc run of a driver loading ``cert`` and proving ``expected`` from its verdict
+    (:func:`pybridge.certify.pipeline.check_vetted`)."""
+    return check_vetted(cert.stem, cert.source, (expected,), backend, timeout=timeout, summary=cert.summary)

@@ -28,14 +28,13 @@ instance and the decisions alone (:mod:`pybridge.certify.driver`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from pybridge.certify.driver import assumptions, explain, write_driver
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify, Certificate, Extract
-from pybridge.certify.pipeline import NotVetted, build_certificate, judge_assumptions
+from pybridge.certify.pipeline import NotVetted, build_certificate, check_vetted
 from pybridge.certify.postnorm import build_postln_certificate, certify_postln
 from pybridge.certify.statement import Expected
 from pybridge.certify.sublayer_statement import check_stated, prenorm_claim, sublayer_claims
@@ -263,16 +262,7 @@ def run_certificate(cert: SublayerCertificate, claims: Sequence[Expected], backe
     """Compile ``cert`` inside a driver (:mod:`pybridge.certify.driver`) that has Coq check,
     in the same run, that each claim's theorem proves that claim; accept only when every
     vetted theorem rests on allowed axioms (as the pipeline does)."""
-    if not claims:
-        return ProverResult(ProverOutcome.REJECTED, 0.0, "no expected statement to vet the certificate against",
-                            prover=backend.name)
-    drv = write_driver([(cert.stem, cert.source, exp) for exp in claims], count=False)
-    res = backend.check_files([*drv.files, (drv.stem, drv.source)], main=drv.stem, timeout=timeout)
-    if not res.accepted:
-        return replace(res, message=explain(res.message, drv))
-    return judge_assumptions(res, assumptions(res.message, drv.tag),
-                             f"the vetted `{'`, `'.join(exp.theorem for exp in claims)}`'s Print Assumptions "
-                             "did not run", f"{cert.summary}; statement vetted against the instance", note)
+    return check_vetted(cert.stem, cert.source, claims, backend, timeout=timeout, summary=cert.summary, note=note)
 
 
 # ------------------------------------------------------------------ one sublayer, reported
