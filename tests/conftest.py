@@ -16,10 +16,9 @@ import fcntl
 import os
 import shutil
 
+import networkx as nx
 import pytest
 from hypothesis import settings
-
-import networkx as nx
 
 from pybridge.coq import CoqBackend
 from pybridge.results import ResultStatus, assess, load_results

@@ -190,7 +190,6 @@ def _rays(rows):
             rays.add((a[1], -a[0]))
     norm = []
     for x, y in rays:
-        g = math.gcd(int(x.numerator * y.denominator) if isinstance(x, F) else int(x), 1)
         norm.append((F(x), F(y)))
     uniq = {}
     for x, y in norm:

@@ -72,7 +72,7 @@ def ridges(up, c, down):
         if not any(b) or not any(a):
             continue  # nothing, or a constant
         aug = tuple(a) + (F(c[i]),)
-        for rep, g in classes:
+        for rep, g in classes:  # noqa: B007 - g is the matching class's, read after the break
             if rep == aug or rep == tuple(-v for v in aug):
                 sign = 1 if rep == aug else -1
                 break

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import click

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,6 @@ from pybridge.errors import InputError
 from pybridge.generate import generate, random_unimodular
 from pybridge.io import instance_from_json, instance_to_json
 from pybridge.model import Activation
-from helpers import examples
 
 RELU = Activation("relu")
 

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
-from helpers import evidence_entry_changed, examples, generic_instance, mat, matmul, planted, RELU, structured_wide
+from helpers import RELU, evidence_entry_changed, examples, generic_instance, mat, matmul, planted, structured_wide
 
 from pybridge.certify.kinds import CertificateKind
 from pybridge.certify.pipeline import build_certificate, certify, certify_many

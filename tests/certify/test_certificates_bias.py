@@ -311,9 +311,8 @@ def test_r9_decisions_name_the_method_that_was_run():
 def test_agreement_refuses_an_extract_of_the_wrong_shape():
     """An extract missing a column (or with a repeated index) never 'agrees': a zip over the
     shorter list would have compared only what is there (audit of issue 21)."""
-    from pybridge.exact.modular import IntMatrix
-
     from pybridge.exact.arrays import ArrayMatrix
+    from pybridge.exact.modular import IntMatrix
 
     rng = np.random.default_rng(64)
     a = rng.normal(0, 0.02, size=(40, 8)).astype(np.float32)

@@ -13,7 +13,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from helpers import evidence_entry_changed, examples, generic_instance, RELU
+from helpers import RELU, evidence_entry_changed, examples, generic_instance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

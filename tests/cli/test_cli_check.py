@@ -180,7 +180,9 @@ def test_wrong_subset_rejected_by_coq_exit_1(capsys, backend, monkeypatch) -> No
 
 def test_npz_input_with_activation_option(capsys, tmp_path: Path) -> None:
     inst = load_instance(EXAMPLES / "relu_absorbable.json")
-    arr = lambda m: np.array([[float(x) for x in r] for r in m], dtype=np.float64)
+    def arr(m):
+        return np.array([[float(x) for x in r] for r in m], dtype=np.float64)
+
     np.savez(tmp_path / "b.npz", W_up=arr(inst.W_up), W_down=arr(inst.W_down))
     code, out, _ = run(capsys, "check", str(tmp_path / "b.npz"), "--activation", "relu", "--json", "--no-prove")
     assert code == 0 and json.loads(out)["verdict"] == "absorbable"

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 from itertools import combinations
 
 import pytest
-from helpers import block, examples, mat, matmul, planted, random_points, RELU, relu, residual, structured_wide
+from helpers import RELU, block, examples, mat, matmul, planted, random_points, relu, residual, structured_wide
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.exact import dyadic
 from pybridge.exact.dyadic import dyadic_numerators
-from helpers import examples
 
 
 def _exact(arr: np.ndarray, num: np.ndarray, e: int) -> None:

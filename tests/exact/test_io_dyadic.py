@@ -8,18 +8,18 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from pybridge.decision import decide
 from pybridge.errors import InputError
-from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
-from pybridge.exact.dyadic import dyadic_numerators
-from pybridge.exact.numbers import exact_array
 from pybridge.exact.arrays import ArrayMatrix
+from pybridge.exact.dyadic import dyadic_numerators
+from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
+from pybridge.exact.numbers import exact_array
 from pybridge.model import Activation, Instance
-from helpers import examples
 
 FLOATS = (np.float16, np.float32, np.float64)
 

@@ -7,13 +7,13 @@ import random
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.decision.subset_search import _positions, _System
 from pybridge.exact.blas_lu import reduce_balanced as _reduce
 from pybridge.exact.modular import IntMatrix, random_primes, rank_mod, solve_square_blas
-from helpers import examples
 
 P = 1048573  # the largest prime below 2**20
 

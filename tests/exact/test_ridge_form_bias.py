@@ -12,12 +12,12 @@ import math
 import random
 from fractions import Fraction as F
 
+from helpers import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.exact.ridge_form import canonical_form
 from pybridge.exact.width import condition_for, explicit_block
-from helpers import examples
 
 SIGMAS = {
     "square": lambda z: z / 2 + z * z,

@@ -235,7 +235,9 @@ def exact(x) -> Fraction:
 
 def expected_matrices(case: str, tensors: dict, layer: str) -> tuple:
     """(W_gate, W_up, W_down) as the architecture defines them, from the raw tensors."""
-    g = lambda suffix: tensors[f"{layer}.{suffix}.weight"]
+    def g(suffix):
+        return tensors[f"{layer}.{suffix}.weight"]
+
     if case in ("llama", "mistral", "qwen2", "gemma", "gemma2"):
         return g("mlp.gate_proj"), g("mlp.up_proj"), g("mlp.down_proj")
     if case == "mixtral":

@@ -11,8 +11,8 @@ import pytest
 from safetensors.numpy import save_file
 
 from pybridge.errors import InputError
-from pybridge.io import checkpoints as ck
 from pybridge.exact.arrays import ArrayMatrix
+from pybridge.io import checkpoints as ck
 from pybridge.model import Activation
 
 D, N = 4, 6

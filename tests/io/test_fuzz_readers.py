@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from pybridge.io.limits import Limits
 from pybridge.io.safetensors_file import SafetensorsFile
 from pybridge.io.torchfile import TorchFile
 from pybridge.model import Activation, Instance
-from helpers import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 FUZZ = settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -194,7 +194,7 @@ def test_torch_random_pickles(data: bytes) -> None:
         f = outcome(lambda: TorchFile(path))
         if isinstance(f, TorchFile):
             for name in f.names():
-                outcome(lambda: f.array(name))
+                outcome(lambda name=name: f.array(name))
 
 
 @FUZZ
@@ -209,7 +209,7 @@ def test_torch_legacy_random_pickles(data: bytes) -> None:
         f = outcome(lambda: TorchFile(path))
         if isinstance(f, TorchFile):
             for name in f.names():
-                outcome(lambda: f.array(name))
+                outcome(lambda name=name: f.array(name))
 
 
 # ----------------------------------------------------------------- layer numbers in tensor names
@@ -309,7 +309,7 @@ def test_checkpoint_random_configs(config: dict) -> None:
                 assert layer.status in ("ok", "missing_tensor", "extra_tensor", "duplicate_block")
                 if layer.status != "ok":
                     continue
-                outcome(lambda: ck.config_activation(c, layer.gated, layer))
+                outcome(lambda layer=layer: ck.config_activation(c, layer.gated, layer))
                 count += 1
             return count
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
 import pickle
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,9 +24,9 @@ from torch_format import (
 )
 
 from pybridge.errors import InputError
-from pybridge.model import Activation
 from pybridge.io.torchfile import TorchFile
 from pybridge.io.torchpickle import restricted_loads
+from pybridge.model import Activation
 
 
 def test_reads_tensors_exactly(tmp_path: Path) -> None:
