@@ -173,8 +173,14 @@ def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
                  ) -> Optional[tuple[Residues, SortedGenericCertificate]]:
     """A partial certificate on block ``R`` written on residues (no-subset prime ``p``): a few
     of the block's indices on which the sorted-ratio genericity check holds, with no column
-    of those rows of ``W_down`` vanishing modulo its prime (Coq sees only residues), or None."""
+    of those rows of ``W_down`` vanishing modulo its prime (Coq sees only residues), or None
+    (also when the block's numerators are no wider than the residues: the entries themselves
+    are then written, as dense and a stronger statement)."""
     if not 1 < p < 2**31:
+        return None
+    idx = np.asarray(R, dtype=np.intp)
+    top = max(_max_abs(A.numerators()[:, idx]), _max_abs(B.numerators()[idx, :]))
+    if top.bit_length() + 1 <= p.bit_length():
         return None
     for pair in _index_sets(R):
         gen = sorted_certificate(A, B, pair)
@@ -184,6 +190,14 @@ def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
         if bool(np.all(rows.any(axis=0))):
             return Residues(p, gen.p, pair), gen
     return None
+
+
+def _max_abs(a: np.ndarray) -> int:
+    if a.size == 0:
+        return 0
+    if a.dtype == object:
+        return max(abs(int(x)) for x in a.ravel())
+    return max(abs(int(a.min())), abs(int(a.max())))
 
 
 def write_block_residues(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,

@@ -246,8 +246,13 @@ def test_certificate_data_is_the_instance(coq, seed, monkeypatch):
 def test_residue_data_are_the_instance_residues(coq, seed):
     """A certificate on residues: Coq reads back, from its packed data, the residues of the
     instance's integer numerators modulo the two primes the certificate names, on its block
-    and on its two genericity indices."""
-    inst = generic_instance(3, 5, seed)
+    and on its two genericity indices (float32 weights: numerators wider than the residues)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.standard_normal((5, 3)).astype(np.float32), rng.standard_normal((3, 5)).astype(np.float32)
+    inst = Instance(RELU, tuple(tuple(F(float(v)) for v in r) for r in a),
+                    tuple(tuple(F(float(v)) for v in r) for r in b))
     cert = build_certificate(inst, decide(inst))
     assert cert is not None and cert.extract is not None and cert.extract.residues is not None
     ex, res = cert.extract, cert.extract.residues
@@ -275,22 +280,28 @@ def test_residue_data_are_the_instance_residues(coq, seed):
 
 
 def test_quantized_weights_certified_on_residues(coq):
-    """int8-like weights (k / 64, |k| <= 127) repeat pairs of values, so two columns do not
-    separate every row's ratio; the genericity check on residues takes more indices, and Coq
-    accepts."""
+    """Dequantized int8 weights (k times a float32 scale, |k| <= 127) repeat pairs of values,
+    so two columns do not separate every row's ratio; the genericity check on residues takes
+    more indices, and Coq accepts. Without the scale (k / 64: numerators of 8 bits, narrower
+    than the residues) the block's entries themselves are written."""
     import numpy as np
 
     from pybridge.exact.arrays import ArrayMatrix
 
     rng = np.random.default_rng(0)
-    a = (rng.integers(-127, 128, size=(512, 128)) / 64).astype(np.float32)
-    b = (rng.integers(-127, 128, size=(128, 512)) / 64).astype(np.float32)
+    ka, kb = rng.integers(-127, 128, size=(512, 128)), rng.integers(-127, 128, size=(128, 512))
+    a = (ka * np.float32(0.0173)).astype(np.float32)
+    b = (kb * np.float32(0.0291)).astype(np.float32)
     inst = Instance(RELU, ArrayMatrix(a), ArrayMatrix(b))
     dec = decide(inst)
     cert = build_certificate(inst, dec)
     assert cert is not None and cert.extract is not None and cert.extract.residues is not None
     assert len(cert.extract.residues.pair) > 2
     assert accepted(certify(inst, dec, coq))
+    plain = Instance(RELU, ArrayMatrix((ka / 64).astype(np.float32)), ArrayMatrix((kb / 64).astype(np.float32)))
+    cert = build_certificate(plain, decide(plain))
+    assert cert is not None and cert.extract is not None and cert.extract.residues is None
+    assert "agrees_up n R dA RA A" in cert.source
 
 
 # ---------------------------------------------------------------- shape of certificates

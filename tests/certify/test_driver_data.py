@@ -23,6 +23,17 @@ from pybridge.model import Instance
 from pybridge.prover import ProverOutcome
 
 
+def _float_block() -> Instance:
+    """float32 weights (numerators wider than residues: the partial certificate is on residues)."""
+    import numpy as np
+
+    from pybridge.exact.arrays import ArrayMatrix
+
+    rng = np.random.default_rng(4)
+    return Instance(RELU, ArrayMatrix(rng.standard_normal((30, 6)).astype(np.float32)),
+                    ArrayMatrix(rng.standard_normal((6, 30)).astype(np.float32)))
+
+
 def _absorbable(seed: int) -> Instance:
     A, B, _ = planted(3, 8, seed)
     return Instance(RELU, A, B)
@@ -62,8 +73,9 @@ class NoProver:
 
 def test_writers_mark_the_claim_data():
     residues = ("d", "n", "R", "R2", "dA", "dB", "p", "pg", "RAp", "CBp", "RAg", "CBg")
-    for inst, names_used in ((_absorbable(1), ("d", "n", "dA", "dB", "RA", "CB")),
-                             (generic_instance(3, 8, 2), residues)):
+    plain = ("d", "n", "dA", "dB", "RA", "CB")
+    for inst, names_used in ((_absorbable(1), plain), (generic_instance(3, 8, 2), plain),
+                             (_float_block(), residues)):
         cert = _cert(inst)
         region = data_region(cert.source)
         assert region is not None
