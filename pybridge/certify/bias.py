@@ -182,5 +182,5 @@ def _write_bias_residues(blk: BiasBlock, d: int, n: int, m: int, sigma: str, pro
     args = " ".join([sigma, *RESIDUE_DATA, prop, *RESIDUE_CHECKS])
     w.add(f"Theorem verdict : {stmt}.\nProof. exact (cert_bias_not_absorbable_partial_mod {args}). Qed.")
     kind = ("not absorbable at width n (R9 =>, generic with biases, no S), for all weights agreeing with a "
-            f"{len(blk.block)}-index block, any biases (entries modulo the checks' primes)")
+            f"{len(blk.block)}-index block, any biases")
     return w.text(), kind

@@ -111,7 +111,8 @@ class Certificate:
     @property
     def summary(self) -> str:
         kind = self.kind.description if isinstance(self.kind, CertificateKind) else self.kind
-        return f"{self.activation}: {kind}"
+        mod = " (entries modulo the checks' primes)" if self.extract is not None and self.extract.residues else ""
+        return f"{self.activation}: {kind}{mod}"
 
 
 class CertificateBuilder(Protocol):

@@ -297,7 +297,8 @@ def test_quantized_weights_certified_on_residues(coq):
     cert = build_certificate(inst, dec)
     assert cert is not None and cert.extract is not None and cert.extract.residues is not None
     assert len(cert.extract.residues.pair) > 2
-    assert accepted(certify(inst, dec, coq))
+    res = certify(inst, dec, coq)
+    assert accepted(res) and "(entries modulo the checks' primes)" in res.message, res.message
     plain = Instance(RELU, ArrayMatrix((ka / 64).astype(np.float32)), ArrayMatrix((kb / 64).astype(np.float32)))
     cert = build_certificate(plain, decide(plain))
     assert cert is not None and cert.extract is not None and cert.extract.residues is None
