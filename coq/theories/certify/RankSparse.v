@@ -26,11 +26,14 @@ Open Scope bool_scope.
 
 Record sparse_entry := { sp_t0 : nat; sp_i0 : nat; sp_J : list nat; sp_D : Z }.
 
-(** Entry [(i, j)] of [dL dG dU (L + sum_(t in S) gamma_t u_t^T)] ([shifted_int]). *)
+(** Entry [(i, j)] of [dL dG dU (L + sum_(t in S) gamma_t u_t^T)] ([shifted_int]); the
+    factors that do not depend on [j] are computed once per row (the checker reads rows). *)
 Definition shifted_at (k : nat) (Sl : list bool) (dL : Z) (RL : list (list Z)) (dG : Z)
-    (CG : list (list Z)) (dU : Z) (RU : list (list Z)) (i j : nat) : Z :=
-  (dG * dU * zent RL i j +
-   dL * zsum k (fun t => if nth t Sl false then zent CG t i * zent RU t j else 0))%Z.
+    (CG : list (list Z)) (dU : Z) (RU : list (list Z)) : nat -> nat -> Z :=
+  let D := (dG * dU)%Z in
+  fun i => let Li := nth i RL nil in
+  fun j => (D * nth j Li 0 +
+            dL * zsum k (fun t => if nth t Sl false then zent CG t i * zent RU t j else 0))%Z.
 
 Lemma shifted_at_int d k Sl dL RL dG CG dU RU i j : (i < d)%nat -> (j < d)%nat ->
   zent (shifted_int d k Sl dL RL dG CG dU RU) i j = shifted_at k Sl dL RL dG CG dU RU i j.
@@ -50,9 +53,12 @@ Definition check_sparse_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : 
   Nat.ltb m (k + count k (fun t => nth t Tl false) + 2 * c) &&
   Nat.ltb i0 d && forallb (fun j => Nat.ltb j d) J &&
   forallb (fun t => negb (nth t Tl false) || Nat.eqb t t0) (seq 0 k) &&
+  let ui0 := u i0 in
   forallb (fun a => let ja := nth a J O in
+             let row := Mx ja in
+             let m0 := row i0 in
              forallb (fun b => let jb := nth b J O in
-                        Z.eqb (u i0 * Mx ja jb - u jb * Mx ja i0)%Z
+                        Z.eqb (ui0 * row jb - u jb * m0)%Z
                               (if Nat.eqb a b then sp_D en else 0%Z))
                      (seq 0 c))
           (seq 0 c).
