@@ -2,9 +2,10 @@
 against the float LU of the same equations, with the peak memory of each case.
 
 Plain script (not part of pytest). Usage:
-    .venv/bin/python bench/bench_layers.py [--d 768 --d 1024 ...] [--dir /tmp/bench_layers]
+    .venv/bin/python bench/bench_layers.py [--d 768 --d 1024 ...] [--dir /tmp/bench_layers] [--biases]
 Each size is written once by ``bench/make_gpt2_checkpoint.py --layers 1 --d D`` (float32
-N(0, 0.02) weights in GPT-2's Conv1D layout, bias tensors present and zero, ``gelu_new``)
+N(0, 0.02) weights in GPT-2's Conv1D layout, bias tensors present and zero, ``gelu_new``;
+with ``--biases``, biases N(0, 0.02): the R9 route)
 and measured in its own process, so that peak RSS (``getrusage``: the Python process, and
 coqc among its children) is that case's alone. In the child:
 
@@ -68,6 +69,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--d", type=int, action="append", help=f"sizes (default {', '.join(map(str, SIZES))})")
     ap.add_argument("--dir", type=Path, default=Path("/tmp/bench_layers"), help="where the checkpoints go")
+    ap.add_argument("--biases", action="store_true", help="nonzero biases (R9)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -77,10 +79,10 @@ def main() -> None:
           "decide / LU | total / LU | peak RSS Python / coqc | load before -> after |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in args.d or SIZES:
-        path = args.dir / f"d{d}"
+        path = args.dir / f"d{d}{'b' if args.biases else ''}"
         if not (path / "model.safetensors").exists():
             subprocess.run([sys.executable, str(HERE / "make_gpt2_checkpoint.py"), str(path), "--layers", "1",
-                            "--d", str(d)], check=True, capture_output=True)
+                            "--d", str(d), *(["--biases"] if args.biases else [])], check=True, capture_output=True)
         before = os.getloadavg()[0]
         proc = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True)
         after = os.getloadavg()[0]

@@ -1,14 +1,15 @@
 """Write a GPT-2-shaped checkpoint (MLP tensors only) for the scan benchmark.
 
 Plain script (not part of pytest). Usage:
-    .venv/bin/python bench/make_gpt2_checkpoint.py OUT_DIR [--layers 12] [--d 768] [--seed 0] [--real]
+    .venv/bin/python bench/make_gpt2_checkpoint.py OUT_DIR [--layers 12] [--d 768] [--seed 0]
+        [--biases] [--norms] [--real]
 Writes ``OUT_DIR/config.json`` (``model_type`` gpt2, ``activation_function`` gelu_new)
 and ``OUT_DIR/model.safetensors``: per layer ``h.{i}.mlp.c_fc.weight`` (d x 4d, Conv1D
 layout), ``h.{i}.mlp.c_proj.weight`` (4d x d), float32 N(0, 0.02) like GPT-2's
-initialisation, and zero biases (bias-free blocks: R5 applies). With ``--real``, as a
-trained GPT-2 has them: biases N(0, 0.02) (R9 applies) and each layer's pre-MLP LayerNorm
+initialisation, and zero biases (bias-free blocks: R5 applies). As a trained GPT-2 has them:
+``--biases``, biases N(0, 0.02) (R9 applies); ``--norms``, each layer's pre-MLP LayerNorm
 ``h.{i}.ln_2`` (weight N(1, 0.1), bias N(0, 0.02); ``layer_norm_epsilon`` 1e-5), so that
-the scan also decides and certifies every sublayer (R11).
+the scan also decides and certifies every sublayer (R11); ``--real``, both.
 """
 
 from __future__ import annotations
@@ -48,17 +49,20 @@ def main() -> None:
     ap.add_argument("--layers", type=int, default=12)
     ap.add_argument("--d", type=int, default=768)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--real", action="store_true", help="nonzero biases and the ln_2 LayerNorms")
+    ap.add_argument("--biases", action="store_true", help="nonzero biases")
+    ap.add_argument("--norms", action="store_true", help="the ln_2 LayerNorms")
+    ap.add_argument("--real", action="store_true", help="both")
     args = ap.parse_args()
+    biases, norms = args.biases or args.real, args.norms or args.real
     d, n = args.d, 4 * args.d
     rng = np.random.default_rng(args.seed)
     tensors: dict[str, np.ndarray] = {}
     for i in range(args.layers):
         tensors[f"h.{i}.mlp.c_fc.weight"] = (rng.standard_normal((d, n)) * 0.02).astype(np.float32)
-        tensors[f"h.{i}.mlp.c_fc.bias"] = _bias(rng, n, args.real)
+        tensors[f"h.{i}.mlp.c_fc.bias"] = _bias(rng, n, biases)
         tensors[f"h.{i}.mlp.c_proj.weight"] = (rng.standard_normal((n, d)) * 0.02).astype(np.float32)
-        tensors[f"h.{i}.mlp.c_proj.bias"] = _bias(rng, d, args.real)
-        if args.real:
+        tensors[f"h.{i}.mlp.c_proj.bias"] = _bias(rng, d, biases)
+        if norms:
             tensors[f"h.{i}.ln_2.weight"] = (1 + rng.standard_normal(d) * 0.1).astype(np.float32)
             tensors[f"h.{i}.ln_2.bias"] = (rng.standard_normal(d) * 0.02).astype(np.float32)
     args.out.mkdir(parents=True, exist_ok=True)
