@@ -7,7 +7,7 @@ from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
-from pybridge.certify.coded import Coding, coding
+from pybridge.certify.coded import Coding, coding, max_abs_bits
 from pybridge.certify.encoding import LIMIT, CoqWriter, columns, nat_list, prime_list, primes_for
 from pybridge.certify.kinds import CannotCertify, Residues
 from pybridge.decision.genericity import SortedGenericCertificate, sorted_certificate
@@ -67,9 +67,11 @@ def write_inverse_check(w: CoqWriter, inst: Instance, decision: Decision) -> str
     return w.check("inv_ok", f"check_inverse d dP RP dQ RQ {prime_list(primes_for(bound))}")
 
 
-def write_projection(w: CoqWriter, g: GenericProjection) -> None:
-    """The genericity projection ``a -> (U.a, V.a) mod pg`` (``pg``, ``U``, ``V``)."""
-    w.add(f"Definition pg : int := {g.p}%uint63.")
+def write_projection(w: CoqWriter, g: GenericProjection, prime: bool = True) -> None:
+    """The genericity projection ``a -> (U.a, V.a) mod pg`` (``pg`` unless ``prime`` is False:
+    the claim data define it; ``U``, ``V``)."""
+    if prime:
+        w.add(f"Definition pg : int := {g.p}%uint63.")
     w.int_list("U", g.u)
     w.int_list("V", g.v)
 
@@ -179,8 +181,8 @@ def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
     if not 1 < p < 2**31:
         return None
     idx = np.asarray(R, dtype=np.intp)
-    top = max(_max_abs(A.numerators()[:, idx]), _max_abs(B.numerators()[idx, :]))
-    if top.bit_length() + 1 <= p.bit_length():
+    top = max(max_abs_bits(A.numerators()[:, idx]), max_abs_bits(B.numerators()[idx, :]))
+    if top + 1 <= p.bit_length():
         return None
     for pair in _index_sets(R):
         gen = sorted_certificate(A, B, pair)
@@ -190,14 +192,6 @@ def residue_form(A: IntMatrix, B: IntMatrix, R: Sequence[int], p: int
         if bool(np.all(rows.any(axis=0))):
             return Residues(p, gen.p, pair), gen
     return None
-
-
-def _max_abs(a: np.ndarray) -> int:
-    if a.size == 0:
-        return 0
-    if a.dtype == object:
-        return max(abs(int(x)) for x in a.ravel())
-    return max(abs(int(a.min())), abs(int(a.max())))
 
 
 def write_block_residues(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntMatrix, Bb: IntMatrix,
@@ -244,8 +238,7 @@ def write_residue_block(w: CoqWriter, d: int, n: int, R: Sequence[int], Ab: IntM
     if nosub.p != res.p or gen.p != res.pg:
         raise ValueError("the certificate's primes are not the residues' primes")
     write_block_residues(w, d, n, R, Ab, Bb, res)
-    w.int_list("U", gen.u)
-    w.int_list("V", gen.v)
+    write_projection(w, gen, prime=False)
     write_nosub(w, nosub, prime=False)
     w.check("idx_ok", "index_ok d R")
     w.check("idx2_ok", "index_ok d R2")

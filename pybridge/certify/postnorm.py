@@ -160,12 +160,10 @@ def _block(inst: Instance) -> tuple[tuple[int, ...], IntMatrix, IntMatrix]:
 def _write_instance(w: CoqWriter, inst: Instance, verdict: str, partial: bool,
                     residues: Optional[Residues] = None) -> None:
     """The instance's own data the claim names (module docstring); a partial form on
-    ``residues`` writes the block's residues modulo their primes. Raises
-    :class:`CannotCertify` when ``residues`` names no valid form for the block."""
+    ``residues`` (checked by :func:`expected_postln`) writes the block's residues modulo their
+    primes."""
     if partial and residues is not None:
         R, Ab, Bb = _block(inst)
-        if not residues_valid(residues, R):
-            raise CannotCertify("the residue form names primes or indices outside the block's")
         write_block_residues(w, inst.d, inst.n, R, Ab, Bb, residues)
         return
     if partial:
