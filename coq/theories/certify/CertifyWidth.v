@@ -25,12 +25,15 @@ From Absorb.certify Require Import ZMatrices GroupingCheck WidthCheck SignsCheck
 Import ListNotations.
 Open Scope R_scope.
 
-(** A primitive-integer matrix as signed [Z] entries. *)
-Definition zrows (M : list (list int)) : list (list Z) := map (map zval) M.
+(** A primitive-integer matrix as signed [Z] entries ([zval], computed by [zval_fast]). *)
+Definition zrows (M : list (list int)) : list (list Z) := map (map zval_fast) M.
+
+Lemma zrows_spec M : zrows M = map (map zval) M.
+Proof. unfold zrows. apply map_ext. intros r. apply map_ext. apply zval_fast_spec. Qed.
 
 Lemma zent_zrows M i j : zent (zrows M) i j = zentry M i j.
 Proof.
-  unfold zent, zrows, zentry. change (@nil Z) with (map zval (@nil int)).
+  rewrite zrows_spec. unfold zent, zentry. change (@nil Z) with (map zval (@nil int)).
   rewrite map_nth. rewrite <- zval_0. rewrite map_nth. reflexivity.
 Qed.
 

@@ -125,10 +125,28 @@ Qed.
 Definition resid (p E : int) (rows : list (list int)) : list (list int) :=
   map (map (dres p E)) rows.
 
-(** Coded rows read as integers: the width route's data ([list (list Z)], as [zrows] reads
-    plain numerators) when codes are denser or plain numerators would end in many zero
-    bits (Coq elaborates such literals about four times slower). *)
-Definition zcodes (E : int) (rows : list (list int)) : list (list Z) := map (map (dval E)) rows.
+(** [dval] as the VM should compute it: the bits of [mag], then [e] zeros
+    ([IntSums.phi_fast]; no product). *)
+Definition dval_fast (E c : int) : Z :=
+  let v := Z.shiftl (phi_fast (dmag E c)) (phi_fast (dexp E c)) in
+  if dsign c then Z.opp v else v.
+
+Lemma dval_fast_spec E c : dval_fast E c = dval E c.
+Proof.
+  unfold dval_fast, dval. rewrite !phi_fast_spec.
+  pose proof (to_Z_bounded (dexp E c)) as B.
+  rewrite Z.shiftl_mul_pow2 by lia. destruct (dsign c); ring.
+Qed.
+
+(** Coded rows read as integers ([dval], computed by [dval_fast]): the width route's
+    data ([list (list Z)], as [zrows] reads plain numerators) when codes are denser or
+    plain numerators would end in many zero bits (Coq elaborates such literals about four
+    times slower). *)
+Definition zcodes (E : int) (rows : list (list int)) : list (list Z) :=
+  map (map (dval_fast E)) rows.
+
+Lemma zcodes_spec E rows : zcodes E rows = map (map (dval E)) rows.
+Proof. unfold zcodes. apply map_ext. intros r. apply map_ext. apply dval_fast_spec. Qed.
 
 (** Entry [(i, j)] of coded data (0 outside). *)
 Definition dentry (E : int) (rows : list (list int)) (i j : nat) : Z :=

@@ -95,6 +95,47 @@ Qed.
 
 Definition zentry (rows : list (list int)) (i j : nat) : Z := zval (nth j (nth i rows []) 0%uint63).
 
+(** [phi] and [zval] as the VM should compute them: [Uint63.to_Z] always walks all 63
+    bits; [phi_upto] stops at the value's top bit (a float32 numerator has about 24, a zero
+    none), [zval_fast] negates small negative values first.  Certificates decode with
+    these ([CertifyWidth.zrows], [CodedData.zcodes]); [phi_fast_spec] and [zval_fast_spec]
+    say they are [phi] and [zval]. *)
+Fixpoint phi_upto (k : nat) (i : int) : Z :=
+  match k with
+  | O => 0%Z
+  | S k' => if (i =? 0)%uint63 then 0%Z
+            else (if is_even i then Z.double else Z.succ_double) (phi_upto k' (i >> 1))
+  end.
+
+Definition phi_fast (i : int) : Z := phi_upto size i.
+
+Lemma to_Z_rec_0 k : to_Z_rec k 0 = 0%Z.
+Proof. induction k as [|k IH]; [reflexivity|]. simpl. rewrite IH. reflexivity. Qed.
+
+Lemma phi_upto_rec k i : phi_upto k i = to_Z_rec k i.
+Proof.
+  revert i. induction k as [|k IH]; intros i; [reflexivity|]. simpl.
+  destruct (i =? 0)%uint63 eqn:E0.
+  - apply eqb_spec in E0. subst i. symmetry. apply (to_Z_rec_0 (S k)).
+  - rewrite IH. reflexivity.
+Qed.
+
+Lemma phi_fast_spec i : phi_fast i = phi i.
+Proof. apply phi_upto_rec. Qed.
+
+Definition zval_fast (u : int) : Z :=
+  if (u <? half_int)%uint63 then phi_fast u else Z.opp (phi_fast (0 - u)).
+
+Lemma zval_fast_spec u : zval_fast u = zval u.
+Proof.
+  unfold zval_fast, zval. rewrite !phi_fast_spec.
+  destruct (u <? half_int)%uint63 eqn:E; [reflexivity|].
+  assert (H : ~ (phi u < 2 ^ 62)%Z) by (rewrite <- half_int_spec, <- ltb_spec, E; discriminate).
+  pose proof (to_Z_bounded u) as B. rewrite wB_eq in B.
+  rewrite sub_spec, wB_eq. change (phi 0) with 0%Z.
+  rewrite <- (Z.mod_add _ 1) by lia. rewrite Z.mod_small by lia. ring.
+Qed.
+
 (** Row-major data ([W_up], skips) and column-major data ([W_down] given by its columns). *)
 Definition mat_of_rows (den : Z) (rows : list (list int)) : mat :=
   fun i j => (IZR (zentry rows i j) / IZR den)%R.

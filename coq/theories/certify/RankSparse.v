@@ -39,6 +39,42 @@ Lemma shifted_at_int d k Sl dL RL dG CG dU RU i j : (i < d)%nat -> (j < d)%nat -
   zent (shifted_int d k Sl dL RL dG CG dU RU) i j = shifted_at k Sl dL RL dG CG dU RU i j.
 Proof. intros Hi Hj. unfold shifted_int. rewrite zent_tab by assumption. reflexivity. Qed.
 
+(** [shifted_at] without the term of the entry's class [t0]: that term is [w_i u_j] with
+    [u] the class's row, so the checker's [u(i0) M(i, j) - u(j) M(i, i0)] is the same
+    without it ([pair_shifted_but]); with one class only [D L] is left (mostly zeros, no
+    products of large numbers). *)
+Definition shifted_but (k : nat) (Sl : list bool) (t0 : nat) (dL : Z) (RL : list (list Z))
+    (dG : Z) (CG : list (list Z)) (dU : Z) (RU : list (list Z)) : nat -> nat -> Z :=
+  let D := (dG * dU)%Z in
+  fun i => let Li := nth i RL nil in
+  fun j => (D * nth j Li 0 +
+            dL * zsum k (fun t => if nth t Sl false && negb (Nat.eqb t t0)
+                                  then zent CG t i * zent RU t j else 0))%Z.
+
+Lemma shifted_at_but k Sl t0 dL RL dG CG dU RU i j :
+  shifted_at k Sl dL RL dG CG dU RU i j =
+  (shifted_but k Sl t0 dL RL dG CG dU RU i j +
+   dL * zsum k (fun t => if nth t Sl false && Nat.eqb t t0 then zent CG t i else 0%Z) *
+   zent RU t0 j)%Z.
+Proof.
+  unfold shifted_at, shifted_but. cbv zeta.
+  assert (E : (zsum k (fun t => if nth t Sl false then zent CG t i * zent RU t j else 0) =
+              (zsum k (fun t => if nth t Sl false && negb (Nat.eqb t t0)
+                                then zent CG t i * zent RU t j else 0) +
+               zent RU t0 j *
+               zsum k (fun t => if nth t Sl false && Nat.eqb t t0 then zent CG t i else 0)))%Z).
+  { rewrite <- zsum_scal, <- zsum_plus. apply zsum_ext. intros t _.
+    destruct (nth t Sl false), (Nat.eqb_spec t t0); subst; simpl; ring. }
+  rewrite E. ring.
+Qed.
+
+Lemma pair_shifted_but k Sl t0 dL RL dG CG dU RU i0 ja jb :
+  (zent RU t0 i0 * shifted_at k Sl dL RL dG CG dU RU ja jb -
+   zent RU t0 jb * shifted_at k Sl dL RL dG CG dU RU ja i0 =
+   zent RU t0 i0 * shifted_but k Sl t0 dL RL dG CG dU RU ja jb -
+   zent RU t0 jb * shifted_but k Sl t0 dL RL dG CG dU RU ja i0)%Z.
+Proof. rewrite !(shifted_at_but k Sl t0). ring. Qed.
+
 Definition check_sparse_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
     (CG : list (list Z)) (dU : Z) (RU : list (list Z)) (p : list bool * list bool)
     (en : sparse_entry) : bool :=
@@ -48,7 +84,7 @@ Definition check_sparse_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : 
   let t0 := sp_t0 en in
   let i0 := sp_i0 en in
   let u := fun j => zent RU t0 j in
-  let Mx := shifted_at k (snd p) dL RL dG CG dU RU in
+  let Mx := shifted_but k (snd p) t0 dL RL dG CG dU RU in
   negb (Z.eqb (sp_D en) 0) &&
   Nat.ltb m (k + count k (fun t => nth t Tl false) + 2 * c) &&
   Nat.ltb i0 d && forallb (fun j => Nat.ltb j d) J &&
@@ -154,7 +190,7 @@ Proof.
     rewrite !shifted_at_int by (first [exact Hi0 | apply HJd; assumption]).
     pose proof (forallb_seq_sound _ _ HZ a Ha) as Ha'. simpl in Ha'.
     pose proof (forallb_seq_sound _ _ Ha' b Hb) as Hab. simpl in Hab. apply Z.eqb_eq in Hab.
-    fold ja jb in Hab. fold D0.
+    fold ja jb in Hab. rewrite <- pair_shifted_but in Hab. fold D0.
     assert (E : IZR (u i0) * (IZR (shifted_at k (bl k Sf) dL RL dG CG dU RU ja jb) / D0) -
                 IZR (u jb) * (IZR (shifted_at k (bl k Sf) dL RL dG CG dU RU ja i0) / D0) =
                 IZR (u i0 * shifted_at k (bl k Sf) dL RL dG CG dU RU ja jb -
