@@ -22,7 +22,7 @@ from typing import Any, Optional
 
 from pybridge.activations import qualified
 from pybridge.decision import width_route
-from pybridge.decision.genericity import check_generic
+from pybridge.decision.genericity import GenericOutcome, check_generic
 from pybridge.decision.identity import weights_digest
 from pybridge.decision.skips import SkipReduction, reduce_skip
 from pybridge.decision.subset_search import search_subset
@@ -123,7 +123,12 @@ def _decide(inst: Instance, m: int, width: Optional[int], min_width: bool) -> De
         return width_route.decide_width(inst, m, min_width, skip.inverse, wbase)
     if inst.has_bias and (m != inst.n or min_width) and inst.skip is None:
         return width_route.decide_bias(inst, m, min_width, None, dict(wbase, method=width_route.METHOD))
-    r5 = _decide_r5(inst, skip)
+    gen = check_generic(scale_matrix(inst.W_up), scale_matrix(inst.W_down))
+    if route and not gen.generic:
+        early = width_route.decide_one_extra(inst, m, wbase)
+        if early is not None:
+            return early
+    r5 = _decide_r5(inst, skip, gen)
     # R5 leaves the block open (not generic, or the subset search inconclusive: e.g. d = 1
     # with many rows): the width route decides it exactly when it covers the activation.
     if r5.verdict in ("outside_hypotheses", "undecided") and route:
@@ -141,13 +146,12 @@ def _decide(inst: Instance, m: int, width: Optional[int], min_width: bool) -> De
 DECIDED = ("absorbable", "not_absorbable")
 
 
-def _decide_r5(inst: Instance, skip: SkipReduction) -> Decision:
-    """R5 / R7 at width n: the subset search and genericity."""
+def _decide_r5(inst: Instance, skip: SkipReduction, gen: GenericOutcome) -> Decision:
+    """R5 / R7 at width n: the subset search, with genericity ``gen`` (:func:`check_generic`)."""
     act = inst.activation
     A = scale_matrix(inst.W_up)
     B = scale_matrix(inst.W_down)
     T = scale_matrix(inst.skip) if inst.skip is not None else identity_int(inst.d)
-    gen = check_generic(A, B)
     out = search_subset(A, B, T)
     ev = Evidence(A, B, T, gen.certificate, out.certificate)
     common: dict[str, Any] = dict(generic=gen.generic, evidence=ev, method=METHOD, skip_inverse=skip.inverse,

@@ -204,39 +204,92 @@ def _user_witness(inst: Instance, info: WidthInfo) -> WidthInfo:
     return replace(info, block=scaled)
 
 
+def _head(inst: Instance, form: RidgeForm, kind: ClassKind) -> str:
+    via = " after skip reduction (R1)" if inst.skip is not None else ""
+    return (f"{form.k} ridge(s) from {inst.n} rows (classes by {'line' if kind == 'lines' else 'sign'}"
+            f"{', ' + str(len(form.flat)) + ' flat' if form.flat else ''}){via}; ")
+
+
+def _base(base: Optional[dict]) -> dict:
+    out = dict(base or {})
+    out.setdefault("method", METHOD)
+    return out
+
+
 def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=None,
                  base: Optional[dict] = None) -> Decision:
     """Bias-free blocks of a covered activation at width ``m`` (R1 first for a skip)."""
     act = inst.activation
     kind, iff = _classes(act), act.spec.width_theorem or ""
-    base = dict(base or {})
-    base.setdefault("method", METHOD)
+    base = _base(base)
     down = _reduced_down(inst, skip_inverse)
     form = canonical_form(inst.W_up, down, kind)
-    result = "R8" if kind == "lines" else "R8'"
-    via = " after skip reduction (R1)" if inst.skip is not None else ""
-    head = (f"{form.k} ridge(s) from {inst.n} rows (classes by {'line' if kind == 'lines' else 'sign'}"
-            f"{', ' + str(len(form.flat)) + ' flat' if form.flat else ''}){via}; ")
+    head = _head(inst, form, kind)
     if min_width:
         info = min_width_info(form)
         mm = info.width
         exact = "exact" if info.min_exact else f"bounds {info.min_lower}..{info.min_upper}"
-        return Decision("absorbable", result, qualified(iff),
+        return Decision("absorbable", _result(kind), qualified(iff),
                         head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
                         generic=None, width=mm, width_info=_user_witness(inst, info), **base)
-    verdict, info, why = decide_form(form, m)
-    if verdict == "undecided" and m == form.k + 1 and kind == "lines" and inst.skip is None:
-        verdict, info, why = _one_extra(inst, info, why)
+    refuted = _one_extra(inst, WidthInfo(width=m, form=form, reason="exhaustive"), "") \
+        if _one_extra_applies(inst, form, m, kind) else None
+    if refuted is not None and refuted[0] == "not_absorbable":
+        # the linear refutation covers T = {} (L + sum_S = 0) too: no subset search needed
+        verdict, info, why = refuted
+    else:
+        verdict, info, why = decide_form(form, m)
+        if verdict == "undecided" and m == form.k + 1 and kind == "lines" and inst.skip is None:
+            verdict, info, why = (_one_extra(inst, info, why) if refuted is None
+                                  else (verdict, info, why + refuted[2]))
+    return _width_decision(inst, kind, m, verdict, info, head + why, base)
+
+
+def _result(kind: ClassKind) -> str:
+    return "R8" if kind == "lines" else "R8'"
+
+
+def _width_decision(inst: Instance, kind: ClassKind, m: int, verdict: str, info: WidthInfo, reason: str,
+                    base: dict) -> Decision:
     theorem: Optional[str] = None
     if info.reason == "one_extra":
         theorem = qualified(ONE_EXTRA_THEOREM)
     elif verdict != "undecided":
+        iff = inst.activation.spec.width_theorem or ""
         theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
-    return Decision(verdict, result, theorem, head + why, generic=None, width=m,  # type: ignore[arg-type]
+    return Decision(verdict, _result(kind), theorem, reason, generic=None, width=m,  # type: ignore[arg-type]
                     width_info=_user_witness(inst, info), **base)
 
 
+def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Optional[Decision]:
+    """A bias-free, identity-skip layer of ``n = k + 1`` rows (one zero row or one row on
+    another's line: a pruned or duplicated neuron) refuted at width ``m = n`` by
+    :func:`_one_extra` before R5's subset search, which such a non-generic layer cannot
+    use for ``not_absorbable``; None when that does not apply or does not refute (then R5
+    and :func:`decide_width` decide as before)."""
+    kind = _classes(inst.activation)
+    if kind != "lines" or inst.skip is not None or inst.has_bias or m != inst.n:
+        return None
+    if find_one_extra(scale_matrix(inst.W_up))[0] is None:
+        return None
+    form = canonical_form(inst.W_up, inst.W_down, kind)
+    if not _one_extra_applies(inst, form, m, kind):
+        return None
+    verdict, info, why = _one_extra(inst, WidthInfo(width=m, form=form, reason="exhaustive"), "")
+    if verdict != "not_absorbable":
+        return None
+    return _width_decision(inst, kind, m, verdict, info, _head(inst, form, kind) + why, _base(base))
+
+
 ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtra.cert_one_extra_not_absorbable"
+
+
+def _one_extra_applies(inst: Instance, form: RidgeForm, m: int, kind: ClassKind) -> bool:
+    """Width ``n = k + 1`` beyond the exhaustive search, where :func:`decide_form` would leave
+    the block to :func:`_one_extra` unless the subset search over the ``k`` ridges finds an
+    ``S`` (which a successful refutation rules out)."""
+    return (m == form.k + 1 == inst.n and form.k >= 2 and kind == "lines" and inst.skip is None
+            and not any(form.shift) and not exhaustive_feasible(form))
 
 
 def _one_extra(inst: Instance, info: WidthInfo, why: str) -> tuple[str, WidthInfo, str]:

@@ -13,7 +13,9 @@ from pybridge.checking import check
 from pybridge.cli import main
 from pybridge.decision import decide
 from pybridge.decision.classify import _decide_r5  # the R5 step alone, for the premise
+from pybridge.decision.genericity import check_generic
 from pybridge.decision.skips import reduce_skip
+from pybridge.exact.modular import scale_matrix
 from pybridge.model import Activation, Instance
 
 RELU = Activation("relu")
@@ -57,7 +59,8 @@ def one_dimensional(seed: int) -> Instance:
 
 def test_r5_undecided_goes_to_the_width_route(backend):
     inst = one_dimensional(1)
-    assert _decide_r5(inst, reduce_skip(inst)).verdict == "undecided"  # the premise: 29 free indices
+    gen = check_generic(scale_matrix(inst.W_up), scale_matrix(inst.W_down))
+    assert _decide_r5(inst, reduce_skip(inst), gen).verdict == "undecided"  # the premise: 29 free indices
     dec = decide(inst)
     assert dec.verdict == "absorbable" and dec.result == "R8"
     rep = check(inst, decision=dec, backend=backend, crosscheck=False)
