@@ -116,6 +116,27 @@ def test_not_absorbable_checked_by_coq(backend, kind: str, floats: bool) -> None
     assert "statement vetted" in res.message
 
 
+@pytest.mark.parametrize("kind", ["zero", "duplicate"])
+def test_refutation_before_any_subset_search(monkeypatch, kind: str) -> None:
+    """A refuted layer needs neither R5's subset search nor the one over the k ridges (the
+    functionals rule out ``L + sum_S = 0`` too); an absorbable one still gets R5's S."""
+    from pybridge.decision import classify, width_route
+
+    def no_search(*_a, **_k):
+        raise AssertionError("subset search run for a layer the functionals refute")
+
+    inst = _inst(*_layer(8, 20, 1, kind, True))
+    with monkeypatch.context() as m:
+        m.setattr(classify, "search_subset", no_search)
+        m.setattr(width_route, "search_subset", no_search)
+        dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.result == "R8", dec.reason
+    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+    assert dec.reason.startswith("19 ridge(s) from 20 rows (classes by line); width n = k + 1 with ")
+    planted = decide(_inst(*_planted(6, 20, 4, False)))
+    assert planted.verdict == "absorbable" and planted.result == "R5", planted.reason
+
+
 def test_tampered_refutation_rejected(backend) -> None:
     inst = _inst(*_layer(8, 20, 2, "zero"))
     dec = decide(inst)
