@@ -109,6 +109,10 @@ def test_tampered_sparse_certificates_rejected(backend) -> None:
                          f"SP{n}_1 : sparse_entry := Build_sparse_entry 1%nat", backend).accepted
     # a missing entry
     assert not _tampered(inst, dec, rf"; SP{n}_2\]", "]", backend).accepted
+    # the same columns out of order: the checker reads rows at J in one pass, so J must be
+    # nondecreasing (else it would read other entries than it names)
+    assert not _tampered(inst, dec, rf"(SP{n}_0 : sparse_entry := Build_sparse_entry 0%nat 0%nat) "
+                         r"\[1%nat; 2%nat;", r"\1 [2%nat; 1%nat;", backend).accepted
 
 
 def test_several_classes_keep_dense_entries() -> None:

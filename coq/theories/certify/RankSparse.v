@@ -75,6 +75,40 @@ Lemma pair_shifted_but k Sl t0 dL RL dG CG dU RU i0 ja jb :
    zent RU t0 jb * shifted_but k Sl t0 dL RL dG CG dU RU ja i0)%Z.
 Proof. rewrite !(shifted_at_but k Sl t0). ring. Qed.
 
+(** [l]'s entries at the positions [J] (nondecreasing, from [i] on), in one pass. *)
+Fixpoint pick_from (J : list nat) (i : nat) (l : list Z) : list Z :=
+  match J with
+  | [] => []
+  | j :: J' => let l' := skipn (j - i) l in hdd l' 0%Z :: pick_from J' j l'
+  end.
+
+Fixpoint sorted_from (i : nat) (J : list nat) : bool :=
+  match J with [] => true | j :: J' => Nat.leb i j && sorted_from j J' end.
+
+(** Row [i] of [shifted_but] at the columns [J] ([nth_row_at_J]). *)
+Fixpoint others_at_J (J : list nat) (Sl : list bool) (t0 : nat) (CG RU : list (list Z)) (i : nat)
+    (k : nat) : list Z :=
+  match k with
+  | O => []
+  | S k' => zvadd (others_at_J J Sl t0 CG RU i k')
+              (if nth k' Sl false && negb (Nat.eqb k' t0)
+               then zvscale (zent CG k' i) (pick_from J 0 (nth k' RU nil)) else [])
+  end.
+
+Definition row_at_J (J : list nat) (k : nat) (Sl : list bool) (t0 : nat) (dL : Z)
+    (RL : list (list Z)) (dG : Z) (CG : list (list Z)) (dU : Z) (RU : list (list Z)) (i : nat) :
+    list Z :=
+  zvadd (zvscale (dG * dU) (pick_from J 0 (nth i RL nil)))
+        (zvscale dL (others_at_J J Sl t0 CG RU i k)).
+
+(** [u(i0) r_b - u_b m0 = (D if a = b else 0)] for the entries [r_b], [u_b] from [b0] on. *)
+Fixpoint pairs_at (ui0 m0 D : Z) (a b0 : nat) (rJ uJ : list Z) : bool :=
+  match uJ with
+  | [] => true
+  | w :: uJ' => Z.eqb (ui0 * hdd rJ 0%Z - w * m0) (if Nat.eqb a b0 then D else 0%Z) &&
+                pairs_at ui0 m0 D a (S b0) (tll rJ) uJ'
+  end.
+
 Definition check_sparse_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
     (CG : list (list Z)) (dU : Z) (RU : list (list Z)) (p : list bool * list bool)
     (en : sparse_entry) : bool :=
@@ -83,21 +117,78 @@ Definition check_sparse_entry (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : 
   let c := length J in
   let t0 := sp_t0 en in
   let i0 := sp_i0 en in
-  let u := fun j => zent RU t0 j in
   let Mx := shifted_but k (snd p) t0 dL RL dG CG dU RU in
   negb (Z.eqb (sp_D en) 0) &&
   Nat.ltb m (k + count k (fun t => nth t Tl false) + 2 * c) &&
   Nat.ltb i0 d && forallb (fun j => Nat.ltb j d) J &&
   forallb (fun t => negb (nth t Tl false) || Nat.eqb t t0) (seq 0 k) &&
-  let ui0 := u i0 in
+  sorted_from 0 J &&
+  let ui0 := zent RU t0 i0 in
+  let uJ := pick_from J 0 (nth t0 RU nil) in
   forallb (fun a => let ja := nth a J O in
-             let row := Mx ja in
-             let m0 := row i0 in
-             forallb (fun b => let jb := nth b J O in
-                        Z.eqb (ui0 * row jb - u jb * m0)%Z
-                              (if Nat.eqb a b then sp_D en else 0%Z))
-                     (seq 0 c))
+             pairs_at ui0 (Mx ja i0) (sp_D en) a 0
+               (row_at_J J k (snd p) t0 dL RL dG CG dU RU ja) uJ)
           (seq 0 c).
+
+(** ** The checker reads what [shifted_but] says *)
+
+Lemma nth_skipn_add {A} (l : list A) x0 : forall m b, nth b (skipn m l) x0 = nth (m + b) l x0.
+Proof.
+  induction l as [|y l IH]; intros m b; [destruct m, b; reflexivity|].
+  destruct m as [|m]; [reflexivity|]. simpl. apply IH.
+Qed.
+
+Lemma sorted_from_le J : forall i b, sorted_from i J = true -> (b < length J)%nat ->
+  (i <= nth b J O)%nat.
+Proof.
+  induction J as [|j J IH]; intros i b H Hb; simpl in Hb; [lia|].
+  simpl in H. apply andb_prop in H as [Hij H]. apply Nat.leb_le in Hij.
+  destruct b as [|b]; [exact Hij|]. simpl. specialize (IH j b H ltac:(lia)). lia.
+Qed.
+
+Lemma nth_pick_from J : forall i l b, sorted_from i J = true -> (b < length J)%nat ->
+  nth b (pick_from J i l) 0%Z = nth (nth b J O - i) l 0%Z.
+Proof.
+  induction J as [|j J IH]; intros i l b H Hb; simpl in Hb; [lia|].
+  simpl in H. apply andb_prop in H as [Hij H]. apply Nat.leb_le in Hij.
+  destruct b as [|b]; simpl.
+  - rewrite <- nth_hdd, nth_skipn_add. f_equal. lia.
+  - rewrite (IH j _ b H ltac:(lia)), nth_skipn_add. f_equal.
+    pose proof (sorted_from_le J j b H ltac:(lia)). lia.
+Qed.
+
+Lemma nth_others_at_J J Sl t0 CG RU i b : sorted_from 0 J = true -> (b < length J)%nat ->
+  forall k, nth b (others_at_J J Sl t0 CG RU i k) 0%Z =
+  zsum k (fun t => if nth t Sl false && negb (Nat.eqb t t0)
+                   then zent CG t i * zent RU t (nth b J O) else 0)%Z.
+Proof.
+  intros HJ Hb k. induction k as [|k IH]; [destruct b; reflexivity|].
+  simpl others_at_J. rewrite nth_zvadd, IH. simpl zsum. f_equal.
+  destruct (nth k Sl false && negb (Nat.eqb k t0)); [|destruct b; reflexivity].
+  rewrite nth_zvscale, nth_pick_from by assumption. rewrite Nat.sub_0_r. reflexivity.
+Qed.
+
+Lemma nth_row_at_J J k Sl t0 dL RL dG CG dU RU i b : sorted_from 0 J = true ->
+  (b < length J)%nat ->
+  nth b (row_at_J J k Sl t0 dL RL dG CG dU RU i) 0%Z =
+  shifted_but k Sl t0 dL RL dG CG dU RU i (nth b J O).
+Proof.
+  intros HJ Hb. unfold row_at_J, shifted_but.
+  rewrite nth_zvadd, !nth_zvscale, nth_pick_from, nth_others_at_J by assumption.
+  rewrite Nat.sub_0_r. reflexivity.
+Qed.
+
+Lemma pairs_at_nth ui0 m0 D a : forall uJ rJ b0, pairs_at ui0 m0 D a b0 rJ uJ = true ->
+  forall b, (b < length uJ)%nat ->
+  (ui0 * nth b rJ 0 - nth b uJ 0 * m0 = if Nat.eqb a (b0 + b) then D else 0)%Z.
+Proof.
+  induction uJ as [|w uJ IH]; intros rJ b0 H b Hb; simpl in Hb; [lia|].
+  simpl in H. apply andb_prop in H as [H1 H2]. apply Z.eqb_eq in H1.
+  destruct b as [|b].
+  - rewrite Nat.add_0_r, nth_hdd. exact H1.
+  - replace (b0 + S b)%nat with (S b0 + b)%nat by lia.
+    simpl nth. rewrite nth_tll. exact (IH _ _ H2 b ltac:(lia)).
+Qed.
 
 Definition check_sparse_refute (d k m : nat) (dL : Z) (RL : list (list Z)) (dG : Z)
     (CG : list (list Z)) (dU : Z) (RU : list (list Z)) (es : list sparse_entry) : bool :=
@@ -149,7 +240,7 @@ Lemma check_sparse_entry_sound :
 Proof.
   intros HL HG HU H. unfold check_sparse_entry in H. simpl fst in H. simpl snd in H.
   repeat rewrite Bool.andb_true_iff in H.
-  destruct H as [[[[[HD Hc] Hi0] HJ] HT] HZ].
+  destruct H as [[[[[[HD Hc] Hi0] HJ] HT] Hsrt] HZ].
   rewrite Bool.negb_true_iff, Z.eqb_neq in HD. rewrite Nat.ltb_lt, count_bl in Hc.
   apply Nat.ltb_lt in Hi0. rewrite forallb_forall in HJ.
   assert (HJd : forall b, (b < c)%nat -> (nth b J O < d)%nat).
@@ -189,8 +280,13 @@ Proof.
     rewrite (shifted_int_real d k Sf dL RL dG CG dU RU ja i0 HL HG HU (HJd a Ha) Hi0).
     rewrite !shifted_at_int by (first [exact Hi0 | apply HJd; assumption]).
     pose proof (forallb_seq_sound _ _ HZ a Ha) as Ha'. simpl in Ha'.
-    pose proof (forallb_seq_sound _ _ Ha' b Hb) as Hab. simpl in Hab. apply Z.eqb_eq in Hab.
-    fold ja jb in Hab. rewrite <- pair_shifted_but in Hab. fold D0.
+    assert (Hlen : length (pick_from J 0 (nth (sp_t0 en) RU nil)) = c).
+    { clear. generalize 0%nat, (nth (sp_t0 en) RU nil). induction J as [|j J IH]; intros i l;
+        [reflexivity|]. simpl. f_equal. apply IH. }
+    pose proof (pairs_at_nth _ _ _ a _ _ 0 Ha' b ltac:(rewrite Hlen; exact Hb)) as Hab.
+    rewrite nth_row_at_J, nth_pick_from, Nat.sub_0_r in Hab by assumption.
+    fold ja jb in Hab. change (nth jb (nth (sp_t0 en) RU nil) 0%Z) with (u jb) in Hab.
+    rewrite <- pair_shifted_but in Hab. fold D0.
     assert (E : IZR (u i0) * (IZR (shifted_at k (bl k Sf) dL RL dG CG dU RU ja jb) / D0) -
                 IZR (u jb) * (IZR (shifted_at k (bl k Sf) dL RL dG CG dU RU ja i0) / D0) =
                 IZR (u i0 * shifted_at k (bl k Sf) dL RL dG CG dU RU ja jb -
@@ -199,7 +295,7 @@ Proof.
     transitivity (IZR (u i0 * shifted_at k (bl k Sf) dL RL dG CG dU RU ja jb -
                        u jb * shifted_at k (bl k Sf) dL RL dG CG dU RU ja i0)%Z / D0).
     + rewrite <- E. ring.
-    + rewrite Hab. destruct (Nat.eqb a b); [reflexivity | unfold Rdiv; ring].
+    + rewrite Hab. simpl Nat.add. destruct (Nat.eqb a b); [reflexivity | unfold Rdiv; ring].
 Qed.
 
 End Entry.
