@@ -80,8 +80,9 @@ class Extract:
 
 @dataclass(frozen=True)
 class OneExtraBlock:
-    """What a one-extra-row certificate's statement names (``CertifyWidthOneExtra``): rows
-    ``R1`` of ``W_down``, columns ``C`` of ``W_up``, and ``a_z = (ln / ld) a_i1``."""
+    """What a one-extra-row certificate's statement names (``CertifyWidthOneExtraResidues``):
+    rows ``R1`` of ``W_down`` and columns ``C`` of ``W_up`` modulo ``q``, columns ``C2`` of
+    ``W_up`` modulo ``p``, and ``a_z = (ln / ld) a_i1``."""
 
     R1: tuple[int, ...]
     C: tuple[int, ...]
@@ -89,6 +90,9 @@ class OneExtraBlock:
     i1: int
     ln: int
     ld: int
+    C2: tuple[int, ...]
+    p: int
+    q: int
 
 
 @dataclass(frozen=True)

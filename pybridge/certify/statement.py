@@ -360,8 +360,8 @@ def _partial(inst: Instance, decision: Decision, cert: Certificate, d: _Data
 
 def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
                      ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
-    """One-extra-row certificates (``CertifyWidthOneExtra``): "not absorbable at width n" for
-    every pair agreeing with the instance's own entries on the certificate's block, whose row
+    """One-extra-row certificates (``CertifyWidthOneExtraResidues``): "not absorbable at width n"
+    for every pair agreeing with the instance's own residues on the certificate's block, whose row
     ``z`` is ``ln / ld`` times row ``i1`` -- offered only when the instance's ``W_up`` satisfies
     that relation exactly and the block's indices are valid (so the claim is about the instance)."""
     blk = cert.one_extra
@@ -369,8 +369,11 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
     if (blk is None or decision.verdict != "not_absorbable" or _widths(inst, decision)[0] != n
             or inst.activation.name != "relu" or inst.has_bias or inst.skip is not None):
         return
-    idx_ok = all(len(set(ix)) == len(ix) and all(0 <= q < d for q in ix) for ix in (blk.R1, blk.C))
+    idx_ok = all(len(set(ix)) == len(ix) and all(0 <= q < d for q in ix) for ix in (blk.R1, blk.C, blk.C2))
     if not idx_ok or not (0 <= blk.z < n and 0 <= blk.i1 < n and blk.z != blk.i1 and blk.ld > 0):
+        return
+    # the primes only choose which residues the claim names (Coq checks them); C2 lies in C
+    if not (1 < blk.p < 2**31 and 1 < blk.q < 2**21 and set(blk.C2) <= set(blk.C)):
         return
     A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
     num = A.numerators()

@@ -281,7 +281,7 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
     return _width_decision(inst, kind, m, verdict, info, _head(inst, form, kind) + why, _base(base))
 
 
-ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtra.cert_one_extra_not_absorbable"
+ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable"
 
 
 def _one_extra_applies(inst: Instance, form: RidgeForm, m: int, kind: ClassKind) -> bool:

@@ -5,10 +5,11 @@ A layer whose ``W_up`` has one zero row (a pruned neuron) or one row on the line
 ridge classes. At width ``m = n = k + 1`` R8's condition leaves ``r = 0`` and ``|T| <= 1``:
 some ``S`` makes ``M_S = L + sum_S gamma_t u_t^T`` zero or ``e u_t0^T``. This module finds a
 linear refutation of every such ``(T, S)`` on a block (rows ``R1`` of ``W_down``, columns
-``C`` of ``W_up``), the data Coq's ``CertifyWidthOneExtra.cert_one_extra_not_absorbable``
-checks: a prime ``p`` and the genericity projection ``(u, v)`` of the block's classes
-(distinct ratios mod ``p``, ``p ~ 2**30``: thousands of classes), and a small prime ``q``
-(below ``2**20``: Coq's checker sums products unreduced, ``RefuteOneExtra.check_refute_raw``)
+``C`` of ``W_up``), the data Coq's ``CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable``
+checks: a prime ``p`` and the genericity projection ``(u, v)`` of the classes on a few of the
+block's columns ``C2`` (distinct ratios mod ``p``, ``p ~ 2**30``: thousands of classes on two
+columns), and a small prime ``q`` (below ``2**10`` first, ``2**21`` at most: Coq's checker sums products
+unreduced, ``RefuteOneExtra.check_refute_raw``)
 with basis functionals ``Y_m`` (``r1 x c`` residues) with ``gamma_t^T Y_m u_t = 0 mod q`` for
 every class, one combination ``a_t`` per class with ``sum_m a_t[m] Y_m u_t = 0`` and
 ``a_t . <Y, L> != 0`` mod ``q``.
@@ -34,7 +35,12 @@ from pybridge.exact.modular import IntMatrix, random_primes
 #: thousands of classes are distinct modulo ``p`` with high probability.
 PRIME_LO, PRIME_HI = 2**29, 2**30
 #: Primes of the refutation: below ``2**21`` (``check_refute_raw``: no product sum overflows).
-REFUTE_LO, REFUTE_HI = 2**19, 2**20
+#: Small ones first: the certificate carries the block modulo ``q``, six residues of 10 bits per
+#: 63-bit literal (each literal costs Coq about 13 us to read); a class fails modulo ``q`` only
+#: when both its candidate combinations do (about ``q**-2``). Larger primes when a small one
+#: fails (weights crafted against small primes get ``undecided`` only after all of these).
+REFUTE_RANGES = ((2**9, 2**10), (2**9, 2**10), (2**14, 2**15), (2**19, 2**20))
+REFUTE_HI = 2**20
 ATTEMPTS = 4
 
 
@@ -54,8 +60,9 @@ class OneExtra:
 
 @dataclass(frozen=True)
 class OneExtraRefutation:
-    """The data of ``cert_one_extra_not_absorbable``: the block, the genericity prime ``p`` and
-    projection ``(u, v)``, the refutation's prime ``q`` and its residues ``Ys``, ``As`` mod ``q``."""
+    """The data of ``cert_one_extra_res_not_absorbable``: the block, the genericity prime ``p``,
+    columns ``C2`` (two of ``C``) and projection ``(u, v)`` there, the refutation's prime ``q``
+    and its residues ``Ys``, ``As`` mod ``q``."""
 
     extra: OneExtra
     R1: tuple[int, ...]
@@ -68,6 +75,7 @@ class OneExtraRefutation:
     A: IntMatrix                                 # W_up[:, C] (n x c)
     B: IntMatrix                                 # W_down[R1, :] (r1 x n)
     q: int = 0
+    C2: tuple[int, ...] = ()                     # the columns of C where (u, v) separate the classes mod p
 
 
 def _key(row: list[int]) -> tuple[int, ...]:
@@ -126,12 +134,11 @@ def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
     return OneExtra(z, i1, ln // g, ld // g), ""
 
 
-#: Relative cost in coqc of one entry of the block (reading its code, about 9 us with the
-#: constructor-tree literals) and of one step of the checker's dot products (about 0.04 us):
-#: measured on a 768 x 3072 layer with one zero row (2026-12-02; 500 : 1 before, when a literal
-#: cost about 100 us). Block 15 x 206 instead of 20 x 155 there: certified in 12.0-12.8 s
-#: instead of 13.5-14.0 s (interleaved runs).
-ENTRY_COST, STEP_COST = 230, 1
+#: Relative cost in coqc of one entry of the block (reading its residue, a sixth of a literal
+#: of about 13 us) and of one step of the checker's dot products (about 0.025 us): measured on
+#: a 768 x 3072 layer with one zero row (2026-12-02: block 10 x 309, certified in 5.6-5.7 s;
+#: 8 x 385: 5.9 s). 230 : 1 when the block went as codes, two per literal.
+ENTRY_COST, STEP_COST = 100, 1
 
 
 def block_shape(d: int, k: int, n: Optional[int] = None) -> Optional[tuple[int, int]]:
@@ -273,23 +280,36 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     Bb_ = IntMatrix.from_numerators(Bb, B.den)
     used: list[int] = []
     why = "no prime tried"
-    gen: Optional[tuple[int, tuple[int, ...], tuple[int, ...]]] = None
-    for _ in range(ATTEMPTS):
+    gen: Optional[tuple[int, tuple[int, ...], tuple[int, ...], int]] = None
+    for attempt in range(ATTEMPTS):
         p = random_primes(1, PRIME_LO, PRIME_HI, rng=rng, avoid=used)[0]
         used.append(p)
-        uv, why = _generic(Ab, Bb, extra, rep, ci1, r1, p, rng)
+        # two columns separate thousands of float rows; small integers may agree on a few
+        width = c if attempt == ATTEMPTS - 1 else min(c, 2 << attempt)
+        uv, why = _generic(Ab[:, :width], rep, p, rng)
         if uv is not None:
-            gen = (p, uv[0], uv[1])
+            gen = (p, uv[0], uv[1], width)
             break
     if gen is None:
         return None, why
-    for _ in range(ATTEMPTS):
-        q = random_primes(1, REFUTE_LO, REFUTE_HI, rng=rng, avoid=used)[0]
+    C2 = C[:gen[3]]
+    for lo, hi in REFUTE_RANGES:
+        q = random_primes(1, lo, hi, rng=rng, avoid=used)[0]
         used.append(q)
         out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q)
+        if out is not None and not _kinks_seen(Bb, extra, rep, ci1, len(C2), q):
+            out, why = None, "a ridge's kink vanishes modulo the prime on the rows the genericity check reads"
         if out is not None:
-            return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q), ""
+            return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q, C2), ""
     return None, why
+
+
+def _kinks_seen(Bb: np.ndarray, extra: OneExtra, rep: list[int], ci1: int, rows: int, q: int) -> bool:
+    """Every class's kink is nonzero mod ``q`` on the block's first ``rows`` rows of ``W_down``
+    (``check_generic_sorted`` reads that many entries of each, ``nonzero_row``)."""
+    G = (extra.ld % q) * _mod(Bb[:rows], q)[:, rep].T % q
+    G[ci1] = (G[ci1] + (abs(extra.ln) % q) * _mod(Bb[:rows], q)[:, extra.z]) % q
+    return bool(np.all(G.any(axis=1)))
 
 
 def _block_UGL(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
@@ -314,20 +334,13 @@ def _block_UGL(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra
     return U, G, L
 
 
-def _generic(Ab: np.ndarray, Bb: np.ndarray, extra: OneExtra, rep: list[int], ci1: int, r1: int, p: int,
-             rng: random.Random) -> tuple[Optional[tuple[tuple[int, ...], tuple[int, ...]]], str]:
-    """The genericity projection ``(u, v)`` of the block's classes mod ``p`` (nonzero kinks,
-    distinct ratios ``(u . a) / (v . a)``: ``check_generic_sorted``), or ``(None, why not)``."""
-    z, ln, ld = extra.z, extra.ln, extra.ld
-    c = Ab.shape[1]
+def _generic(Ab2: np.ndarray, rep: list[int], p: int, rng: random.Random
+             ) -> tuple[Optional[tuple[tuple[int, ...], tuple[int, ...]]], str]:
+    """The genericity projection ``(u, v)`` of the classes on the columns ``Ab2`` mod ``p``
+    (distinct ratios ``(u . a) / (v . a)``: ``check_generic_sorted``), or ``(None, why not)``."""
+    c = Ab2.shape[1]
     k = len(rep)
-    Am = _mod(Ab, p)
-    Bm = _mod(Bb[:r1], p)
-    U = Am[rep]
-    G = (ld % p) * Bm[:, rep].T % p
-    G[ci1] = (G[ci1] + (abs(ln) % p) * Bm[:, z]) % p
-    if not np.all(G.any(axis=1)):
-        return None, "a ridge's kink vanishes on the block's rows"
+    U = _mod(Ab2, p)[rep]
     u = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
     v = np.array([rng.randrange(1, 1024) for _ in range(c)], dtype=np.int64)
     Uu, Uv = U @ u % p, U @ v % p  # entries < 2**30 * 2**10 * c: no overflow for c < 2**23
@@ -335,7 +348,7 @@ def _generic(Ab: np.ndarray, Bb: np.ndarray, extra: OneExtra, rep: list[int], ci
         return None, "a projection vanishes modulo the prime"
     ratios = Uu * _inv_mod(Uv, p) % p
     if len(np.unique(ratios)) != k:
-        return None, "two ridge directions look parallel on the block modulo the prime"
+        return None, "two ridge directions look parallel on the genericity columns modulo the prime"
     return (tuple(int(x) for x in u.tolist()), tuple(int(x) for x in v.tolist())), ""
 
 

@@ -1,7 +1,8 @@
 """One zero row / one row on another's line at width n (issue 20 item 3).
 
 ``pybridge.exact.width_one`` refutes R8's condition at width ``n = k + 1`` by functionals on
-a block; ``CertifyWidthOneExtra.cert_one_extra_not_absorbable`` checks it. Coq accepts the
+a block; ``CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable`` checks it on the
+block's residues. Coq accepts the
 verdicts of zero-row and duplicate-row layers (small integers and float32 weights), rejects
 a tampered refutation, and layers that are absorbable at width n never get "not absorbable".
 """
@@ -18,9 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.activations import resolve
-from pybridge.certify.kinds import CannotCertify
 from pybridge.certify.pipeline import certify
-from pybridge.certify.width_one import block_codes
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.exact.blas_lu import solve_square
@@ -28,8 +27,8 @@ from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtra, block_shape, find_one_extra, refute
 from pybridge.model import Instance
 
-pytestmark = pytest.mark.skipif(not library_has("certify/CertifyWidthOneExtra.v"),
-                                reason="certify/CertifyWidthOneExtra.v not in the library")
+pytestmark = pytest.mark.skipif(not library_has("certify/CertifyWidthOneExtraResidues.v"),
+                                reason="certify/CertifyWidthOneExtraResidues.v not in the library")
 
 
 def _inst(A: np.ndarray, B: np.ndarray) -> Instance:
@@ -110,7 +109,7 @@ def test_not_absorbable_checked_by_coq(backend, kind: str, floats: bool) -> None
     dec = decide(inst)
     assert dec.verdict == "not_absorbable", dec.reason
     assert dec.width_info is not None and dec.width_info.reason == "one_extra"
-    assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_not_absorbable")
+    assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_res_not_absorbable")
     res = certify(inst, dec, backend, timeout=300)
     assert res is not None and res.accepted, res and res.message
     assert "statement vetted" in res.message
@@ -209,9 +208,9 @@ def test_refutation_exact_or_undecided(seed: int, n: int, kind: str) -> None:
 
 
 def test_tampered_block_code_rejected(backend) -> None:
-    """A certificate whose coded block differs from the weights in one entry (the refutation
-    still computed from the true weights) is rejected: Coq compares the certificate's codes
-    with the ones written from the instance."""
+    """A certificate whose block differs from the weights in one entry (the refutation still
+    computed from the true weights) is rejected: Coq compares the certificate's residues with
+    the ones written from the instance."""
     inst = _inst(*_layer(8, 20, 5, "duplicate", floats=True))
     dec = decide(inst)
     info = dec.width_info
@@ -224,28 +223,28 @@ def test_tampered_block_code_rejected(backend) -> None:
     assert res is not None and not res.accepted
 
 
-def test_block_codes_decode_in_coq(backend) -> None:
-    """The codes the certificate writes decode in Coq (``CertifyWidthOneExtra.decode``) to the
-    block's numerators; a code whose value needs 62 bits or more does not ``fit``, and a wrong
-    expected value is rejected."""
-    with pytest.raises(CannotCertify):  # an odd 61-bit magnitude leaves no room for the exponent
-        block_codes([np.array([[2**61 - 1]], dtype=np.int64)])
-    nums = np.array([[0, 5, -3 * 2**40, 2**50 + 1, -(2**20)]], dtype=np.int64)
-    base, (codes,) = block_codes([nums])
-    assert isinstance(codes, np.ndarray)
-    lits = "; ".join(f"{int(c)}" for c in codes.ravel())
-    vals = "; ".join(f"({int(v)})%Z" for v in nums.ravel())
-    head = ("From Coq Require Import ZArith List Uint63.\nFrom Absorb Require Import IntSums CodedData "
-            "CertifyCoded CertifyWidthOneExtra.\nImport ListNotations.\n"
-            f"Definition E : int := {base}%uint63.\nDefinition RA : list (list int) := [[{lits}]]%uint63.\n")
-    ok = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals}].\nProof. vm_compute. reflexivity. Qed.\n"
-                 "Goal fits E RA = true.\nProof. vm_compute. reflexivity. Qed.\n"
-                 # 2**62: magnitude 1, exponent 62
-                 f"Goal fits1 E ((1 * E + 62) * 2)%uint63 = false.\nProof. vm_compute. reflexivity. Qed.\n")
-    assert backend.check_file(ok, stem="DecodeOk", timeout=120).accepted
-    wrong = head + (f"Goal map zval (hd [] (decode E RA)) = [{vals.replace('(5)', '(6)')}].\n"
-                    "Proof. vm_compute. reflexivity. Qed.\n")
-    assert not backend.check_file(wrong, stem="DecodeWrong", timeout=120).accepted
+def test_block_residues_any_size(backend) -> None:
+    """Numerators beyond 63 bits (a weight 2**70 times another, as the codes could not hold):
+    the block goes as residues, Coq checks the refutation, and the written residues are the
+    numerators modulo the primes; a certificate whose residues name another prime's is refused."""
+    A, B = _layer(8, 20, 1, "zero")
+    A = A.astype(object)
+    A[2] = [int(x) * 2**70 + 1 for x in A[2]]
+    inst = _inst(A, B)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.width_info is not None, dec.reason
+    ref = dec.width_info.one_extra
+    assert ref is not None and len(ref.C2) >= 2 and set(ref.C2) <= set(ref.C)
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+    from pybridge.certify.width_one import build_one_extra, residues
+    src = build_one_extra(inst, ref).source
+    assert "Definition RAq" in src and "Definition E : int" not in src
+    num = ref.A.numerators()
+    assert int(residues(num, ref.q)[2, 0]) == int(num[2, 0]) % ref.q and int(num[2, 0]) % ref.q != int(num[2, 0])
+    other = replace(ref, q=ref.q + 2)  # another modulus: the claim's residues are the instance's mod q + 2
+    res = certify(inst, replace(dec, width_info=replace(dec.width_info, one_extra=other)), backend, timeout=300)
+    assert res is not None and not res.accepted
 
 
 def test_solve_square_many_right_hand_sides() -> None:
@@ -264,21 +263,6 @@ def test_solve_square_many_right_hand_sides() -> None:
     sing = m.copy()
     sing[:, 3] = sing[:, 1]
     assert solve_square(sing, rhs, p) is None
-
-
-def test_block_codes_python_ints_match_int64() -> None:
-    """A block held as Python ints (its matrix has entries beyond 64 bits elsewhere) gets the
-    same codes as the int64 path; a numerator of 2**62 or more is refused."""
-    rng = np.random.default_rng(7)
-    a = rng.integers(-(2**40), 2**40, (6, 5)) << rng.integers(0, 12, (6, 5))
-    b = rng.integers(-(2**30), 2**30, (3, 6))
-    base, (ca, cb) = block_codes([a, b])
-    base_o, (oa, ob) = block_codes([a.astype(object), b.astype(object)])
-    assert base_o == base
-    assert [list(map(int, r)) for r in ca.tolist()] == [list(r) for r in oa]
-    assert [list(map(int, r)) for r in cb.tolist()] == [list(r) for r in ob]
-    with pytest.raises(CannotCertify):
-        block_codes([np.array([[2**62, 1]], dtype=object)])
 
 
 def test_flint_nullspace_fallback(monkeypatch) -> None:

@@ -178,6 +178,126 @@ Qed.
 
 End BlockData.
 
+(** ** The core, over the integer numerators of the block
+
+    [eA i j]: row [i] of [W_up] at column [nth j C]; [eBt i l]: row [nth l R1] of [W_down]
+    at column [i], each over its denominator.  Genericity of the classes on columns [C2]
+    (any that carry it: all of [C], or two of them) and the refutation modulo [q] of data
+    congruent to the block's [U], [G], [L] refute R8's condition at width [n]. *)
+
+Section Core.
+
+Variables (d n z i1 : nat) (ln ld dA dB : Z) (R1 C : list nat) (eA eBt : nat -> nat -> Z).
+
+Definition eU1f (t j : nat) : Z := eA (rep z t) j.
+Definition eG1f (t l : nat) : Z :=
+  if Nat.ltb t (n - 1) && Nat.ltb l (length R1) then
+    (ld * eBt (rep z t) l + (if Nat.eqb t (idx z i1) then Z.abs ln * eBt z l else 0))%Z
+  else 0%Z.
+Definition eL1f (l j : nat) : Z :=
+  if Nat.ltb l (length R1) && Nat.ltb j (length C) then
+    (ld * dA * dB * (if Nat.eqb (nth l R1 O) (nth j C O) then 1 else 0) +
+     (if Z.ltb ln 0 then ln * eBt z l * eA i1 j else 0))%Z
+  else 0%Z.
+
+Theorem one_extra_core (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
+    (Ys : list (list (list int))) (As RUq Gq Lq : list (list int)) (A B : mat) :
+  index_ok d R1 = true -> index_ok d C = true -> index_ok d C2 = true ->
+  (z < n)%nat -> (i1 < n)%nat -> z <> i1 -> (0 < ld)%Z -> (0 < dA)%Z -> (0 < dB)%Z ->
+  generic (length C2) (n - 1) (zmat dA (fun t j => eA2 (rep z t) j)) (zmat_t (ld * dB) eG1f) ->
+  check_refute (length R1) (length C) (n - 1) q cL Ys As RUq Gq Lq = true ->
+  (phi cL mod phi q = (ld * dB * dA) mod phi q)%Z ->
+  congr (phi q) (zentry RUq) eU1f -> congr (phi q) (zentry Gq) eG1f ->
+  congr (phi q) (zentry Lq) eL1f ->
+  (forall i j, (i < n)%nat -> (j < length C)%nat -> A i (nth j C O) = zmat dA eA i j) ->
+  (forall i j, (i < n)%nat -> (j < length C2)%nat -> A i (nth j C2 O) = zmat dA eA2 i j) ->
+  (forall l i, (l < length R1)%nat -> (i < n)%nat -> B (nth l R1 O) i = zmat_t dB eBt l i) ->
+  row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  intros HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB Hrow Habs.
+  destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
+  set (k := (n - 1)%nat).
+  set (r1 := length R1). set (c := length C).
+  pose proof (index_ok_lt d R1 HR1) as HR1d. pose proof (index_ok_lt d C HC) as HCd.
+  pose proof (index_ok_lt d C2 HC2) as HC2d.
+  assert (HdG : (0 < ld * dB)%Z) by lia.
+  destruct Hgen as (Gr & Gi & Gc).
+  (* the block's values *)
+  assert (VU : forall t j, (t < k)%nat -> (j < c)%nat ->
+            U1 z A t (nth j C O) = (IZR (eU1f t j) / IZR dA)%R).
+  { intros t j Ht Hj. unfold U1, eU1f. rewrite (HA _ j (rep_lt n z t Ht Hz) Hj). reflexivity. }
+  assert (VU2 : forall t j, (t < k)%nat -> (j < length C2)%nat ->
+            U1 z A t (nth j C2 O) = (IZR (eA2 (rep z t) j) / IZR dA)%R).
+  { intros t j Ht Hj. unfold U1. rewrite (HA2 _ j (rep_lt n z t Ht Hz) Hj). reflexivity. }
+  assert (VG : forall t l, (t < k)%nat -> (l < r1)%nat ->
+            G1 n z i1 ln ld B (nth l R1 O) t = (IZR (eG1f t l) / IZR (ld * dB))%R).
+  { intros t l Ht Hl. rewrite (G1_value n z i1 ln ld B Hz Hi1 Hzi (nth l R1 O) t Ht).
+    unfold eG1f. rewrite (proj2 (Nat.ltb_lt t (n - 1)) Ht), (proj2 (Nat.ltb_lt l (length R1)) Hl).
+    simpl andb.
+    rewrite (HB l _ Hl (rep_lt n z t Ht Hz)), (HB l z Hl Hz). unfold zmat_t.
+    apply IZR_lt in Hld as Hld', HdB as HdB'.
+    destruct (Z.eqb_spec ln 0) as [E|E].
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?E; simpl Z.abs; rewrite ?plus_IZR, ?mult_IZR;
+        simpl IZR; field; lra.
+    - destruct (Nat.eqb t (idx z i1)); rewrite ?plus_IZR, ?mult_IZR; [|simpl IZR; field; lra].
+      unfold lamr, Rdiv. rewrite Rabs_mult, Rabs_inv. rewrite (Rabs_pos_eq (IZR ld)) by lra.
+      rewrite abs_IZR. field. lra. }
+  assert (VL : forall l j, (l < r1)%nat -> (j < c)%nat ->
+            L1 n z i1 ln ld A B (nth l R1 O) (nth j C O) =
+            (IZR (eL1f l j) / IZR (ld * dA * dB))%R).
+  { intros l j Hl Hj. rewrite (L1_value d n z i1 ln ld A B Hz Hi1 Hzi Hld _ _ (HCd j Hj)).
+    unfold eL1f.
+    rewrite (proj2 (Nat.ltb_lt l (length R1)) Hl), (proj2 (Nat.ltb_lt j (length C)) Hj).
+    simpl andb.
+    apply IZR_lt in Hld as Hld', HdB as HdB', HdA as HdA'.
+    cbv iota. rewrite plus_IZR, !mult_IZR. unfold identity.
+    destruct (Nat.eq_dec (nth l R1 O) (nth j C O)) as [E|E].
+    - rewrite (proj2 (Nat.eqb_eq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold zmat_t, zmat, lamr.
+      rewrite !mult_IZR. simpl IZR. field. lra.
+    - rewrite (proj2 (Nat.eqb_neq _ _) E).
+      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
+      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold zmat_t, zmat, lamr.
+      rewrite !mult_IZR. simpl IZR. field. lra. }
+  (* canonical classes *)
+  assert (Hlines : lines_distinct d k (U1 z A)).
+  { split.
+    - intros t Ht. destruct (Gr t Ht) as [j [Hj Hnz]]. exists (nth j C2 O).
+      split; [exact (HC2d j Hj)|]. unfold row in *. rewrite (VU2 t j Ht Hj). exact Hnz.
+    - intros s t Hs Ht Hst al be H. apply (Gi s t Hs Ht Hst al be). intros j Hj.
+      unfold row. specialize (H (nth j C2 O) (HC2d j Hj)). unfold row in H.
+      rewrite (VU2 s j Hs Hj), (VU2 t j Ht Hj) in H. exact H. }
+  assert (Hcols : nonzero_cols d k (G1 n z i1 ln ld B)).
+  { intros t Ht. destruct (Gc t Ht) as [l [Hl Hnz]]. unfold col, zmat_t in Hnz.
+    assert (Hl1 : (l < r1)%nat).
+    { destruct (Nat.ltb_spec l r1) as [|Hge]; [assumption|]. exfalso. apply Hnz.
+      unfold eG1f. rewrite (proj2 (Nat.ltb_ge l (length R1)) Hge), Bool.andb_false_r.
+      unfold Rdiv. simpl IZR. apply Rmult_0_l. }
+    exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
+    rewrite (VG t l Ht Hl1). exact Hnz. }
+  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrow) as Hgrp.
+  apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
+  destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
+  assert (Hr0 : r = 0%nat) by lia. subst r.
+  apply (check_refute_block r1 c k q cL Ys As _ _ _ eU1f eG1f eL1f
+           dA (ld * dB) (ld * dA * dB) Hr CU CG CL HcL HdA HdG ltac:(lia)
+           S T (fun l t => E (nth l R1 O) t) ltac:(unfold k; lia)).
+  intros l j Hl Hj.
+  specialize (Heq (nth l R1 O) (nth j C O) (HR1d l Hl) (HCd j Hj)).
+  unfold masked_outer, low_rank in Heq. simpl sumn in Heq. rewrite Rplus_0_r in Heq.
+  rewrite <- (VL l j Hl Hj).
+  rewrite (sumn_ext k _ (fun t => if S t then G1 n z i1 ln ld B (nth l R1 O) t *
+                                      U1 z A t (nth j C O) else 0)%R).
+  - rewrite (sumn_ext k (fun t => if T t then _ else 0)%R
+              (fun t => if T t then E (nth l R1 O) t * U1 z A t (nth j C O) else 0)%R).
+    + exact Heq.
+    + intros t Ht. rewrite (VU t j Ht Hj). reflexivity.
+  - intros t Ht. rewrite (VG t l Ht Hl), (VU t j Ht Hj). reflexivity.
+Qed.
+
+End Core.
+
 (** ** The certificate lemma *)
 
 Section Cert.
@@ -214,92 +334,27 @@ Theorem cert_one_extra_not_absorbable :
   row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
 Proof.
   destruct one_extra_parts as (HR1 & HC & Hz & Hi1 & Hzi & Hld & HdA & HdB & HlA & HlB & Hg & Hr).
-  intros A B HA HB Hrow Habs.
+  intros A B HA HB Hrow.
   assert (Hp : (1 < phi p < 2 ^ 31)%Z).
   { unfold check_generic_sorted in Hg. apply p_ok_spec.
     do 4 (apply andb_prop in Hg as [Hg _]). exact Hg. }
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
-  set (k := (n - 1)%nat).
-  set (r1 := length R1). set (c := length C).
-  pose proof (index_ok_lt d R1 HR1) as HR1d. pose proof (index_ok_lt d C HC) as HCd.
   assert (HdG : (0 < ld * dB)%Z) by lia.
-  pose proof (check_generic_sorted_sound_congr c k dA (ld * dB) _ _ p u v
-                (eU1 z RA) (eG1 n z i1 ln ld R1 CB) Hg HdA HdG (congr_U z RA p)
-                (block_G_entry n z i1 ln ld R1 CB p Hp Hz HlB)) as Hgen.
-  destruct Hgen as (Gr & Gi & Gc).
-  (* the block's values *)
-  assert (VU : forall t j, (t < k)%nat -> (j < c)%nat ->
-            U1 z A t (nth j C O) = (IZR (eU1 z RA t j) / IZR dA)%R).
-  { intros t j Ht Hj. unfold U1, eU1. rewrite (HA _ j (rep_lt n z t Ht Hz) Hj). reflexivity. }
-  assert (VG : forall t l, (t < k)%nat -> (l < r1)%nat ->
-            G1 n z i1 ln ld B (nth l R1 O) t =
-            (IZR (eG1 n z i1 ln ld R1 CB t l) / IZR (ld * dB))%R).
-  { intros t l Ht Hl. rewrite (G1_value n z i1 ln ld B Hz Hi1 Hzi (nth l R1 O) t Ht).
-    unfold eG1. rewrite (proj2 (Nat.ltb_lt t (n - 1)) Ht), (proj2 (Nat.ltb_lt l (length R1)) Hl).
-    simpl andb.
-    rewrite (HB l _ Hl (rep_lt n z t Ht Hz)), (HB l z Hl Hz). unfold mat_of_cols.
-    apply IZR_lt in Hld as Hld', HdB as HdB'.
-    destruct (Z.eqb_spec ln 0) as [E|E].
-    - destruct (Nat.eqb t (idx z i1)); rewrite ?E; simpl Z.abs; rewrite ?plus_IZR, ?mult_IZR;
-        simpl IZR; field; lra.
-    - destruct (Nat.eqb t (idx z i1)); rewrite ?plus_IZR, ?mult_IZR; [|simpl IZR; field; lra].
-      unfold lamr, Rdiv. rewrite Rabs_mult, Rabs_inv. rewrite (Rabs_pos_eq (IZR ld)) by lra.
-      rewrite abs_IZR. field. lra. }
-  assert (VL : forall l j, (l < r1)%nat -> (j < c)%nat ->
-            L1 n z i1 ln ld A B (nth l R1 O) (nth j C O) =
-            (IZR (eL1 z i1 ln ld dA dB R1 C RA CB l j) / IZR (ld * dA * dB))%R).
-  { intros l j Hl Hj. rewrite (L1_value d n z i1 ln ld A B Hz Hi1 Hzi Hld _ _ (HCd j Hj)).
-    unfold eL1. rewrite (proj2 (Nat.ltb_lt l (length R1)) Hl), (proj2 (Nat.ltb_lt j (length C)) Hj).
-    simpl andb.
-    apply IZR_lt in Hld as Hld', HdB as HdB', HdA as HdA'.
-    cbv iota. rewrite plus_IZR, !mult_IZR. unfold identity.
-    destruct (Nat.eq_dec (nth l R1 O) (nth j C O)) as [E|E].
-    - rewrite (proj2 (Nat.eqb_eq _ _) E).
-      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
-      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
-      rewrite !mult_IZR. simpl IZR. field. lra.
-    - rewrite (proj2 (Nat.eqb_neq _ _) E).
-      destruct (Z.ltb ln 0); [|simpl IZR; field; lra].
-      rewrite (HB l z Hl Hz), (HA i1 j Hi1 Hj). unfold mat_of_cols, mat_of_rows, lamr, zentry.
-      rewrite !mult_IZR. simpl IZR. field. lra. }
-  (* canonical classes *)
-  assert (Hlines : lines_distinct d k (U1 z A)).
-  { split.
-    - intros t Ht. destruct (Gr t Ht) as [j [Hj Hnz]]. exists (nth j C O).
-      split; [exact (HCd j Hj)|]. unfold row in *. rewrite (VU t j Ht Hj). exact Hnz.
-    - intros s t Hs Ht Hst al be H. apply (Gi s t Hs Ht Hst al be). intros j Hj.
-      unfold row. specialize (H (nth j C O) (HCd j Hj)). unfold row in H.
-      rewrite (VU s j Hs Hj), (VU t j Ht Hj) in H. exact H. }
-  assert (Hcols : nonzero_cols d k (G1 n z i1 ln ld B)).
-  { intros t Ht. destruct (Gc t Ht) as [l [Hl Hnz]]. unfold col, zmat_t in Hnz.
-    assert (Hl1 : (l < r1)%nat).
-    { destruct (Nat.ltb_spec l r1) as [|Hge]; [assumption|]. exfalso. apply Hnz.
-      unfold eG1. rewrite (proj2 (Nat.ltb_ge l (length R1)) Hge), Bool.andb_false_r.
-      unfold Rdiv. simpl IZR. apply Rmult_0_l. }
-    exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
-    rewrite (VG t l Ht Hl1). exact Hnz. }
-  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrow) as Hgrp.
-  apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
-  destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
-  assert (Hr0 : r = 0%nat) by lia. subst r.
-  apply (check_refute_block r1 c k q (cZ q (ld * dB * dA)) Ys As _ _ _
-           (eU1 z RA) (eG1 n z i1 ln ld R1 CB) (eL1 z i1 ln ld dA dB R1 C RA CB)
-           dA (ld * dB) (ld * dA * dB) Hr (congr_U z RA q)
-           (congr_G n z i1 ln ld R1 CB q Hq Hz HlB)
-           (congr_L n z i1 ln ld dA dB R1 C RA CB q Hq Hz HlB)
-           ltac:(rewrite (cZ_spec q _ Hq), Zmod_mod; f_equal; ring) HdA HdG ltac:(lia)
-           S T (fun l t => E (nth l R1 O) t) ltac:(unfold k; lia)).
-  intros l j Hl Hj.
-  specialize (Heq (nth l R1 O) (nth j C O) (HR1d l Hl) (HCd j Hj)).
-  unfold masked_outer, low_rank in Heq. simpl sumn in Heq. rewrite Rplus_0_r in Heq.
-  rewrite <- (VL l j Hl Hj).
-  rewrite (sumn_ext k _ (fun t => if S t then G1 n z i1 ln ld B (nth l R1 O) t *
-                                      U1 z A t (nth j C O) else 0)%R).
-  - rewrite (sumn_ext k (fun t => if T t then _ else 0)%R
-              (fun t => if T t then E (nth l R1 O) t * U1 z A t (nth j C O) else 0)%R).
-    + exact Heq.
-    + intros t Ht. rewrite (VU t j Ht Hj). reflexivity.
-  - intros t Ht. rewrite (VG t l Ht Hl), (VU t j Ht Hj). reflexivity.
+  apply (one_extra_core d n z i1 ln ld dA dB R1 C (zentry RA) (zentry CB) C (zentry RA) q
+           (cZ q (ld * dB * dA)) Ys As (remove_at z RA) (block_G q (length R1) z i1 ln ld CB)
+           (block_L q R1 C z i1 ln ld dA dB RA CB) A B HR1 HC HC Hz Hi1 Hzi Hld HdA HdB).
+  - exact (check_generic_sorted_sound_congr (length C) (n - 1) dA (ld * dB) _ _ p u v
+             (eU1 z RA) (eG1 n z i1 ln ld R1 CB) Hg HdA HdG (congr_U z RA p)
+             (block_G_entry n z i1 ln ld R1 CB p Hp Hz HlB)).
+  - exact Hr.
+  - rewrite (cZ_spec q _ Hq), Zmod_mod. reflexivity.
+  - exact (congr_U z RA q).
+  - exact (congr_G n z i1 ln ld R1 CB q Hq Hz HlB).
+  - exact (congr_L n z i1 ln ld dA dB R1 C RA CB q Hq Hz HlB).
+  - intros i j Hi Hj. rewrite (HA i j Hi Hj). reflexivity.
+  - intros i j Hi Hj. rewrite (HA i j Hi Hj). reflexivity.
+  - intros l i Hl Hi. rewrite (HB l i Hl Hi). reflexivity.
+  - exact Hrow.
 Qed.
 
 End Cert.
