@@ -265,6 +265,27 @@ def test_solve_square_many_right_hand_sides() -> None:
     assert solve_square(sing, rhs, p) is None
 
 
+def test_small_primes_failing_fall_back_to_larger(backend, monkeypatch) -> None:
+    """Weights crafted against the small refutation primes (here: every q below 2**10 made to
+    fail) cost a larger prime, not the verdict: the certificate then carries residues mod q
+    near 2**15 or 2**20, and Coq accepts it."""
+    import pybridge.exact.width_one as w1
+
+    real = w1._refute_mod
+
+    def no_small(*args, **kw):
+        return (None, "crafted to fail mod every small prime") if args[-1] < 2**10 else real(*args, **kw)
+
+    monkeypatch.setattr(w1, "_refute_mod", no_small)
+    inst = _inst(*_layer(8, 20, 1, "zero", True))
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.width_info is not None, dec.reason
+    ref = dec.width_info.one_extra
+    assert ref is not None and 2**14 <= ref.q < 2**15
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+
+
 def test_flint_nullspace_fallback(monkeypatch) -> None:
     """When the LU of the kill matrix's first columns is not available (singular mod q),
     FLINT's nullspace gives the functionals; the refutation is the same kind, checked exactly."""
