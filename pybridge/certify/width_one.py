@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from pybridge.certify.encoding import CoqWriter, columns, nat_list
-from pybridge.certify.kinds import Certificate, OneExtraBlock
+from pybridge.certify.kinds import CannotCertify, Certificate, OneExtraBlock
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtraRefutation
 from pybridge.model import Instance
@@ -46,7 +46,10 @@ def residues(num: np.ndarray, m: int) -> np.ndarray:
 def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: IntMatrix, B: IntMatrix) -> None:
     """The data the statement names: ``d n z i1 ln ld R1 C C2 dA dB p q RAq RAp CBq``
     (``A``: the ``n x |C|`` block of ``W_up``, ``B``: the ``|R1| x n`` block of ``W_down``;
-    ``C2`` lies in ``C``). The caller checks ``1 < p < 2**31`` and ``1 < q < 2**21``."""
+    ``C2`` lies in ``C``). The caller checks ``1 < p < 2**31`` and ``1 < q < 2**21``. Raises
+    :class:`CannotCertify` when ``C2`` names a column outside ``C``."""
+    if not set(blk.C2) <= set(blk.C):
+        raise CannotCertify("the genericity columns of a one-extra-row certificate lie outside its block")
     num = A.numerators()
     pos = [blk.C.index(j) for j in blk.C2]
     cb = columns(B)

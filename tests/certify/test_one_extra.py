@@ -148,7 +148,10 @@ def test_tampered_refutation_rejected(backend) -> None:
     # 19 ratios, 2**31 + 11 is not a modulus the checker accepts; q carries the refutation
     # (below 2**21 for the unreduced dot products)
     for bad in (replace(ref, As=bad_as), replace(ref, Ys=bad_y), replace(ref, p=3), replace(ref, p=2**31 + 11),
-                replace(ref, q=ref.q + 2), replace(ref, q=2**21 + 23), replace(ref, u=ref.v)):
+                replace(ref, q=ref.q + 2), replace(ref, q=2**21 + 23), replace(ref, u=ref.v),
+                # genericity read on one column (all ratios equal), on none, outside the block
+                replace(ref, C2=ref.C2[:1], u=ref.u[:1], v=ref.v[:1]), replace(ref, C2=(), u=(), v=()),
+                replace(ref, C2=(7, 7) if 7 not in ref.C else (ref.C[0], ref.C[0]))):
         tampered = replace(dec, width_info=replace(info, one_extra=bad))
         res = certify(inst, tampered, backend, timeout=300)
         assert res is not None and not res.accepted
