@@ -47,6 +47,7 @@ from pybridge.exact.width import (
     exhaustive_feasible,
     explicit_block,
     heuristic_data,
+    heuristic_lower,
 )
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
 from pybridge.exact.width_one import find_one_extra, refute
@@ -141,13 +142,16 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
         # width > k + 1 (skip them)
         return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
             f"width k + 1 = {m} with {k} ridges: only T = {{t}}, r = 0 remains, i.e. 2^{k - 1} subsets S per t"
+    beyond = (f"{k} ridges in dimension {form.d}: the search over 3^{k} choices of (T, S) is beyond the search "
+              "budget and the cheap witnesses need width")
+    lower = heuristic_lower(form)
+    if lower > m:  # the exact witnesses cannot fit: skip computing them
+        return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), f"{beyond} at least {lower} > {m}"
     data = heuristic_data(form)
     if data.width(k) <= m:
         return "absorbable", _absorbable_info(form, m, data), \
             f"T = {list(data.T)}, S = {list(data.S)}, r = {data.r}: width {data.width(k)} <= {m} suffices (R8 <=)"
-    return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), \
-        f"{k} ridges in dimension {form.d}: the search over 3^{k} choices of (T, S) is beyond the search budget " \
-        f"and the cheap witnesses need width {data.width(k)} > {m}"
+    return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), f"{beyond} {data.width(k)} > {m}"
 
 
 def min_width_info(form: RidgeForm) -> WidthInfo:

@@ -168,3 +168,42 @@ def test_huge_width_reported_not_certified(backend):
     inst = Instance(resolve("relu"), ((F(1), F(2)), (F(3), F(-1))), ((F(1), F(1)), (F(2), F(0))))
     res = certify(inst, decide(inst, width=10**9), backend)
     assert res is not None and not res.accepted and "above" in res.message
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_heuristic_lower_bounds_both_witnesses(seed):
+    """``heuristic_lower`` (ranks mod a prime) never exceeds the width of either of
+    ``heuristic_data``'s exact choices, so skipping them when it exceeds ``m`` loses nothing."""
+    from pybridge.exact.width import _independent_subset, heuristic_lower
+
+    rng = np.random.default_rng(seed)
+    d, n = 5, 9
+    A = rng.integers(-3, 4, (n, d))
+    A[2] = 0
+    A[4] = -2 * A[6]
+    A[5] = A[1] if seed else A[5]
+    B = rng.integers(-3, 4, (d, n))
+    for kind in ("lines", "signs"):
+        form = canonical_form(ArrayMatrix(A.astype(np.float64), exact=True), ArrayMatrix(B.astype(np.float64), exact=True), kind)
+        widths = [condition_for(form, (), ()).width(form.k),
+                  condition_for(form, _independent_subset(form), ()).width(form.k)]
+        assert heuristic_lower(form) <= min(widths), (kind, widths)
+
+
+def test_pruned_gelu_layer_skips_the_exact_witnesses(monkeypatch):
+    """A GELU-family layer with one zero row (R8', where the one-extra refutation does not
+    apply): the cheap witnesses' modular bound exceeds width n, so their exact echelon forms
+    (hours at GPT-2 size) are not computed and the layer is ``undecided`` at once."""
+    import pybridge.decision.width_route as wr
+
+    def exact_witnesses(*_a, **_k):
+        raise AssertionError("exact witnesses computed though their bound exceeds the width")
+
+    monkeypatch.setattr(wr, "heuristic_data", exact_witnesses)
+    rng = np.random.default_rng(3)
+    A = (rng.standard_normal((96, 24)) * 0.02).astype(np.float32)
+    B = (rng.standard_normal((24, 96)) * 0.02).astype(np.float32)
+    A[40] = 0
+    dec = decide(Instance(resolve("gelu_tanh"), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True)))
+    assert dec.verdict == "undecided" and dec.result == "R8'", dec.reason
+    assert "need width at least" in dec.reason and "> 96" in dec.reason
