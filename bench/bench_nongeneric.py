@@ -2,8 +2,9 @@
 
 Cases are generated in memory as float32 arrays read exactly (``ArrayMatrix``, as a
 checkpoint is read): a generic ReLU layer, the same with one zero row of ``W_up``
-(a pruned neuron), with duplicate rows, a square layer whose rows are all identical,
-and a stride-0 view (``numpy.broadcast_to``) of one row.
+(a pruned neuron), with one zero column of ``W_down`` (a dead neuron), with duplicate rows,
+a square layer whose rows are all identical, and a stride-0 view (``numpy.broadcast_to``)
+of one row.
 
     PYBRIDGE_ROOT=/work/wt/lib .venv/bin/python bench/bench_nongeneric.py [--no-prove] [--case NAME ...]
 
@@ -57,6 +58,12 @@ def duplicate_rows(d: int, n: int) -> Instance:
     return _instance("relu", A, B)
 
 
+def dead_column(d: int, n: int) -> Instance:
+    A, B = _random(d, n)
+    B[:, n // 2] = 0
+    return _instance("relu", A, B)
+
+
 def identical_rows(d: int, n: int) -> Instance:
     A, B = _random(d, n)
     A[:] = A[0]
@@ -78,6 +85,7 @@ CASES: dict[str, tuple[Callable[[int, int], Instance], int, int]] = {
     "stride0_900x900": (stride0_view, 900, 900),
     "generic_768x3072": (generic, 768, 3072),
     "zero_row_768x3072": (zero_row, 768, 3072),
+    "dead_768x3072": (dead_column, 768, 3072),
     "duplicate_768x3072": (duplicate_rows, 768, 3072),
 }
 

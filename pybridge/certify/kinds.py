@@ -82,7 +82,8 @@ class Extract:
 class OneExtraBlock:
     """What a one-extra-row certificate's statement names (``CertifyWidthOneExtraResidues``):
     rows ``R1`` of ``W_down`` and columns ``C`` of ``W_up`` modulo ``q``, columns ``C2`` of
-    ``W_up`` modulo ``p``, and ``a_z = (ln / ld) a_i1``."""
+    ``W_up`` modulo ``p``, and ``a_z = (ln / ld) a_i1`` (or, ``dead``, a zero column ``z`` of
+    ``W_down``)."""
 
     R1: tuple[int, ...]
     C: tuple[int, ...]
@@ -93,6 +94,8 @@ class OneExtraBlock:
     C2: tuple[int, ...]
     p: int
     q: int
+    #: column ``z`` of ``W_down`` is zero (a dead neuron) instead of the row relation (``ln = 0``)
+    dead: bool = False
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from pybridge.certify.coded import coding
 from pybridge.certify.encoding import CoqWriter, MalformedData, columns, data_region, digest
 from pybridge.certify.kinds import Certificate, Extract
 from pybridge.certify.pieces import RESIDUE_AGREEMENT, residues_valid, write_block, write_block_residues
-from pybridge.certify.width_one import MODULES, STATEMENT, write_statement_data
+from pybridge.certify.width_one import DEAD_STATEMENT, MODULES, STATEMENT, write_statement_data
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
 
@@ -377,14 +377,17 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
         return
     A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
     num = A.numerators()
-    if any(int(num[blk.z, q]) * blk.ld != int(num[blk.i1, q]) * blk.ln for q in range(d)):
+    if blk.dead:  # column z of W_down zero, exactly
+        if blk.ln != 0 or any(int(x) for x in B.numerators()[:, blk.z].tolist()):
+            return
+    elif any(int(num[blk.z, q]) * blk.ld != int(num[blk.i1, q]) * blk.ln for q in range(d)):
         return
     Ab = IntMatrix.from_numerators(num[:, list(blk.C)], A.den)
     Bb = IntMatrix.from_numerators(B.numerators()[list(blk.R1), :], B.den)
 
     def write(w: CoqWriter) -> None:
         write_statement_data(w, d, n, blk, Ab, Bb)
-    yield STATEMENT, MODULES, write
+    yield (DEAD_STATEMENT if blk.dead else STATEMENT), MODULES, write
 
 
 def any_skip_claims(inst: Instance, decision: Decision) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:

@@ -5,7 +5,8 @@ certificate carries columns ``C`` of ``W_up`` (all ``n`` rows, ``RAq``) and rows
 ``W_down`` (all ``n`` columns, ``CBq``) modulo the refutation's prime ``q < 2**20`` (three
 residues per 63-bit literal: Coq's checkers read the block only modulo the primes), columns
 ``C2`` of ``W_up`` modulo the genericity prime ``p`` (``RAp``; two columns for float weights),
-the relation ``a_z = (ln / ld) a_i1`` of the extra row, the genericity projection ``(u, v)``,
+the relation ``a_z = (ln / ld) a_i1`` of the extra row (or ``col_zero d z B``: a dead neuron,
+``DEAD_STATEMENT``), the genericity projection ``(u, v)``,
 the basis functionals ``Ys`` and one combination per class ``As``
 (:mod:`pybridge.exact.width_one`). Its statement::
 
@@ -31,9 +32,13 @@ MODULES = ("RidgeForm", "R8", "RefuteOneExtra", "OneExtraGrouping", "CertifyResi
            "CertifyWidthOneExtraResidues")
 LIBRARY_FILE = "certify/CertifyWidthOneExtraResidues.v"
 LEMMA = "cert_one_extra_res_not_absorbable"
-STATEMENT = ("forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A -> "
-             "agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A -> "
-             "~ absorbable_ungated relu d n n identity A B")
+DEAD_LEMMA = "cert_one_extra_res_dead_not_absorbable"
+_AGREE = ("forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A -> "
+          "agrees_down_mod n R1 dB q CBq B -> ")
+_VERDICT = " -> ~ absorbable_ungated relu d n n identity A B"
+STATEMENT = _AGREE + "row_multiple d z i1 ln ld A" + _VERDICT
+#: a dead neuron: column ``z`` of ``W_down`` zero (``ln = 0``)
+DEAD_STATEMENT = _AGREE + "col_zero d z B" + _VERDICT
 
 
 def residues(num: np.ndarray, m: int) -> np.ndarray:
@@ -76,7 +81,7 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
     """The certificate of "not absorbable at width n" from the refutation ``ref``."""
     ex = ref.extra
-    blk = OneExtraBlock(ref.R1, ref.C, ex.z, ex.i1, ex.ln, ex.ld, ref.C2, ref.p, ref.q)
+    blk = OneExtraBlock(ref.R1, ref.C, ex.z, ex.i1, ex.ln, ex.ld, ref.C2, ref.p, ref.q, ex.dead)
     w = CoqWriter(extra=MODULES)
     write_statement_data(w, inst.d, inst.n, blk, ref.A, ref.B)
     w.int_list("u", list(ref.u))
@@ -86,9 +91,14 @@ def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
     w.rows("As", [list(a) for a in ref.As], unsigned=True)
     args = "d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As"
     w.check("ok", f"check_one_extra_res {args}")
-    w.add(f"Theorem verdict : {STATEMENT}.\n"
-          f"Proof. exact ({LEMMA} {args} ok). Qed.")
-    what = "zero row" if ex.zero_row else f"row on another row's line (a_{ex.z} = {ex.ln}/{ex.ld} a_{ex.i1})"
+    if ex.dead:  # the lemma's check has ln = 0 (the data's ln is 0)
+        w.add(f"Theorem verdict : {DEAD_STATEMENT}.\n"
+              f"Proof. exact ({DEAD_LEMMA} {args.replace(' ln ', ' ')} ok). Qed.")
+    else:
+        w.add(f"Theorem verdict : {STATEMENT}.\n"
+              f"Proof. exact ({LEMMA} {args} ok). Qed.")
+    what = ("zero column of W_down (a dead neuron)" if ex.dead else "zero row" if ex.zero_row
+            else f"row on another row's line (a_{ex.z} = {ex.ln}/{ex.ld} a_{ex.i1})")
     kind = (f"not absorbable at width n = k + 1 (R8 =>, one {what}: linear refutation of every (T, S) "
             f"on a {len(ref.R1)} x {len(ref.C)} block), for every pair agreeing with the block "
             "(entries modulo the checks' primes)")

@@ -50,7 +50,7 @@ from pybridge.exact.width import (
     heuristic_lower,
 )
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
-from pybridge.exact.width_one import find_one_extra, refute
+from pybridge.exact.width_one import find_dead_column, find_one_extra, refute
 from pybridge.model import Decision, Instance
 
 METHOD = "canonical ridge form and R8 width search, exact"
@@ -257,7 +257,8 @@ def _width_decision(inst: Instance, kind: ClassKind, m: int, verdict: str, info:
                     base: dict) -> Decision:
     theorem: Optional[str] = None
     if info.reason == "one_extra":
-        theorem = qualified(ONE_EXTRA_THEOREM)
+        dead = info.one_extra is not None and info.one_extra.extra.dead
+        theorem = qualified(ONE_EXTRA_DEAD_THEOREM if dead else ONE_EXTRA_THEOREM)
     elif verdict != "undecided":
         iff = inst.activation.spec.width_theorem or ""
         theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
@@ -274,7 +275,8 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
     kind = _classes(inst.activation)
     if kind != "lines" or inst.skip is not None or inst.has_bias or m != inst.n:
         return None
-    if find_one_extra(scale_matrix(inst.W_up))[0] is None:
+    A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
+    if find_one_extra(A)[0] is None and find_dead_column(A, B)[0] is None:
         return None
     form = canonical_form(inst.W_up, inst.W_down, kind)
     if not _one_extra_applies(inst, form, m, kind):
@@ -286,6 +288,7 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
 
 
 ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable"
+ONE_EXTRA_DEAD_THEOREM = "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_dead_not_absorbable"
 
 
 def _one_extra_applies(inst: Instance, form: RidgeForm, m: int, kind: ClassKind) -> bool:
@@ -303,14 +306,17 @@ def _one_extra(inst: Instance, info: WidthInfo, why: str) -> tuple[str, WidthInf
     A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
     extra, no = find_one_extra(A)
     if extra is None:
+        extra, _ = find_dead_column(A, B)
+    if extra is None:
         return "undecided", info, f"{why}; width k + 1: {no}"
     ref, no = refute(A, B, extra)
     if ref is None:
-        what = "zero row" if extra.zero_row else "row on another row's line"
+        what = ("zero column of W_down" if extra.dead else "zero row" if extra.zero_row
+                else "row on another row's line")
         return "undecided", info, (f"{why}; one {what} (row {extra.z}), but no linear refutation of every "
                                    f"(T, S) at width k + 1 was found ({no}): the layer may be absorbable")
-    what = ("a zero row (a pruned neuron)" if extra.zero_row
-            else f"row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1}")
+    what = ("a zero column of W_down (a dead neuron)" if extra.dead else "a zero row (a pruned neuron)"
+            if extra.zero_row else f"row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1}")
     return "not_absorbable", replace(info, reason="one_extra", one_extra=ref), (
         f"width n = k + 1 with {what}: R8 leaves r = 0 and |T| <= 1, and {len(ref.Ys)} functionals on a "
         f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.q}) refute every (T, S) (R8 =>)")

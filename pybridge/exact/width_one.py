@@ -52,10 +52,12 @@ class OneExtra:
     i1: int
     ln: int
     ld: int
+    #: column ``z`` of ``W_down`` is zero instead (a dead neuron; ``ln = 0``, row ``z`` anything)
+    dead: bool = False
 
     @property
     def zero_row(self) -> bool:
-        return self.ln == 0
+        return self.ln == 0 and not self.dead
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,22 @@ def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
         ln, ld = -ln, -ld
     g = gcd(ln, ld)
     return OneExtra(z, i1, ln // g, ld // g), ""
+
+
+def find_dead_column(A: IntMatrix, B: IntMatrix) -> tuple[Optional[OneExtra], str]:
+    """``(extra, why not)``: the rows of ``A`` nonzero and pairwise on distinct lines, and
+    exactly one column of ``B`` zero (a dead neuron: it drops out of the ridge form as a zero
+    row would)."""
+    n = A.shape[0]
+    keys = _line_keys(A.numerators())
+    if any(key is None for key in keys) or len(set(keys)) != n:
+        return None, "a zero row or two rows on one line besides a zero column of W_down"
+    Bn = B.numerators()
+    dead = [i for i in range(n) if not any(int(x) for x in Bn[:, i].tolist())]
+    if len(dead) != 1 or n < 2:
+        return None, f"{len(dead)} zero column(s) of W_down: the linear refutation covers exactly one"
+    z = dead[0]
+    return OneExtra(z, 1 if z == 0 else 0, 0, 1, dead=True), ""
 
 
 #: Relative cost in coqc of one entry of the block (reading its residue, a sixth of a literal

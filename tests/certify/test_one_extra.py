@@ -136,6 +136,33 @@ def test_refutation_before_any_subset_search(monkeypatch, kind: str) -> None:
     assert planted.verdict == "absorbable" and planted.result == "R5", planted.reason
 
 
+@pytest.mark.parametrize("floats", [False, True])
+def test_dead_neuron_checked_by_coq(backend, floats: bool) -> None:
+    """A zero column of ``W_down`` (a dead neuron; ``W_up`` generic): the same refutation with
+    ``ln = 0``, stated for every pair whose column ``z`` of ``W_down`` is zero
+    (``cert_one_extra_res_dead_not_absorbable``); claiming it of a column that is not zero,
+    or of the layer once that column is revived, is refused."""
+    A, B = _layer(8, 20, 1, "none", floats)
+    B[:, 6] = 0
+    inst = _inst(A, B)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.width_info is not None, dec.reason
+    assert "a zero column of W_down (a dead neuron)" in dec.reason
+    assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_res_dead_not_absorbable")
+    ref = dec.width_info.one_extra
+    assert ref is not None and ref.extra.dead and ref.extra.z == 6 and ref.extra.ln == 0
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+    other = replace(ref, extra=replace(ref.extra, z=7, i1=0))
+    res = certify(inst, replace(dec, width_info=replace(dec.width_info, one_extra=other)), backend, timeout=300)
+    assert res is not None and not res.accepted
+    B2 = B.copy()
+    B2[0, 6] = 1
+    revived = _inst(A, B2)
+    res = certify(revived, replace(dec, weights_sha256=decide(revived).weights_sha256), backend, timeout=300)
+    assert res is not None and not res.accepted
+
+
 def test_tampered_refutation_rejected(backend) -> None:
     inst = _inst(*_layer(8, 20, 2, "zero"))
     dec = decide(inst)

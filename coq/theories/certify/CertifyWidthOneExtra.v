@@ -104,6 +104,13 @@ Definition check_one_extra (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB
 Definition row_multiple (d z i1 : nat) (ln ld : Z) (A : mat) : Prop :=
   forall q, (q < d)%nat -> A z q = (IZR ln / IZR ld * A i1 q)%R.
 
+(** Column [z] of [B] is zero: neuron [z] is dead whatever its row of [A]. *)
+Definition col_zero (d z : nat) (B : mat) : Prop := forall p, (p < d)%nat -> B p z = 0%R.
+
+(** The relation a one-extra certificate needs: [row_multiple], or [ln = 0] and [col_zero]. *)
+Definition extra_relation (d z i1 : nat) (ln ld : Z) (A B : mat) : Prop :=
+  row_multiple d z i1 ln ld A \/ (ln = 0%Z /\ col_zero d z B).
+
 (** ** The computed block data are the integer data mod [p] *)
 
 Section BlockData.
@@ -212,9 +219,9 @@ Theorem one_extra_core (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
   (forall i j, (i < n)%nat -> (j < length C)%nat -> A i (nth j C O) = zmat dA eA i j) ->
   (forall i j, (i < n)%nat -> (j < length C2)%nat -> A i (nth j C2 O) = zmat dA eA2 i j) ->
   (forall l i, (l < length R1)%nat -> (i < n)%nat -> B (nth l R1 O) i = zmat_t dB eBt l i) ->
-  row_multiple d z i1 ln ld A -> ~ absorbable_ungated relu d n n identity A B.
+  extra_relation d z i1 ln ld A B -> ~ absorbable_ungated relu d n n identity A B.
 Proof.
-  intros HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB Hrow Habs.
+  intros HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB Hrel Habs.
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
   set (k := (n - 1)%nat).
   set (r1 := length R1). set (c := length C).
@@ -276,7 +283,7 @@ Proof.
       unfold Rdiv. simpl IZR. apply Rmult_0_l. }
     exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
     rewrite (VG t l Ht Hl1). exact Hnz. }
-  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrow) as Hgrp.
+  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrel) as Hgrp.
   apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
   destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
   assert (Hr0 : r = 0%nat) by lia. subst r.
@@ -354,7 +361,7 @@ Proof.
   - intros i j Hi Hj. rewrite (HA i j Hi Hj). reflexivity.
   - intros i j Hi Hj. rewrite (HA i j Hi Hj). reflexivity.
   - intros l i Hl Hi. rewrite (HB l i Hl Hi). reflexivity.
-  - exact Hrow.
+  - left. exact Hrow.
 Qed.
 
 End Cert.

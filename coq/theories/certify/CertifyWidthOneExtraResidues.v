@@ -12,8 +12,10 @@
     [cert_one_extra_res_not_absorbable]: for every pair whose numerators on the block are
     congruent to the data ([CertifyResidues.agrees_up_mod], [agrees_down_mod]) and whose
     row [z] is [ln / ld] times row [i1]: not absorbable at width [n].  The numerators may
-    have any size.  Example: [one_extra_res_example], a [3 x 5] layer with a zero row, whose
-    premises its integer weights satisfy ([one_extra_res_example_agrees]). *)
+    have any size.  [cert_one_extra_res_dead_not_absorbable]: the same for a dead neuron
+    (column [z] of [W_down] zero, [ln = 0]).  Examples: [one_extra_res_example], a [3 x 5]
+    layer with a zero row, whose premises its integer weights satisfy
+    ([one_extra_res_example_agrees]); [one_extra_res_dead_example], one with a dead neuron. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations IntSums Modular CheckNoSubset
@@ -77,15 +79,15 @@ End Transport.
 
 (** ** The certificate lemma *)
 
-Theorem cert_one_extra_res_not_absorbable (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
+Lemma one_extra_res_sound (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
     (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
     (Ys : list (list (list int))) (As : list (list int)) :
   check_one_extra_res d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
   forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
-  agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A ->
+  agrees_down_mod n R1 dB q CBq B -> extra_relation d z i1 ln ld A B ->
   ~ absorbable_ungated relu d n n identity A B.
 Proof.
-  intros Hchk A B [eA [CA HA]] [eA2 [CA2 HA2]] [eBt [CB HB]] Hrow.
+  intros Hchk A B [eA [CA HA]] [eA2 [CA2 HA2]] [eBt [CB HB]] Hrel.
   unfold check_one_extra_res in Hchk. cbv zeta in Hchk.
   apply andb_prop in Hchk as [Hchk Hgr]. apply andb_prop in Hgr as [Hg Hr].
   apply check_refute_raw_sound in Hr.
@@ -124,6 +126,31 @@ Proof.
   - apply (congr_trans _ _ (eL1f z i1 ln ld dA dB R1 C (zentry RAq) (zentry CBq))).
     + exact (congr_L n z i1 ln ld dA dB R1 C RAq CBq q Hq Hz HlB).
     + exact (eL1f_congr z i1 ln ld dA dB R1 C _ _ _ _ _ CA CB).
+Qed.
+
+Theorem cert_one_extra_res_not_absorbable (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
+    (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  check_one_extra_res d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
+  forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
+  agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A ->
+  ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  intros H A B HA HA2 HB Hrow. exact (one_extra_res_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+                                        H A B HA HA2 HB (or_introl Hrow)).
+Qed.
+
+(** A dead neuron: column [z] of [W_down] zero ([ln = 0]; row [z] of [W_up] is anything). *)
+Theorem cert_one_extra_res_dead_not_absorbable (d n z i1 : nat) (ld : Z) (R1 C C2 : list nat)
+    (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  check_one_extra_res d n z i1 0 ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
+  forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
+  agrees_down_mod n R1 dB q CBq B -> col_zero d z B ->
+  ~ absorbable_ungated relu d n n identity A B.
+Proof.
+  intros H A B HA HA2 HB Hcol. exact (one_extra_res_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+                                        H A B HA HA2 HB (or_intror (conj eq_refl Hcol))).
 Qed.
 
 (** ** Example: [d = 3], [n = 5], row 2 of [W_up] zero *)
@@ -178,4 +205,23 @@ Proof.
   - intros j Hj. unfold mat_of_rows.
     destruct j as [|[|[|j]]]; try lia; replace (zentry ex_A 2 _) with 0%Z by reflexivity;
       unfold Rdiv; ring.
+Qed.
+
+(** The same layer with row 2 of [W_up] [[-8; -9; -6]] and column 2 of [W_down] zero. *)
+Definition ex_RAq_dead : list (list int) :=
+  [[7; 3; 0]; [765; 765; 760]; [761; 760; 763]; [6; 3; 8]; [0; 2; 9]]%uint63.
+Definition ex_RAp_dead : list (list int) :=
+  [[7; 3]; [686921799; 686921799]; [686921795; 686921794]; [6; 3]; [0; 2]]%uint63.
+Definition ex_CBq_dead : list (list int) :=
+  [[4; 765; 7]; [3; 6; 1]; [0; 0; 0]; [1; 760; 5]; [8; 767; 4]]%uint63.
+
+Example one_extra_res_dead_example : forall A B : mat,
+  agrees_up_mod 5 [0; 1; 2]%nat 1 769%uint63 ex_RAq_dead A ->
+  agrees_up_mod 5 [0; 1]%nat 1 686921803%uint63 ex_RAp_dead A ->
+  agrees_down_mod 5 [0; 1; 2]%nat 1 769%uint63 ex_CBq_dead B -> col_zero 3 2 B ->
+  ~ absorbable_ungated relu 3 5 5 identity A B.
+Proof.
+  exact (cert_one_extra_res_dead_not_absorbable 3 5 2 0 1 [0; 1; 2]%nat [0; 1; 2]%nat [0; 1]%nat 1 1
+           ex_RAq_dead ex_RAp_dead ex_CBq_dead 686921803%uint63 769%uint63 [774; 98]%uint63
+           [634; 819]%uint63 ex_Ys ex_As ltac:(vm_compute; reflexivity)).
 Qed.

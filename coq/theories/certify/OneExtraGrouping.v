@@ -1,8 +1,9 @@
 (** * A layer with one extra row: its grouping and ridge form on a block
 
     Row [z] of [A] is [lam a_(i1)] with [lam = ln / ld] ([lam = 0]: a zero row,
-    a pruned neuron; [lam <> 0]: a row on the line of row [i1]); the other rows
-    are the [k = n - 1] classes, class [t] holding row [rep t].
+    a pruned neuron; [lam <> 0]: a row on the line of row [i1]), or [ln = 0] and
+    column [z] of [B] is zero (a dead neuron); the other rows are the [k = n - 1]
+    classes, class [t] holding row [rep t].
     [one_extra_grouping]: this is a [RidgeForm.grouping] (ReLU).  On a block
     (rows [R1] of the output, columns [C] of the input) its [U], [G], [L] are the
     integer data [eU], [eG], [eL] over [dA], [ld dB], [ld dA dB]
@@ -67,7 +68,10 @@ Variable Hz : (z < n)%nat.
 Variable Hi1 : (i1 < n)%nat.
 Variable Hzi : z <> i1.
 Variable Hld : (0 < ld)%Z.
-Variable Hrow : forall q, (q < d)%nat -> A z q = lamr * A i1 q.
+(** Row [z] of [A] is [lamr] times row [i1], or neuron [z] is dead: [ln = 0] and column [z]
+    of [B] is zero (then row [z] of [A] is anything). *)
+Variable Hrel : (forall q, (q < d)%nat -> A z q = lamr * A i1 q) \/
+                (ln = 0%Z /\ forall p, (p < d)%nat -> B p z = 0).
 
 Lemma lamr_zero : ln = 0%Z -> lamr = 0.
 Proof. intros H. unfold lamr, Rdiv. rewrite H. simpl IZR. apply Rmult_0_l. Qed.
@@ -94,12 +98,14 @@ Proof.
   split; [|split; [|split; reflexivity]].
   - intros i Hi Hc. unfold cls1, lam1 in *. destruct (Nat.eqb_spec i z) as [->|Hne].
     + destruct (Z.eqb_spec ln 0) as [E|E]; [unfold kk in Hc; lia|].
+      destruct Hrel as [Hrow|[E0 _]]; [|contradiction].
       split; [exact (lamr_nonzero E)|]. intros j Hj. rewrite (Hrow j Hj). unfold U1.
       rewrite rep_idx by (intros ->; apply Hzi; reflexivity). reflexivity.
     + split; [lra|]. intros j Hj. unfold U1. rewrite rep_idx by exact Hne. ring.
   - intros i Hi Hc. unfold cls1 in Hc. destruct (Nat.eqb_spec i z) as [->|Hne].
     + destruct (Z.eqb_spec ln 0) as [E|E].
-      * left. intros j Hj. rewrite (Hrow j Hj), (lamr_zero E). ring.
+      * destruct Hrel as [Hrow|[_ Hcol]]; [left | right; exact Hcol].
+        intros j Hj. rewrite (Hrow j Hj), (lamr_zero E). ring.
       * pose proof (idx_lt n z i1 Hi1 (fun e => Hzi (eq_sym e)) Hz). unfold kk in Hc. lia.
     + pose proof (idx_lt n z i Hi Hne Hz). unfold kk in Hc. lia.
 Qed.
