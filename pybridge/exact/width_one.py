@@ -144,8 +144,7 @@ def find_dead_column(A: IntMatrix, B: IntMatrix) -> tuple[Optional[OneExtra], st
     keys = _line_keys(A.numerators())
     if any(key is None for key in keys) or len(set(keys)) != n:
         return None, "a zero row or two rows on one line besides a zero column of W_down"
-    Bn = B.numerators()
-    dead = [i for i in range(n) if not any(int(x) for x in Bn[:, i].tolist())]
+    dead = np.flatnonzero(~(B.numerators() != 0).any(axis=0)).tolist()
     if len(dead) != 1 or n < 2:
         return None, f"{len(dead)} zero column(s) of W_down: the linear refutation covers exactly one"
     z = dead[0]
