@@ -1,11 +1,16 @@
 (** * Certificates: a ReLU layer with one extra row is not absorbable at width [n]
 
     Issue 20 item 3: a layer with one zero row of [W_up] (a pruned neuron,
-    [ln = 0]) or one row on the line of another ([a_z = (ln / ld) a_(i1)])
-    has [k = n - 1] ridge classes ([OneExtraGrouping.v]), and R8
-    ([R8.relu_absorbable_iff_width]) at width [n = k + 1] leaves [r = 0] and
-    [|T| <= 1], which [RefuteOneExtra.check_refute_block] refutes on a block.
+    [ln = 0]), one row on the line of another ([a_z = (ln / ld) a_(i1)]) or one
+    zero column of [W_down] (a dead neuron; [extra_relation]) has [k = n - 1]
+    ridge classes ([OneExtraGrouping.v]), and R8 ([R8.relu_absorbable_iff_width])
+    at width [n = k + 1] leaves [r = 0] and [|T| <= 1], which
+    [RefuteOneExtra.check_refute_block] refutes on a block.
 
+    [one_extra_core]: the argument over the block's integer numerators, with
+    genericity read on any columns [C2] and the refutation's data congruent
+    modulo [q]; [CertifyWidthOneExtraResidues.v] applies it to residues (the
+    form certificates use).
     [cert_one_extra_not_absorbable]: from columns [C] of [W_up] ([RA], all [n]
     rows) and rows [R1] of [W_down] ([CB], all [n] columns), the relation of
     rows [z] and [i1], the genericity of the [k] classes on the block
@@ -16,9 +21,8 @@
     ratios), the refutation mod [q] below [2^21] ([check_refute_raw]: dot
     products summed unreduced); the block's [U], [G], [L] are computed by
     [check_one_extra] from [RA] and [CB].
-    [cert_one_extra_coded_not_absorbable] (the form certificates use): the same
-    with the block written as codes of [+- m 2^e] ([CodedData.dval]), decoded
-    by the VM ([decode]). *)
+    [cert_one_extra_coded_not_absorbable]: the same with the block written as
+    codes of [+- m 2^e] ([CodedData.dval]), decoded by the VM ([decode]). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
 From Absorb Require Import Sums Blocks ActivationDefs Activations.
