@@ -38,16 +38,19 @@ from typing import Optional
 
 from pybridge.activations import Activation, qualified
 from pybridge.decision.subset_search import search_subset
+from pybridge.errors import InputError
 from pybridge.exact.linalg import invert, matmul, matvec
 from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
 from pybridge.exact.ridge_form import ClassKind, RidgeForm, canonical_form
 from pybridge.exact.width import (
+    WITNESS_MAX_D,
     best_data_exhaustive,
     condition_for,
     exhaustive_feasible,
     explicit_block,
     heuristic_data,
     heuristic_lower,
+    witness_feasible,
 )
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
 from pybridge.exact.width_one import find_dead_column, find_one_extra, refute
@@ -147,6 +150,10 @@ def decide_form(form: RidgeForm, m: int) -> tuple[str, WidthInfo, str]:
     lower = heuristic_lower(form)
     if lower > m:  # the exact witnesses cannot fit: skip computing them
         return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), f"{beyond} at least {lower} > {m}"
+    if not witness_feasible(form):
+        return "undecided", WidthInfo(width=m, form=form, reason="exhaustive"), (
+            f"{beyond} at least {lower} <= {m}, but their exact data (an integer echelon form of size "
+            f"{form.d}) are beyond the budget in dimension {form.d} > {WITNESS_MAX_D}")
     data = heuristic_data(form)
     if data.width(k) <= m:
         return "absorbable", _absorbable_info(form, m, data), \
@@ -166,6 +173,11 @@ def min_width_info(form: RidgeForm) -> WidthInfo:
         w = data.width(k)
         lower, upper, reason = w, w, f"exhaustive search over all (T, S) for k = {k}"
     else:
+        if not witness_feasible(form):
+            raise InputError(
+                f"the least absorbing width of this block ({k} ridges in dimension {form.d}) needs an explicit "
+                f"witness whose exact data are beyond the budget in dimension > {WITNESS_MAX_D}; decide one width "
+                "instead (--width m)")
         data = heuristic_data(form)
         lower = k + 1 if status in ("none", "none_trivial") else k
         upper = max(lower, data.width(k))

@@ -384,6 +384,18 @@ def best_data_exhaustive(form: RidgeForm) -> WidthData:
     raise ArithmeticError("the modular rank bounds did not meet the exact data for any prime tried")
 
 
+#: The cheap witnesses' exact data (:func:`condition_for`: a fraction-free echelon form of a
+#: ``(|T| + d) x d`` integer matrix whose entries grow with ``d``) take 0.3 s at ``d = 64``,
+#: 4 s at ``d = 128`` and grow about 15-fold per doubling (an hour or more at ``d = 768``):
+#: beyond this dimension they are not attempted.
+WITNESS_MAX_D = 192
+
+
+def witness_feasible(form: RidgeForm) -> bool:
+    """:func:`heuristic_data` fits the budget (:data:`WITNESS_MAX_D`)."""
+    return form.d <= WITNESS_MAX_D
+
+
 def heuristic_lower(form: RidgeForm) -> int:
     """A lower bound on the width of both of :func:`heuristic_data`'s choices, from ranks
     modulo a prime (at most the ranks over Q): ``k + 2 rank(L)`` for ``T = S = {}`` and

@@ -207,3 +207,27 @@ def test_pruned_gelu_layer_skips_the_exact_witnesses(monkeypatch):
     dec = decide(Instance(resolve("gelu_tanh"), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True)))
     assert dec.verdict == "undecided" and dec.result == "R8'", dec.reason
     assert "need width at least" in dec.reason and "> 96" in dec.reason
+
+
+def test_witness_beyond_budget_is_refused_not_computed(monkeypatch):
+    """Past ``WITNESS_MAX_D`` the cheap witnesses' exact data (an hour or more at GPT-2 size)
+    are never computed: ``--min-width`` is a one-line input error, a width they would reach
+    is ``undecided``, and both come at once."""
+    import pybridge.decision.width_route as wr
+    from pybridge.errors import InputError
+    from pybridge.exact.width import WITNESS_MAX_D
+
+    def exact_witnesses(*_a, **_k):
+        raise AssertionError("exact witnesses computed beyond the budget")
+
+    monkeypatch.setattr(wr, "heuristic_data", exact_witnesses)
+    d, n = WITNESS_MAX_D + 8, 2 * WITNESS_MAX_D
+    rng = np.random.default_rng(4)
+    A = (rng.standard_normal((n, d)) * 0.02).astype(np.float32)
+    B = (rng.standard_normal((d, n)) * 0.02).astype(np.float32)
+    inst = Instance(resolve("relu"), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True))
+    with pytest.raises(InputError, match="decide one width instead"):
+        decide(inst, min_width=True)
+    dec = decide(inst, width=n + d)
+    assert dec.verdict == "undecided" and "beyond the budget in dimension" in dec.reason, dec.reason
+    assert decide(inst).verdict == "not_absorbable"  # width n: R5, untouched
