@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pybridge.certify.encoding import CoqWriter, columns, nat_list
+from pybridge.certify.encoding import CoqWriter, nat_list
 from pybridge.certify.kinds import CannotCertify, Certificate, OneExtraBlock
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtraRefutation
@@ -41,13 +41,6 @@ STATEMENT = _AGREE + "row_multiple d z i1 ln ld A" + _VERDICT
 DEAD_STATEMENT = _AGREE + "col_zero d z B" + _VERDICT
 
 
-def residues(num: np.ndarray, m: int) -> np.ndarray:
-    """``num mod m`` in ``[0, m)`` as ``int64`` (numerators of any size: object arrays too)."""
-    if num.dtype == object:
-        return np.array([[int(x) % m for x in r] for r in num.tolist()], dtype=np.int64).reshape(num.shape)
-    return np.remainder(num, m).astype(np.int64)
-
-
 def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: IntMatrix, B: IntMatrix) -> None:
     """The data the statement names: ``d n z i1 ln ld R1 C C2 dA dB p q RAq RAp CBq``
     (``A``: the ``n x |C|`` block of ``W_up``, ``B``: the ``|R1| x n`` block of ``W_down``;
@@ -55,10 +48,7 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
     :class:`CannotCertify` when ``C2`` names a column outside ``C``."""
     if not set(blk.C2) <= set(blk.C):
         raise CannotCertify("the genericity columns of a one-extra-row certificate lie outside its block")
-    num = A.numerators()
     pos = [blk.C.index(j) for j in blk.C2]
-    cb = columns(B)
-    cbn = cb if isinstance(cb, np.ndarray) else np.array(cb, dtype=object)
     with w.data():
         w.nat("d", d)
         w.nat("n", n)
@@ -73,9 +63,9 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
         w.z("dB", B.den)
         w.add(f"Definition p : int := {blk.p}%uint63.")
         w.add(f"Definition q : int := {blk.q}%uint63.")
-        w.rows("RAq", residues(num, blk.q), unsigned=True)
-        w.rows("RAp", residues(num[:, pos], blk.p), unsigned=True)
-        w.rows("CBq", residues(cbn, blk.q), unsigned=True)
+        w.rows("RAq", A.mod(blk.q), unsigned=True)
+        w.rows("RAp", np.ascontiguousarray(A.mod(blk.p)[:, pos]), unsigned=True)
+        w.rows("CBq", np.ascontiguousarray(B.mod(blk.q).T), unsigned=True)
 
 
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:

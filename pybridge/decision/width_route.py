@@ -53,7 +53,7 @@ from pybridge.exact.width import (
     witness_feasible,
 )
 from pybridge.exact.width_evidence import NoSubsetAtK, WidthInfo, WidthReason
-from pybridge.exact.width_one import find_dead_column, find_one_extra, refute
+from pybridge.exact.width_one import OneExtra, find_one_extra, refute
 from pybridge.model import Decision, Instance
 
 METHOD = "canonical ridge form and R8 width search, exact"
@@ -287,13 +287,13 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
     kind = _classes(inst.activation)
     if kind != "lines" or inst.skip is not None or inst.has_bias or m != inst.n:
         return None
-    A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
-    if find_one_extra(A)[0] is None and find_dead_column(A, B)[0] is None:
+    extra, _ = find_one_extra(scale_matrix(inst.W_up), scale_matrix(inst.W_down))
+    if extra is None:
         return None
     form = canonical_form(inst.W_up, inst.W_down, kind)
     if not _one_extra_applies(inst, form, m, kind):
         return None
-    verdict, info, why = _one_extra(inst, WidthInfo(width=m, form=form, reason="exhaustive"), "")
+    verdict, info, why = _one_extra(inst, WidthInfo(width=m, form=form, reason="exhaustive"), "", extra)
     if verdict != "not_absorbable":
         return None
     return _width_decision(inst, kind, m, verdict, info, _head(inst, form, kind) + why, _base(base))
@@ -311,14 +311,15 @@ def _one_extra_applies(inst: Instance, form: RidgeForm, m: int, kind: ClassKind)
             and not any(form.shift) and not exhaustive_feasible(form))
 
 
-def _one_extra(inst: Instance, info: WidthInfo, why: str) -> tuple[str, WidthInfo, str]:
+def _one_extra(inst: Instance, info: WidthInfo, why: str, extra: Optional[OneExtra] = None
+               ) -> tuple[str, WidthInfo, str]:
     """Width ``n = k + 1`` with one zero row or one row on another's line (ReLU, bias-free,
     identity skip): the linear refutation of every ``(T, S)`` (:mod:`pybridge.exact.width_one`),
     or ``undecided`` with what is missing."""
     A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
-    extra, no = find_one_extra(A)
+    no = ""
     if extra is None:
-        extra, _ = find_dead_column(A, B)
+        extra, no = find_one_extra(A, B)
     if extra is None:
         return "undecided", info, f"{why}; width k + 1: {no}"
     ref, no = refute(A, B, extra)

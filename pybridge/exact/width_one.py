@@ -102,9 +102,11 @@ def _line_keys(num: np.ndarray) -> list[Optional[bytes | tuple[int, ...]]]:
     return [_key(r) if any(r) else None for r in rows]
 
 
-def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
+def find_one_extra(A: IntMatrix, B: Optional[IntMatrix] = None) -> tuple[Optional[OneExtra], str]:
     """``(extra, why not)``: the rows of ``A`` are pairwise on distinct lines except exactly
-    one zero row or exactly one pair on one line."""
+    one zero row or exactly one pair on one line; or (given ``B``) they all are, and exactly
+    one column of ``B`` is zero (a dead neuron: it drops out of the ridge form as a zero row
+    would)."""
     num = A.numerators()
     n = num.shape[0]
     keys = _line_keys(num)
@@ -118,14 +120,18 @@ def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
             pairs.append((seen[key], i))
         else:
             seen[key] = i
-    if len(zeros) + len(pairs) != 1:
-        return None, (f"{len(zeros)} zero row(s) and {len(pairs)} row(s) on another row's line: "
-                      "the linear refutation covers exactly one")
+    found = f"{len(zeros)} zero row(s) and {len(pairs)} row(s) on another row's line"
+    dead: list[int] = []
+    if not zeros and not pairs and B is not None:
+        dead = np.flatnonzero(~(B.numerators() != 0).any(axis=0)).tolist()
+        found += f", {len(dead)} zero column(s) of W_down"
+    if len(zeros) + len(pairs) + len(dead) != 1:
+        return None, f"{found}: the linear refutation covers exactly one"
     if n < 2:
         return None, "fewer than two rows"
-    if zeros:
-        z = zeros[0]
-        return OneExtra(z, 1 if z == 0 else 0, 0, 1), ""
+    if zeros or dead:
+        z = (zeros or dead)[0]
+        return OneExtra(z, 1 if z == 0 else 0, 0, 1, dead=bool(dead)), ""
     i1, z = pairs[0]
     a, b = num[z].tolist(), num[i1].tolist()
     j = next(q for q, x in enumerate(b) if x != 0)
@@ -134,21 +140,6 @@ def find_one_extra(A: IntMatrix) -> tuple[Optional[OneExtra], str]:
         ln, ld = -ln, -ld
     g = gcd(ln, ld)
     return OneExtra(z, i1, ln // g, ld // g), ""
-
-
-def find_dead_column(A: IntMatrix, B: IntMatrix) -> tuple[Optional[OneExtra], str]:
-    """``(extra, why not)``: the rows of ``A`` nonzero and pairwise on distinct lines, and
-    exactly one column of ``B`` zero (a dead neuron: it drops out of the ridge form as a zero
-    row would)."""
-    n = A.shape[0]
-    keys = _line_keys(A.numerators())
-    if any(key is None for key in keys) or len(set(keys)) != n:
-        return None, "a zero row or two rows on one line besides a zero column of W_down"
-    dead = np.flatnonzero(~(B.numerators() != 0).any(axis=0)).tolist()
-    if len(dead) != 1 or n < 2:
-        return None, f"{len(dead)} zero column(s) of W_down: the linear refutation covers exactly one"
-    z = dead[0]
-    return OneExtra(z, 1 if z == 0 else 0, 0, 1, dead=True), ""
 
 
 #: Relative cost in coqc of one entry of the block (reading its residue, a sixth of a literal

@@ -267,11 +267,11 @@ def test_block_residues_any_size(backend) -> None:
     assert ref is not None and len(ref.C2) >= 2 and set(ref.C2) <= set(ref.C)
     res = certify(inst, dec, backend, timeout=300)
     assert res is not None and res.accepted, res and res.message
-    from pybridge.certify.width_one import build_one_extra, residues
+    from pybridge.certify.width_one import build_one_extra
     src = build_one_extra(inst, ref).source
     assert "Definition RAq" in src and "Definition E : int" not in src
     num = ref.A.numerators()
-    assert int(residues(num, ref.q)[2, 0]) == int(num[2, 0]) % ref.q and int(num[2, 0]) % ref.q != int(num[2, 0])
+    assert int(ref.A.mod(ref.q)[2, 0]) == int(num[2, 0]) % ref.q and int(num[2, 0]) % ref.q != int(num[2, 0])
     other = replace(ref, q=ref.q + 2)  # another modulus: the claim's residues are the instance's mod q + 2
     res = certify(inst, replace(dec, width_info=replace(dec.width_info, one_extra=other)), backend, timeout=300)
     assert res is not None and not res.accepted

@@ -72,7 +72,7 @@ Lemma eL1f_congr eA eA' eB eB' : congr P eA eA' -> congr P eB eB' ->
 Proof.
   intros HA HB l j. unfold eL1f. destruct (_ && _); [|reflexivity].
   apply mod_add_congr; [reflexivity|]. destruct (Z.ltb ln 0); [|reflexivity].
-  apply mod_mul_congr; [apply mod_mul_congr; [reflexivity | apply HB] | apply HA].
+  apply mul3_congr; [reflexivity | apply HB | apply HA].
 Qed.
 
 End Transport.
