@@ -4,7 +4,8 @@ Cases are generated in memory as float32 arrays read exactly (``ArrayMatrix``, a
 checkpoint is read): a generic ReLU layer, the same with one zero row of ``W_up``
 (a pruned neuron), with one zero column of ``W_down`` (a dead neuron), with duplicate rows,
 a square layer whose rows are all identical, and a stride-0 view (``numpy.broadcast_to``)
-of one row.
+of one row; and GPT-2's activation (``gelu_tanh``, R8'): generic, one zero row, one row the
+negative of another.
 
     PYBRIDGE_ROOT=/work/wt/lib .venv/bin/python bench/bench_nongeneric.py [--no-prove] [--case NAME ...]
 
@@ -58,6 +59,23 @@ def duplicate_rows(d: int, n: int) -> Instance:
     return _instance("relu", A, B)
 
 
+def generic_gelu(d: int, n: int) -> Instance:
+    A, B = _random(d, n)
+    return _instance("gelu_tanh", A, B)
+
+
+def zero_row_gelu(d: int, n: int) -> Instance:
+    A, B = _random(d, n)
+    A[n // 2] = 0
+    return _instance("gelu_tanh", A, B)
+
+
+def opposite_rows_gelu(d: int, n: int) -> Instance:
+    A, B = _random(d, n)
+    A[1] = -A[0]
+    return _instance("gelu_tanh", A, B)
+
+
 def dead_column(d: int, n: int) -> Instance:
     A, B = _random(d, n)
     B[:, n // 2] = 0
@@ -87,6 +105,9 @@ CASES: dict[str, tuple[Callable[[int, int], Instance], int, int]] = {
     "zero_row_768x3072": (zero_row, 768, 3072),
     "dead_768x3072": (dead_column, 768, 3072),
     "duplicate_768x3072": (duplicate_rows, 768, 3072),
+    "generic_gelu_768x3072": (generic_gelu, 768, 3072),
+    "zero_row_gelu_768x3072": (zero_row_gelu, 768, 3072),
+    "opposite_gelu_768x3072": (opposite_rows_gelu, 768, 3072),
 }
 
 

@@ -16,7 +16,8 @@ from dataclasses import replace
 from pybridge.certify.encoding import CoqWriter, columns
 from pybridge.certify.kinds import CannotCertify, Certificate
 from pybridge.certify.pieces import write_inverse_check, write_skip
-from pybridge.certify.width import PM_FACTS, build_r8
+from pybridge.certify.pm_facts import PM_FACTS
+from pybridge.certify.width import build_r8
 from pybridge.exact.linalg import invert, matmul
 from pybridge.exact.modular import scale_matrix
 from pybridge.exact.width_evidence import WidthInfo

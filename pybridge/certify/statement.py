@@ -36,7 +36,7 @@ from pybridge.certify.coded import coding
 from pybridge.certify.encoding import CoqWriter, MalformedData, columns, data_region, digest
 from pybridge.certify.kinds import Certificate, Extract
 from pybridge.certify.pieces import RESIDUE_AGREEMENT, residues_valid, write_block, write_block_residues
-from pybridge.certify.width_one import DEAD_STATEMENT, MODULES, STATEMENT, write_statement_data
+from pybridge.certify.width_one import MODULES, one_extra_facts, statement, write_statement_data
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
 
@@ -363,11 +363,16 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
     """One-extra-row certificates (``CertifyWidthOneExtraResidues``): "not absorbable at width n"
     for every pair agreeing with the instance's own residues on the certificate's block, whose row
     ``z`` is ``ln / ld`` times row ``i1`` -- offered only when the instance's ``W_up`` satisfies
-    that relation exactly and the block's indices are valid (so the claim is about the instance)."""
+    that relation exactly and the block's indices are valid (so the claim is about the instance).
+    ReLU, or the GELU family with the extra row zero, dead or ``+-`` row ``i1`` (``|ln| = ld``)."""
     blk = cert.one_extra
     d, n = inst.d, inst.n
-    if (blk is None or decision.verdict != "not_absorbable" or _widths(inst, decision)[0] != n
-            or inst.activation.name != "relu" or inst.has_bias or inst.skip is not None):
+    facts = one_extra_facts(inst.activation.name)
+    if (blk is None or facts is None or decision.verdict != "not_absorbable" or _widths(inst, decision)[0] != n
+            or inst.has_bias or inst.skip is not None):
+        return
+    sigma, pm = facts
+    if pm is not None and not (blk.ln == 0 or abs(blk.ln) == blk.ld):
         return
     idx_ok = all(len(set(ix)) == len(ix) and all(0 <= q < d for q in ix) for ix in (blk.R1, blk.C, blk.C2))
     if not idx_ok or not (0 <= blk.z < n and 0 <= blk.i1 < n and blk.z != blk.i1 and blk.ld > 0):
@@ -387,7 +392,7 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
 
     def write(w: CoqWriter) -> None:
         write_statement_data(w, d, n, blk, Ab, Bb)
-    yield (DEAD_STATEMENT if blk.dead else STATEMENT), MODULES, write
+    yield statement(sigma, blk.dead), MODULES + (pm.modules if pm else ()), write
 
 
 def any_skip_claims(inst: Instance, decision: Decision) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:

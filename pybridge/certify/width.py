@@ -45,6 +45,7 @@ from pybridge.certify.coded import coding
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
 from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
+from pybridge.certify.pm_facts import PM_FACTS, PmFacts
 from pybridge.certify.rank import GroupingData, enum_ts, rank_term, shifted_int
 from pybridge.certify.width_one import LIBRARY_FILE as ONE_EXTRA_FILE
 from pybridge.certify.width_one import build_one_extra
@@ -57,17 +58,6 @@ from pybridge.exact.width import WidthData
 from pybridge.exact.width_evidence import WidthInfo
 from pybridge.model import Decision, Instance
 
-#: Coq facts per activation of the GELU family: (sigma, odd part, sigma 0 = 0, ridge uniqueness, modules).
-PM_FACTS: dict[str, tuple[str, str, str, str, tuple[str, ...]]] = {
-    "gelu": ("gelu", "gelu_odd_part", "gelu_zero", "gelu_even_part_unique", ()),
-    "gelu_tanh": ("gelu_tanh", "gelu_tanh_odd_part", "gelu_tanh_zero", "gelu_tanh_ridge_unique",
-                  ("GeluTanhRidge",)),
-    "silu": ("silu", "silu_odd_part", "(proj2 silu_vanishing)", "silu_ridge_unique", ("SiluRidge",)),
-    "quick_gelu": ("quick_gelu", "quick_gelu_odd_part", "quick_gelu_zero", "quick_gelu_ridge_unique",
-                   ("MoreActivationDefs", "MoreActivations", "QuickGeluRidge")),
-    "gelu_fast": ("gelu_fast", "gelu_fast_odd_part", "gelu_fast_zero", "gelu_fast_ridge_unique",
-                  ("MoreActivationDefs", "MoreActivations", "GeluFastRidge")),
-}
 #: R9 per activation: (library file, (=>) property on generic_bias_lines, below-n property, modules).
 R9_FACTS: dict[str, tuple[str, str, str, tuple[str, ...]]] = {
     "relu": ("bias/ReluBias.v", "relu_bias_lines_property", "relu_bias_below_property", ()),
@@ -194,7 +184,7 @@ def form_int_parts(form: RidgeForm, extra_rows: Sequence[Sequence[Fraction]]) ->
     return U, IntMatrix.from_numerators(Gn, form.Gi.den)
 
 
-def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[tuple[str, str, str, str, tuple[str, ...]]]]:
+def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[PmFacts]]:
     name = inst.activation.name
     pm = PM_FACTS.get(name)
     extra = (pm[4] if pm else ()) + R8_MODULES + (("RankSparse",) if library_has(SPARSE_FILE) else ())
@@ -247,7 +237,7 @@ def sparse_entries(g: GroupingData, d: int, m: int) -> Optional[list[SparseEntry
 
 
 def _rank_term(w: CoqWriter, g: GroupingData, d: int, m: int, sigma: str,
-               pm: Optional[tuple[str, str, str, str, tuple[str, ...]]]) -> str:
+               pm: Optional[PmFacts]) -> str:
     """The refutation at width ``m`` (every ``(T, S)``): sparse entries
     (``RankSparse.cert_r8_rank_sparse_*``: a few small integers per pair, checked in seconds
     where the dense ones take hours at ``d = 300``) when they apply, else

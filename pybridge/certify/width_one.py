@@ -1,4 +1,4 @@
-"""Coq certificate: a ReLU layer with one extra row is not absorbable at width ``n``.
+"""Coq certificate: a ReLU or GELU-family layer with one extra row is not absorbable at width ``n``.
 
 ``CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable`` (issue 20 item 3): the
 certificate carries columns ``C`` of ``W_up`` (all ``n`` rows, ``RAq``) and rows ``R1`` of
@@ -14,16 +14,21 @@ the basis functionals ``Ys`` and one combination per class ``As``
       agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A ->
       ~ absorbable_ungated relu d n n identity A B
 
+The GELU family (R8', classes by sign) has the same statement with its ``sigma``
+(``cert_one_extra_res_pm_not_absorbable``, the extra row zero or ``+-`` row ``i1``: ``|ln| = ld``).
 The expected statement (:func:`pybridge.certify.statement.one_extra_claims`) writes the
 block's residues and the relation from the instance itself.
 """
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from pybridge.certify.encoding import CoqWriter, nat_list
 from pybridge.certify.kinds import CannotCertify, Certificate, OneExtraBlock
+from pybridge.certify.pm_facts import PM_FACTS, PmFacts
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtraRefutation
 from pybridge.model import Instance
@@ -33,12 +38,25 @@ MODULES = ("RidgeForm", "R8", "RefuteOneExtra", "OneExtraGrouping", "CertifyResi
 LIBRARY_FILE = "certify/CertifyWidthOneExtraResidues.v"
 LEMMA = "cert_one_extra_res_not_absorbable"
 DEAD_LEMMA = "cert_one_extra_res_dead_not_absorbable"
+PM_LEMMA = "cert_one_extra_res_pm_not_absorbable"
+PM_DEAD_LEMMA = "cert_one_extra_res_pm_dead_not_absorbable"
 _AGREE = ("forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A -> "
           "agrees_down_mod n R1 dB q CBq B -> ")
-_VERDICT = " -> ~ absorbable_ungated relu d n n identity A B"
-STATEMENT = _AGREE + "row_multiple d z i1 ln ld A" + _VERDICT
-#: a dead neuron: column ``z`` of ``W_down`` zero (``ln = 0``)
-DEAD_STATEMENT = _AGREE + "col_zero d z B" + _VERDICT
+
+
+def one_extra_facts(activation: str) -> Optional[tuple[str, Optional[PmFacts]]]:
+    """``(sigma, facts)`` of an activation a one-extra certificate covers (ReLU: no facts), or None."""
+    if activation == "relu":
+        return "relu", None
+    pm = PM_FACTS.get(activation)
+    return None if pm is None else (pm.sigma, pm)
+
+
+def statement(sigma: str, dead: bool) -> str:
+    """The certificate's theorem: for every pair agreeing with the residues and satisfying the
+    relation of the extra row (``row_multiple``, or ``col_zero`` for a dead neuron)."""
+    relation = "col_zero d z B" if dead else "row_multiple d z i1 ln ld A"
+    return f"{_AGREE}{relation} -> ~ absorbable_ungated {sigma} d n n identity A B"
 
 
 def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: IntMatrix, B: IntMatrix) -> None:
@@ -71,8 +89,14 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
     """The certificate of "not absorbable at width n" from the refutation ``ref``."""
     ex = ref.extra
+    facts = one_extra_facts(inst.activation.name)
+    if facts is None:
+        raise CannotCertify(f"no one-extra-row theorem for {inst.activation.label}")
+    sigma, pm = facts
+    if pm is not None and not (ex.ln == 0 or abs(ex.ln) == ex.ld):
+        raise CannotCertify("for the GELU family the extra row must be zero or +- another row")
     blk = OneExtraBlock(ref.R1, ref.C, ex.z, ex.i1, ex.ln, ex.ld, ref.C2, ref.p, ref.q, ex.dead)
-    w = CoqWriter(extra=MODULES)
+    w = CoqWriter(extra=MODULES + (pm.modules if pm else ()))
     write_statement_data(w, inst.d, inst.n, blk, ref.A, ref.B)
     w.int_list("u", list(ref.u))
     w.int_list("v", list(ref.v))
@@ -80,16 +104,19 @@ def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
     w.add(f"Definition Ys : list (list (list int)) := [{'; '.join(names)}].")
     w.rows("As", [list(a) for a in ref.As], unsigned=True)
     args = "d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As"
-    w.check("ok", f"check_one_extra_res {args}")
+    check = "check_one_extra_res_pm" if pm is not None and not ex.dead else "check_one_extra_res"
+    w.check("ok", f"{check} {args}")
     if ex.dead:  # the lemma's check has ln = 0 (the data's ln is 0)
-        w.add(f"Theorem verdict : {DEAD_STATEMENT}.\n"
-              f"Proof. exact ({DEAD_LEMMA} {args.replace(' ln ', ' ')} ok). Qed.")
+        args = args.replace(" ln ", " ")
+    if pm is None:
+        proof = f"{DEAD_LEMMA if ex.dead else LEMMA} {args} ok"
     else:
-        w.add(f"Theorem verdict : {STATEMENT}.\n"
-              f"Proof. exact ({LEMMA} {args} ok). Qed.")
+        proof = f"{PM_DEAD_LEMMA if ex.dead else PM_LEMMA} {sigma} {args} {pm.odd_part} {pm.zero} {pm.ridge_unique} ok"
+    w.add(f"Theorem verdict : {statement(sigma, ex.dead)}.\nProof. exact ({proof}). Qed.")
     what = ("zero column of W_down (a dead neuron)" if ex.dead else "zero row" if ex.zero_row
             else f"row on another row's line (a_{ex.z} = {ex.ln}/{ex.ld} a_{ex.i1})")
-    kind = (f"not absorbable at width n = k + 1 (R8 =>, one {what}: linear refutation of every (T, S) "
+    r8 = "R8" if pm is None else "R8'"
+    kind = (f"not absorbable at width n = k + 1 ({r8} =>, one {what}: linear refutation of every (T, S) "
             f"on a {len(ref.R1)} x {len(ref.C)} block), for every pair agreeing with the block "
             "(entries modulo the checks' primes)")
     return Certificate("CertOneExtra", w.text(), kind, inst.activation.label, one_extra=blk)

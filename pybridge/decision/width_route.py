@@ -255,7 +255,7 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
         verdict, info, why = refuted
     else:
         verdict, info, why = decide_form(form, m)
-        if verdict == "undecided" and m == form.k + 1 and kind == "lines" and inst.skip is None:
+        if verdict == "undecided" and m == form.k + 1 and covered(inst) and inst.skip is None:
             verdict, info, why = (_one_extra(inst, info, why) if refuted is None
                                   else (verdict, info, why + refuted[2]))
     return _width_decision(inst, kind, m, verdict, info, head + why, base)
@@ -270,7 +270,7 @@ def _width_decision(inst: Instance, kind: ClassKind, m: int, verdict: str, info:
     theorem: Optional[str] = None
     if info.reason == "one_extra":
         dead = info.one_extra is not None and info.one_extra.extra.dead
-        theorem = qualified(ONE_EXTRA_DEAD_THEOREM if dead else ONE_EXTRA_THEOREM)
+        theorem = qualified(ONE_EXTRA_THEOREMS[(kind == "signs", dead)])
     elif verdict != "undecided":
         iff = inst.activation.spec.width_theorem or ""
         theorem = qualified(BELOW_THEOREM[kind]) if info.reason == "below_classes" else qualified(iff)
@@ -279,13 +279,14 @@ def _width_decision(inst: Instance, kind: ClassKind, m: int, verdict: str, info:
 
 
 def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Optional[Decision]:
-    """A bias-free, identity-skip layer of ``n = k + 1`` rows (one zero row or one row on
-    another's line: a pruned or duplicated neuron) refuted at width ``m = n`` by
+    """A bias-free, identity-skip ReLU or GELU-family layer of ``n = k + 1`` rows (one zero row,
+    one row on another's line -- for the GELU family ``+-`` another row -- or one dead neuron: a
+    pruned or duplicated neuron) refuted at width ``m = n`` by
     :func:`_one_extra` before R5's subset search, which such a non-generic layer cannot
     use for ``not_absorbable``; None when that does not apply or does not refute (then R5
     and :func:`decide_width` decide as before)."""
     kind = _classes(inst.activation)
-    if kind != "lines" or inst.skip is not None or inst.has_bias or m != inst.n:
+    if not covered(inst) or inst.skip is not None or inst.has_bias or m != inst.n:
         return None
     extra, _ = find_one_extra(scale_matrix(inst.W_up), scale_matrix(inst.W_down))
     if extra is None:
@@ -299,40 +300,50 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
     return _width_decision(inst, kind, m, verdict, info, _head(inst, form, kind) + why, _base(base))
 
 
-ONE_EXTRA_THEOREM = "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable"
-ONE_EXTRA_DEAD_THEOREM = "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_dead_not_absorbable"
+#: ``(GELU family, dead neuron)`` -> the one-extra theorem the verdict rests on.
+ONE_EXTRA_THEOREMS = {
+    (False, False): "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_not_absorbable",
+    (False, True): "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_dead_not_absorbable",
+    (True, False): "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_pm_not_absorbable",
+    (True, True): "Absorb.certify.CertifyWidthOneExtraResidues.cert_one_extra_res_pm_dead_not_absorbable",
+}
 
 
 def _one_extra_applies(inst: Instance, form: RidgeForm, m: int, kind: ClassKind) -> bool:
     """Width ``n = k + 1`` beyond the exhaustive search, where :func:`decide_form` would leave
     the block to :func:`_one_extra` unless the subset search over the ``k`` ridges finds an
     ``S`` (which a successful refutation rules out)."""
-    return (m == form.k + 1 == inst.n and form.k >= 2 and kind == "lines" and inst.skip is None
+    return (m == form.k + 1 == inst.n and form.k >= 2 and covered(inst) and inst.skip is None
             and not any(form.shift) and not exhaustive_feasible(form))
 
 
 def _one_extra(inst: Instance, info: WidthInfo, why: str, extra: Optional[OneExtra] = None
                ) -> tuple[str, WidthInfo, str]:
-    """Width ``n = k + 1`` with one zero row or one row on another's line (ReLU, bias-free,
-    identity skip): the linear refutation of every ``(T, S)`` (:mod:`pybridge.exact.width_one`),
-    or ``undecided`` with what is missing."""
+    """Width ``n = k + 1`` with one zero row or one row on another's line (ReLU, or the GELU
+    family with the row ``+-`` another; bias-free, identity skip): the linear refutation of every
+    ``(T, S)`` (:mod:`pybridge.exact.width_one`), or ``undecided`` with what is missing."""
     A, B = scale_matrix(inst.W_up), scale_matrix(inst.W_down)
     no = ""
     if extra is None:
         extra, no = find_one_extra(A, B)
     if extra is None:
         return "undecided", info, f"{why}; width k + 1: {no}"
+    pm = _classes(inst.activation) == "signs"
+    if pm and not (extra.ln == 0 or abs(extra.ln) == extra.ld):
+        return "undecided", info, (f"{why}; width k + 1: row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1} "
+                                   "is its own ridge class (classes by sign)")
     ref, no = refute(A, B, extra)
     if ref is None:
         what = ("zero column of W_down" if extra.dead else "zero row" if extra.zero_row
                 else "row on another row's line")
         return "undecided", info, (f"{why}; one {what} (row {extra.z}), but no linear refutation of every "
                                    f"(T, S) at width k + 1 was found ({no}): the layer may be absorbable")
+    r8 = "R8'" if pm else "R8"
     what = ("a zero column of W_down (a dead neuron)" if extra.dead else "a zero row (a pruned neuron)"
             if extra.zero_row else f"row {extra.z} = {extra.ln}/{extra.ld} row {extra.i1}")
     return "not_absorbable", replace(info, reason="one_extra", one_extra=ref), (
-        f"width n = k + 1 with {what}: R8 leaves r = 0 and |T| <= 1, and {len(ref.Ys)} functionals on a "
-        f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.q}) refute every (T, S) (R8 =>)")
+        f"width n = k + 1 with {what}: {r8} leaves r = 0 and |T| <= 1, and {len(ref.Ys)} functionals on a "
+        f"{len(ref.R1)} x {len(ref.C)} block (one combination per ridge, mod {ref.q}) refute every (T, S) ({r8} =>)")
 
 
 def _aug_int_rows(inst: Instance) -> list[tuple[int, ...]]:

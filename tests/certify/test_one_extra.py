@@ -31,9 +31,9 @@ pytestmark = pytest.mark.skipif(not library_has("certify/CertifyWidthOneExtraRes
                                 reason="certify/CertifyWidthOneExtraResidues.v not in the library")
 
 
-def _inst(A: np.ndarray, B: np.ndarray) -> Instance:
+def _inst(A: np.ndarray, B: np.ndarray, activation: str = "relu") -> Instance:
     conv = (lambda x: F(float(x))) if A.dtype.kind == "f" else (lambda x: F(int(x)))
-    return Instance(resolve("relu"), [[conv(x) for x in r] for r in A], [[conv(x) for x in r] for r in B])
+    return Instance(resolve(activation), [[conv(x) for x in r] for r in A], [[conv(x) for x in r] for r in B])
 
 
 def _layer(d: int, n: int, seed: int, kind: str, floats: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -49,6 +49,10 @@ def _layer(d: int, n: int, seed: int, kind: str, floats: bool = False) -> tuple[
         A[1] = A[0]
     elif kind == "negative":
         A[3] = -2 * A[5]
+    elif kind == "opposite":
+        A[3] = -A[5]
+    elif kind == "dead":
+        B[:, 6] = 0
     return A, B
 
 
@@ -161,6 +165,43 @@ def test_dead_neuron_checked_by_coq(backend, floats: bool) -> None:
     revived = _inst(A, B2)
     res = certify(revived, replace(dec, weights_sha256=decide(revived).weights_sha256), backend, timeout=300)
     assert res is not None and not res.accepted
+
+
+@pytest.mark.parametrize("activation,kind,lemma", [
+    ("gelu", "zero", "cert_one_extra_res_pm_not_absorbable"),
+    ("gelu_tanh", "opposite", "cert_one_extra_res_pm_not_absorbable"),
+    ("silu", "duplicate", "cert_one_extra_res_pm_not_absorbable"),
+    ("quick_gelu", "dead", "cert_one_extra_res_pm_dead_not_absorbable")])
+def test_gelu_family_checked_by_coq(backend, activation: str, kind: str, lemma: str) -> None:
+    """The GELU family (R8', classes by sign): a zero row, a row equal or opposite to another, or
+    a dead neuron leaves ``k = n - 1`` classes and the same refutation holds; Coq checks it
+    with the activation's facts (``cert_one_extra_res_pm_*``)."""
+    inst = _inst(*_layer(8, 20, 1, kind, floats=True), activation=activation)
+    dec = decide(inst)
+    assert dec.verdict == "not_absorbable" and dec.result == "R8'", dec.reason
+    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+    assert dec.theorem is not None and dec.theorem.endswith(lemma)
+    assert dec.reason.startswith("19 ridge(s) from 20 rows (classes by sign); width n = k + 1 with ")
+    res = certify(inst, dec, backend, timeout=300)
+    assert res is not None and res.accepted, res and res.message
+    assert "statement vetted" in res.message
+
+
+def test_gelu_scaled_row_is_no_extra(backend) -> None:
+    """For GELU a row at twice another's is its own ridge class (classes by sign): the layer has
+    ``k = n`` classes and is never refuted as a one-extra layer; ReLU's refutation of the same
+    rows (``a_5 = -1/2 a_3``), offered for the GELU layer, is refused before Coq."""
+    A, B = _layer(8, 20, 1, "negative")
+    gelu = _inst(A, B, activation="gelu")
+    dec = decide(gelu)
+    assert dec.width_info is None or dec.width_info.reason != "one_extra", dec.reason
+    relu = decide(_inst(A, B))
+    assert relu.width_info is not None and relu.width_info.one_extra is not None
+    assert (relu.width_info.one_extra.extra.ln, relu.width_info.one_extra.extra.ld) == (-1, 2)
+    forged = replace(dec, verdict="not_absorbable", result="R8'", width=20, width_info=relu.width_info)
+    res = certify(gelu, forged, backend, timeout=300)
+    assert res is not None and not res.accepted
+    assert "+- another row" in res.message
 
 
 def test_tampered_refutation_rejected(backend) -> None:

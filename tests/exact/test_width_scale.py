@@ -191,9 +191,10 @@ def test_heuristic_lower_bounds_both_witnesses(seed):
 
 
 def test_pruned_gelu_layer_skips_the_exact_witnesses(monkeypatch):
-    """A GELU-family layer with one zero row (R8', where the one-extra refutation does not
-    apply): the cheap witnesses' modular bound exceeds width n, so their exact echelon forms
-    (hours at GPT-2 size) are not computed and the layer is ``undecided`` at once."""
+    """A GELU-family layer with two zero rows (R8', beyond the one-extra refutation): the cheap
+    witnesses' modular bound exceeds width n, so their exact echelon forms (hours at GPT-2
+    size) are not computed and the layer is ``undecided`` at once; with one zero row the
+    one-extra refutation decides it, again without them."""
     import pybridge.decision.width_route as wr
 
     def exact_witnesses(*_a, **_k):
@@ -204,6 +205,10 @@ def test_pruned_gelu_layer_skips_the_exact_witnesses(monkeypatch):
     A = (rng.standard_normal((96, 24)) * 0.02).astype(np.float32)
     B = (rng.standard_normal((24, 96)) * 0.02).astype(np.float32)
     A[40] = 0
+    dec = decide(Instance(resolve("gelu_tanh"), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True)))
+    assert dec.verdict == "not_absorbable" and dec.result == "R8'", dec.reason
+    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+    A[41] = 0
     dec = decide(Instance(resolve("gelu_tanh"), ArrayMatrix(A, exact=True), ArrayMatrix(B, exact=True)))
     assert dec.verdict == "undecided" and dec.result == "R8'", dec.reason
     assert "need width at least" in dec.reason and "> 96" in dec.reason

@@ -1,4 +1,4 @@
-(** * Certificates: a ReLU layer with one extra row is not absorbable at width [n]
+(** * Certificates: a layer with one extra row is not absorbable at width [n]
 
     Issue 20 item 3: a layer with one zero row of [W_up] (a pruned neuron,
     [ln = 0]), one row on the line of another ([a_z = (ln / ld) a_(i1)]) or one
@@ -7,9 +7,13 @@
     at width [n = k + 1] leaves [r = 0] and [|T| <= 1], which
     [RefuteOneExtra.check_refute_block] refutes on a block.
 
-    [one_extra_core]: the argument over the block's integer numerators, with
+    [one_extra_form]: the argument over the block's integer numerators, with
     genericity read on any columns [C2] and the refutation's data congruent
-    modulo [q]; [CertifyWidthOneExtraResidues.v] applies it to residues (the
+    modulo [q]: the one-extra grouping's classes are canonical and R8's width
+    condition at [n] fails.  [one_extra_r8 sigma]: R8 reads that grouping for
+    [sigma] ([one_extra_r8_relu]; [one_extra_r8_pm] for the GELU family, when the
+    extra row is zero, dead or [+-] row [i1]); [one_extra_core]: with it, not
+    absorbable.  [CertifyWidthOneExtraResidues.v] applies it to residues (the
     form certificates use).
     [cert_one_extra_not_absorbable]: from columns [C] of [W_up] ([RA], all [n]
     rows) and rows [R1] of [W_down] ([CB], all [n] columns), the relation of
@@ -25,7 +29,7 @@
     codes of [+- m 2^e] ([CodedData.dval]), decoded by the VM ([decode]). *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
-From Absorb Require Import Sums Blocks ActivationDefs Activations.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix.
 From Absorb Require Import IntSums Modular CheckNoSubset CheckGeneric CodedData Certify
   CertifyCoded.
 From Absorb.decide Require Import RidgeForm R8.
@@ -211,7 +215,9 @@ Definition eL1f (l j : nat) : Z :=
      (if Z.ltb ln 0 then ln * eBt z l * eA i1 j else 0))%Z
   else 0%Z.
 
-Theorem one_extra_core (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
+(** The block's data refute R8's width condition at [n] for the one-extra grouping, whose
+    classes are canonical; which activation reads it is [one_extra_r8]'s business. *)
+Theorem one_extra_form (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
     (Ys : list (list (list int))) (As RUq Gq Lq : list (list int)) (A B : mat) :
   index_ok d R1 = true -> index_ok d C = true -> index_ok d C2 = true ->
   (z < n)%nat -> (i1 < n)%nat -> z <> i1 -> (0 < ld)%Z -> (0 < dA)%Z -> (0 < dB)%Z ->
@@ -223,9 +229,10 @@ Theorem one_extra_core (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
   (forall i j, (i < n)%nat -> (j < length C)%nat -> A i (nth j C O) = zmat dA eA i j) ->
   (forall i j, (i < n)%nat -> (j < length C2)%nat -> A i (nth j C2 O) = zmat dA eA2 i j) ->
   (forall l i, (l < length R1)%nat -> (i < n)%nat -> B (nth l R1 O) i = zmat_t dB eBt l i) ->
-  extra_relation d z i1 ln ld A B -> ~ absorbable_ungated relu d n n identity A B.
+  lines_distinct d (n - 1) (U1 z A) /\ nonzero_cols d (n - 1) (G1 n z i1 ln ld B) /\
+  ~ width_condition d (n - 1) n (U1 z A) (G1 n z i1 ln ld B) (L1 n z i1 ln ld A B).
 Proof.
-  intros HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB Hrel Habs.
+  intros HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB.
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
   set (k := (n - 1)%nat).
   set (r1 := length R1). set (c := length C).
@@ -287,9 +294,8 @@ Proof.
       unfold Rdiv. simpl IZR. apply Rmult_0_l. }
     exists (nth l R1 O). split; [exact (HR1d l Hl1)|]. unfold col.
     rewrite (VG t l Ht Hl1). exact Hnz. }
-  pose proof (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrel) as Hgrp.
-  apply (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _ Hgrp Hlines Hcols)) in Habs.
-  destruct Habs as (T & S & r & E & P & Q & _ & Hm & Heq). unfold kk in Hm.
+  split; [exact Hlines|]. split; [exact Hcols|].
+  intros (T & S & r & E & P & Q & _ & Hm & Heq). unfold k in Hm.
   assert (Hr0 : r = 0%nat) by lia. subst r.
   apply (check_refute_block r1 c k q cL Ys As _ _ _ eU1f eG1f eL1f
            dA (ld * dB) (ld * dA * dB) Hr CU CG CL HcL HdA HdG ltac:(lia)
@@ -308,6 +314,60 @@ Proof.
 Qed.
 
 End Core.
+
+(** ** R8 for the one-extra grouping, per activation *)
+
+(** What a one-extra certificate needs of [sigma]: absorbable at width [n] gives R8's width
+    condition for the one-extra grouping when its classes are canonical. *)
+Definition one_extra_r8 (sigma : R -> R) (d n z i1 : nat) (ln ld : Z) : Prop :=
+  forall A B : mat, extra_relation d z i1 ln ld A B -> lines_distinct d (n - 1) (U1 z A) ->
+    nonzero_cols d (n - 1) (G1 n z i1 ln ld B) -> absorbable_ungated sigma d n n identity A B ->
+    width_condition d (n - 1) n (U1 z A) (G1 n z i1 ln ld B) (L1 n z i1 ln ld A B).
+
+Lemma one_extra_r8_relu d n z i1 ln ld :
+  (z < n)%nat -> (i1 < n)%nat -> z <> i1 -> (0 < ld)%Z -> one_extra_r8 relu d n z i1 ln ld.
+Proof.
+  intros Hz Hi1 Hzi Hld A B Hrel Hl Hc.
+  exact (proj1 (relu_absorbable_iff_width d n (kk n) n A B _ _ _ _ _
+                  (one_extra_grouping d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrel) Hl Hc)).
+Qed.
+
+(** The GELU family: the extra row must be zero, dead, or [+-] row [i1] (classes by sign). *)
+Lemma one_extra_r8_pm sigma d n z i1 ln ld :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  (z < n)%nat -> (i1 < n)%nat -> z <> i1 -> (0 < ld)%Z -> (ln = 0 \/ Z.abs ln = ld)%Z ->
+  one_extra_r8 sigma d n z i1 ln ld.
+Proof.
+  intros Hodd H0 Hun Hz Hi1 Hzi Hld Hs A B Hrel Hl Hc.
+  exact (proj1 (pm_absorbable_iff_width sigma d n (kk n) n A B _ _ _ _ _ Hodd H0 Hun
+                  (one_extra_grouping_pm d n z i1 ln ld A B Hz Hi1 Hzi Hld Hrel Hs)
+                  (lines_distinct_signs_distinct d (kk n) _ Hl) Hc)).
+Qed.
+
+(** [one_extra_form] with R8 for [sigma]: not absorbable at width [n]. *)
+Theorem one_extra_core (sigma : R -> R) (d n z i1 : nat) (ln ld dA dB : Z) (R1 C : list nat)
+    (eA eBt : nat -> nat -> Z) (C2 : list nat) (eA2 : nat -> nat -> Z) (q cL : int)
+    (Ys : list (list (list int))) (As RUq Gq Lq : list (list int)) (A B : mat) :
+  one_extra_r8 sigma d n z i1 ln ld ->
+  index_ok d R1 = true -> index_ok d C = true -> index_ok d C2 = true ->
+  (z < n)%nat -> (i1 < n)%nat -> z <> i1 -> (0 < ld)%Z -> (0 < dA)%Z -> (0 < dB)%Z ->
+  generic (length C2) (n - 1) (zmat dA (fun t j => eA2 (rep z t) j))
+    (zmat_t (ld * dB) (eG1f n z i1 ln ld R1 eBt)) ->
+  check_refute (length R1) (length C) (n - 1) q cL Ys As RUq Gq Lq = true ->
+  (phi cL mod phi q = (ld * dB * dA) mod phi q)%Z ->
+  congr (phi q) (zentry RUq) (eU1f z eA) -> congr (phi q) (zentry Gq) (eG1f n z i1 ln ld R1 eBt) ->
+  congr (phi q) (zentry Lq) (eL1f z i1 ln ld dA dB R1 C eA eBt) ->
+  (forall i j, (i < n)%nat -> (j < length C)%nat -> A i (nth j C O) = zmat dA eA i j) ->
+  (forall i j, (i < n)%nat -> (j < length C2)%nat -> A i (nth j C2 O) = zmat dA eA2 i j) ->
+  (forall l i, (l < length R1)%nat -> (i < n)%nat -> B (nth l R1 O) i = zmat_t dB eBt l i) ->
+  extra_relation d z i1 ln ld A B -> ~ absorbable_ungated sigma d n n identity A B.
+Proof.
+  intros Hr8 HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB Hrel Habs.
+  destruct (one_extra_form d n z i1 ln ld dA dB R1 C eA eBt C2 eA2 q cL Ys As RUq Gq Lq A B
+              HR1 HC HC2 Hz Hi1 Hzi Hld HdA HdB Hgen Hr HcL CU CG CL HA HA2 HB)
+    as (Hl & Hc & Hw).
+  exact (Hw (Hr8 A B Hrel Hl Hc Habs)).
+Qed.
 
 (** ** The certificate lemma *)
 
@@ -351,9 +411,10 @@ Proof.
     do 4 (apply andb_prop in Hg as [Hg _]). exact Hg. }
   destruct (check_parts _ _ _ _ _ _ _ _ _ _ Hr) as (Hq & _).
   assert (HdG : (0 < ld * dB)%Z) by lia.
-  apply (one_extra_core d n z i1 ln ld dA dB R1 C (zentry RA) (zentry CB) C (zentry RA) q
+  apply (one_extra_core relu d n z i1 ln ld dA dB R1 C (zentry RA) (zentry CB) C (zentry RA) q
            (cZ q (ld * dB * dA)) Ys As (remove_at z RA) (block_G q (length R1) z i1 ln ld CB)
-           (block_L q R1 C z i1 ln ld dA dB RA CB) A B HR1 HC HC Hz Hi1 Hzi Hld HdA HdB).
+           (block_L q R1 C z i1 ln ld dA dB RA CB) A B
+           (one_extra_r8_relu d n z i1 ln ld Hz Hi1 Hzi Hld) HR1 HC HC Hz Hi1 Hzi Hld HdA HdB).
   - exact (check_generic_sorted_sound_congr (length C) (n - 1) dA (ld * dB) _ _ p u v
              (eU1 z RA) (eG1 n z i1 ln ld R1 CB) Hg HdA HdG (congr_U z RA p)
              (block_G_entry n z i1 ln ld R1 CB p Hp Hz HlB)).

@@ -1,4 +1,4 @@
-(** * Certificates on residues: a ReLU layer with one extra row at width [n]
+(** * Certificates on residues: a ReLU or GELU-family layer with one extra row at width [n]
 
     [CertifyWidthOneExtra.cert_one_extra_coded_not_absorbable] carries its block (columns
     [C] of [W_up] for all [n] rows, rows [R1] of [W_down] for all [n] columns) as codes,
@@ -13,13 +13,19 @@
     congruent to the data ([CertifyResidues.agrees_up_mod], [agrees_down_mod]) and whose
     row [z] is [ln / ld] times row [i1]: not absorbable at width [n].  The numerators may
     have any size.  [cert_one_extra_res_dead_not_absorbable]: the same for a dead neuron
-    (column [z] of [W_down] zero, [ln = 0]).  Examples: [one_extra_res_example], a [3 x 5]
-    layer with a zero row, whose premises its integer weights satisfy
-    ([one_extra_res_example_agrees]); [one_extra_res_dead_example], one with a dead neuron. *)
+    (column [z] of [W_down] zero, [ln = 0]).  Both for any [sigma] R8 reads the one-extra
+    grouping for ([one_extra_res_sound] over [CertifyWidthOneExtra.one_extra_r8]):
+    [cert_one_extra_res_pm_not_absorbable] / [cert_one_extra_res_pm_dead_not_absorbable] for
+    the GELU family (odd-part identity, [sigma 0 = 0], ridge uniqueness of the even part), whose
+    extra row must be zero or [+-] row [i1] ([check_one_extra_res_pm]: [|ln| = ld]).
+    Examples: [one_extra_res_example], a [3 x 5] layer with a zero row, whose premises its
+    integer weights satisfy ([one_extra_res_example_agrees]); [one_extra_res_dead_example], one
+    with a dead neuron; [one_extra_res_gelu_example], the first for GELU;
+    [one_extra_res_pm_scale_refused], a row at twice another's refused for the GELU family. *)
 
 From Coq Require Import Reals ZArith Lia Lra List Uint63.
-From Absorb Require Import Sums Blocks ActivationDefs Activations IntSums Modular CheckNoSubset
-  CheckGeneric Certify CertifyResidues.
+From Absorb Require Import Sums Blocks ActivationDefs Activations Ridge ReluSubmatrix IntSums
+  Modular CheckNoSubset CheckGeneric Certify CertifyResidues.
 From Absorb.decide Require Import R8.
 From Absorb.certify Require Import RefuteOneExtra OneExtraGrouping CertifyWidthOneExtra.
 Import ListNotations.
@@ -79,15 +85,32 @@ End Transport.
 
 (** ** The certificate lemma *)
 
-Lemma one_extra_res_sound (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
+Lemma check_one_extra_res_rows (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
     (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
     (Ys : list (list (list int))) (As : list (list int)) :
   check_one_extra_res d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
+  (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\ (0 < ld)%Z.
+Proof.
+  unfold check_one_extra_res. intros H. repeat (apply andb_prop in H as [H ?]).
+  repeat match goal with
+         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
+         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
+         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
+         end.
+  repeat split; assumption.
+Qed.
+
+(** Any [sigma] for which R8 reads the one-extra grouping ([one_extra_r8]). *)
+Lemma one_extra_res_sound (sigma : R -> R) (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
+    (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  one_extra_r8 sigma d n z i1 ln ld ->
+  check_one_extra_res d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
   forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
   agrees_down_mod n R1 dB q CBq B -> extra_relation d z i1 ln ld A B ->
-  ~ absorbable_ungated relu d n n identity A B.
+  ~ absorbable_ungated sigma d n n identity A B.
 Proof.
-  intros Hchk A B [eA [CA HA]] [eA2 [CA2 HA2]] [eBt [CB HB]] Hrel.
+  intros Hr8 Hchk A B [eA [CA HA]] [eA2 [CA2 HA2]] [eBt [CB HB]] Hrel.
   unfold check_one_extra_res in Hchk. cbv zeta in Hchk.
   apply andb_prop in Hchk as [Hchk Hgr]. apply andb_prop in Hgr as [Hg Hr].
   apply check_refute_raw_sound in Hr.
@@ -111,8 +134,8 @@ Proof.
   { apply (congr_trans _ _ (eG1f n z i1 ln ld R1 (zentry CBq))).
     - exact (congr_G n z i1 ln ld R1 CBq q Hq Hz HlB).
     - exact (eG1f_congr n z i1 ln ld R1 _ _ _ CB). }
-  apply (one_extra_core d n z i1 ln ld dA dB R1 C eA eBt C2 eA2 q (cZ q (ld * dB * dA)) Ys As
-           (remove_at z RAq) (block_G q (length R1) z i1 ln ld CBq)
+  apply (one_extra_core sigma d n z i1 ln ld dA dB R1 C eA eBt C2 eA2 q (cZ q (ld * dB * dA)) Ys
+           As (remove_at z RAq) (block_G q (length R1) z i1 ln ld CBq)
            (block_L q R1 C z i1 ln ld dA dB RAq CBq) A B); try assumption.
   - apply (check_generic_sorted_sound_gen (length C2) (n - 1) dA (ld * dB) (remove_at z RAp)
              (block_G q (length R1) z i1 ln ld CBq) p u v); try assumption.
@@ -136,8 +159,10 @@ Theorem cert_one_extra_res_not_absorbable (d n z i1 : nat) (ln ld : Z) (R1 C C2 
   agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A ->
   ~ absorbable_ungated relu d n n identity A B.
 Proof.
-  intros H A B HA HA2 HB Hrow. exact (one_extra_res_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
-                                        H A B HA HA2 HB (or_introl Hrow)).
+  intros H A B HA HA2 HB Hrow. destruct (check_one_extra_res_rows _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+                                           _ _ _ H) as (Hz & Hi1 & Hzi & Hld).
+  exact (one_extra_res_sound relu _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+           (one_extra_r8_relu d n z i1 ln ld Hz Hi1 Hzi Hld) H A B HA HA2 HB (or_introl Hrow)).
 Qed.
 
 (** A dead neuron: column [z] of [W_down] zero ([ln = 0]; row [z] of [W_up] is anything). *)
@@ -149,8 +174,57 @@ Theorem cert_one_extra_res_dead_not_absorbable (d n z i1 : nat) (ld : Z) (R1 C C
   agrees_down_mod n R1 dB q CBq B -> col_zero d z B ->
   ~ absorbable_ungated relu d n n identity A B.
 Proof.
-  intros H A B HA HA2 HB Hcol. exact (one_extra_res_sound _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
-                                        H A B HA HA2 HB (or_intror (conj eq_refl Hcol))).
+  intros H A B HA HA2 HB Hcol. destruct (check_one_extra_res_rows _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+                                           _ _ _ H) as (Hz & Hi1 & Hzi & Hld).
+  exact (one_extra_res_sound relu _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+           (one_extra_r8_relu d n z i1 0 ld Hz Hi1 Hzi Hld) H A B HA HA2 HB
+           (or_intror (conj eq_refl Hcol))).
+Qed.
+
+(** ** The GELU family (R8'): classes by sign *)
+
+(** Row [z] is zero or [+-] row [i1] ([|ln| = ld]); any other multiple is its own class. *)
+Definition check_one_extra_res_pm (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat) (dA dB : Z)
+    (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) : bool :=
+  ((ln =? 0) || (Z.abs ln =? ld))%Z &&
+  check_one_extra_res d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As.
+
+Theorem cert_one_extra_res_pm_not_absorbable (sigma : R -> R) (d n z i1 : nat) (ln ld : Z)
+    (R1 C C2 : list nat) (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  check_one_extra_res_pm d n z i1 ln ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
+  forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
+  agrees_down_mod n R1 dB q CBq B -> row_multiple d z i1 ln ld A ->
+  ~ absorbable_ungated sigma d n n identity A B.
+Proof.
+  intros Hodd H0 Hun H A B HA HA2 HB Hrow. apply andb_prop in H as [Hs H].
+  destruct (check_one_extra_res_rows _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ H)
+    as (Hz & Hi1 & Hzi & Hld).
+  assert (Hs' : (ln = 0 \/ Z.abs ln = ld)%Z)
+    by (apply Bool.orb_true_iff in Hs as [E|E]; [left | right]; apply Z.eqb_eq; exact E).
+  exact (one_extra_res_sound sigma _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+           (one_extra_r8_pm sigma d n z i1 ln ld Hodd H0 Hun Hz Hi1 Hzi Hld Hs') H A B HA HA2 HB
+           (or_introl Hrow)).
+Qed.
+
+(** A dead neuron in a GELU-family layer. *)
+Theorem cert_one_extra_res_pm_dead_not_absorbable (sigma : R -> R) (d n z i1 : nat) (ld : Z)
+    (R1 C C2 : list nat) (dA dB : Z) (RAq RAp CBq : list (list int)) (p q : int) (u v : list int)
+    (Ys : list (list (list int))) (As : list (list int)) :
+  odd_part_identity sigma -> sigma 0 = 0 -> ridge_unique_even (even_part sigma) ->
+  check_one_extra_res d n z i1 0 ld R1 C C2 dA dB RAq RAp CBq p q u v Ys As = true ->
+  forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A ->
+  agrees_down_mod n R1 dB q CBq B -> col_zero d z B ->
+  ~ absorbable_ungated sigma d n n identity A B.
+Proof.
+  intros Hodd H0 Hun H A B HA HA2 HB Hcol.
+  destruct (check_one_extra_res_rows _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ H)
+    as (Hz & Hi1 & Hzi & Hld).
+  exact (one_extra_res_sound sigma _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+           (one_extra_r8_pm sigma d n z i1 0 ld Hodd H0 Hun Hz Hi1 Hzi Hld (or_introl eq_refl))
+           H A B HA HA2 HB (or_intror (conj eq_refl Hcol))).
 Qed.
 
 (** ** Example: [d = 3], [n = 5], row 2 of [W_up] zero *)
@@ -225,3 +299,23 @@ Proof.
            ex_RAq_dead ex_RAp_dead ex_CBq_dead 686921803%uint63 769%uint63 [774; 98]%uint63
            [634; 819]%uint63 ex_Ys ex_As ltac:(vm_compute; reflexivity)).
 Qed.
+
+(** GELU: the layer with a zero row is not absorbable at width [5] either (the zero row is
+    dropped, every other scale is [1]). *)
+Example one_extra_res_gelu_example : forall A B : mat,
+  agrees_up_mod 5 [0; 1; 2]%nat 1 769%uint63 ex_RAq A ->
+  agrees_up_mod 5 [0; 1]%nat 1 686921803%uint63 ex_RAp A ->
+  agrees_down_mod 5 [0; 1; 2]%nat 1 769%uint63 ex_CBq B -> row_multiple 3 2 0 0 1 A ->
+  ~ absorbable_ungated gelu 3 5 5 identity A B.
+Proof.
+  exact (cert_one_extra_res_pm_not_absorbable gelu 3 5 2 0 0 1 [0; 1; 2]%nat [0; 1; 2]%nat
+           [0; 1]%nat 1 1 ex_RAq ex_RAp ex_CBq 686921803%uint63 769%uint63 [774; 98]%uint63
+           [634; 819]%uint63 ex_Ys ex_As gelu_odd_part gelu_zero gelu_even_part_unique
+           ltac:(vm_compute; reflexivity)).
+Qed.
+
+(** The scale check refuses a row at twice another's (for GELU its own class, not an extra). *)
+Example one_extra_res_pm_scale_refused :
+  check_one_extra_res_pm 3 5 2 0 2 1 [0; 1; 2]%nat [0; 1; 2]%nat [0; 1]%nat 1 1 ex_RAq ex_RAp
+    ex_CBq 686921803%uint63 769%uint63 [774; 98]%uint63 [634; 819]%uint63 ex_Ys ex_As = false.
+Proof. vm_compute. reflexivity. Qed.

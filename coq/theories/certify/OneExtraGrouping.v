@@ -4,7 +4,8 @@
     a pruned neuron; [lam <> 0]: a row on the line of row [i1]), or [ln = 0] and
     column [z] of [B] is zero (a dead neuron); the other rows are the [k = n - 1]
     classes, class [t] holding row [rep t].
-    [one_extra_grouping]: this is a [RidgeForm.grouping] (ReLU).  On a block
+    [one_extra_grouping]: this is a [RidgeForm.grouping] (ReLU); [one_extra_grouping_pm]:
+    a [grouping_pm] (the GELU family) when [ln = 0] or [|ln| = ld].  On a block
     (rows [R1] of the output, columns [C] of the input) its [U], [G], [L] are the
     integer data [eU], [eG], [eL] over [dA], [ld dB], [ld dA dB]
     ([U_block], [G_block], [L_block]). *)
@@ -170,4 +171,26 @@ Proof.
       destruct (Rlt_dec 1 0); [lra | reflexivity].
 Qed.
 
+(** The GELU family: kept scales are [+-1] when row [z] is zero, dead, or [+-] row [i1]. *)
+Lemma one_extra_grouping_pm : ln = 0%Z \/ Z.abs ln = ld ->
+  grouping_pm d n kk A B U1 G1 L1 cls1 lam1.
+Proof.
+  intros Hs. split; [exact one_extra_grouping|]. intros i Hi Hc. unfold cls1, lam1 in *.
+  destruct (Nat.eqb_spec i z) as [->|Hne]; [|left; reflexivity].
+  destruct (Z.eqb_spec ln 0) as [E|E]; [unfold kk in Hc; lia|].
+  destruct Hs as [|Habs]; [contradiction|]. unfold lamr. rewrite <- Habs.
+  apply IZR_neq in E. destruct (Z.abs_spec ln) as [[_ Ha]|[_ Ha]]; rewrite Ha;
+    [left | right]; rewrite ?opp_IZR; field; exact E.
+Qed.
+
 End Grouping.
+
+(** Distinct lines are distinct up to sign. *)
+Lemma lines_distinct_signs_distinct d k (U : mat) : lines_distinct d k U -> signs_distinct d k U.
+Proof.
+  intros [Hnz Hind]. split; [exact Hnz|]. intros s t Hs Ht Hne [C|C].
+  - destruct (Hind s t Hs Ht Hne 1 (-1)) as [E _]; [|lra].
+    intros j Hj. rewrite (C j Hj). ring.
+  - destruct (Hind s t Hs Ht Hne 1 1) as [E _]; [|lra].
+    intros j Hj. rewrite (C j Hj). ring.
+Qed.
