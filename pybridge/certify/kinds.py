@@ -114,6 +114,9 @@ class Certificate:
     #: A one-extra-row certificate's block and row relation (its expected statement is
     #: written from the instance's own entries there, :func:`.statement.one_extra_claims`).
     one_extra: Optional[OneExtraBlock] = None
+    #: A rank-bound certificate's spanning rows of ``W_up`` (its expected statement names the
+    #: instance's own rows there, :func:`.statement.low_rank_claims`).
+    low_rank: Optional[tuple[int, ...]] = None
 
     @property
     def summary(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 
 class PmFacts(NamedTuple):
@@ -26,3 +26,12 @@ PM_FACTS: dict[str, PmFacts] = {
     "gelu_fast": PmFacts("gelu_fast", "gelu_fast_odd_part", "gelu_fast_zero", "gelu_fast_ridge_unique",
                          ("MoreActivationDefs", "MoreActivations", "GeluFastRidge")),
 }
+
+
+def width_sigma(activation: str) -> Optional[tuple[str, Optional[PmFacts]]]:
+    """``(sigma, facts)`` of a width-route activation a certificate names: ReLU (no facts) or
+    the GELU family; None for any other."""
+    if activation == "relu":
+        return "relu", None
+    pm = PM_FACTS.get(activation)
+    return None if pm is None else (pm.sigma, pm)

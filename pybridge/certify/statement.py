@@ -35,8 +35,13 @@ from typing import Callable, Iterator, Optional, Sequence
 from pybridge.certify.coded import coding
 from pybridge.certify.encoding import CoqWriter, MalformedData, columns, data_region, digest
 from pybridge.certify.kinds import Certificate, Extract
+from pybridge.certify.low_rank import MODULES as LOW_RANK_MODULES
+from pybridge.certify.low_rank import statement as low_rank_statement
+from pybridge.certify.low_rank import write_statement_data as write_low_rank_data
 from pybridge.certify.pieces import RESIDUE_AGREEMENT, residues_valid, write_block, write_block_residues
-from pybridge.certify.width_one import MODULES, one_extra_facts, statement, write_statement_data
+from pybridge.certify.pm_facts import width_sigma
+from pybridge.certify.width_one import MODULES, statement, write_statement_data
+from pybridge.exact.low_rank import span_pivots
 from pybridge.exact.modular import IntMatrix, scale_matrix
 from pybridge.model import Decision, Instance
 
@@ -367,7 +372,7 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
     ReLU, or the GELU family with the extra row zero, dead or ``+-`` row ``i1`` (``|ln| = ld``)."""
     blk = cert.one_extra
     d, n = inst.d, inst.n
-    facts = one_extra_facts(inst.activation.name)
+    facts = width_sigma(inst.activation.name)
     if (blk is None or facts is None or decision.verdict != "not_absorbable" or _widths(inst, decision)[0] != n
             or inst.has_bias or inst.skip is not None):
         return
@@ -393,6 +398,31 @@ def one_extra_claims(inst: Instance, decision: Decision, cert: Certificate
     def write(w: CoqWriter) -> None:
         write_statement_data(w, d, n, blk, Ab, Bb)
     yield statement(sigma, blk.dead), MODULES + (pm.modules if pm else ()), write
+
+
+def low_rank_claims(inst: Instance, decision: Decision, cert: Certificate
+                    ) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
+    """Rank-bound certificates (``CertifyLowRank``): "not absorbable at width m" for every
+    ``W_up`` whose rows lie in the span of the instance's rows ``cert.low_rank`` -- offered only
+    when the instance's own ``W_up`` does, checked here exactly, and ``m < 2 (d - rho)``."""
+    rows = cert.low_rank
+    facts = width_sigma(inst.activation.name)
+    if (rows is None or facts is None or decision.verdict != "not_absorbable" or inst.has_bias
+            or inst.skip is not None or len(set(rows)) != len(rows) or not all(0 <= i < inst.n for i in rows)):
+        return
+    m, texts = _widths(inst, decision)
+    if not m < 2 * (inst.d - len(rows)):
+        return
+    num = scale_matrix(inst.W_up).numerators()
+    if span_pivots(num, rows) is None:
+        return
+    V = [[int(x) for x in num[i]] for i in rows]
+
+    def write(w: CoqWriter) -> None:
+        write_low_rank_data(w, inst.d, inst.n, V)
+    sigma, pm = facts
+    for t in texts:
+        yield low_rank_statement(sigma, t), LOW_RANK_MODULES + (pm.modules if pm else ()), write
 
 
 def any_skip_claims(inst: Instance, decision: Decision) -> Iterator[tuple[str, tuple[str, ...], DataWriter]]:
@@ -439,6 +469,9 @@ def candidates(inst: Instance, decision: Decision, cert: Certificate
         return
     if cert.one_extra is not None:
         yield from one_extra_claims(inst, decision, cert)
+        return
+    if cert.low_rank is not None:
+        yield from low_rank_claims(inst, decision, cert)
         return
     if cert.extract is not None:
         yield from _partial(inst, decision, cert, d)

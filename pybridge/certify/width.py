@@ -44,6 +44,8 @@ from pybridge.certify.bias import find_block, write_bias_partial
 from pybridge.certify.coded import coding
 from pybridge.certify.encoding import LIMIT, ROW_CHUNK, CoqWriter, columns, nat_list
 from pybridge.certify.kinds import MAX_FREE_CERT, CannotCertify, Certificate
+from pybridge.certify.low_rank import LIBRARY_FILE as LOW_RANK_FILE
+from pybridge.certify.low_rank import build_low_rank
 from pybridge.certify.pieces import write_nonzero_skip, write_nosub, write_projection
 from pybridge.certify.pm_facts import PM_FACTS, PmFacts
 from pybridge.certify.rank import GroupingData, enum_ts, rank_term, shifted_int
@@ -357,6 +359,13 @@ def build_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certificate
     to :mod:`.bias_width` and other skips to :mod:`.skip_width`)."""
     if inst.has_bias or inst.skip is not None:
         raise CannotCertify("the plain R8 certificate is for bias-free blocks with the identity skip")
+    if info.reason == "low_rank" and decision.verdict == "not_absorbable":
+        if info.low_rank is None:
+            raise CannotCertify("a rank-bound verdict without its null vectors")
+        if not library_has(LOW_RANK_FILE):
+            raise CannotCertify(f"the rank-bound theorem ({LOW_RANK_FILE}) is not in the library yet")
+        check_cert_width(info.width)
+        return build_low_rank(inst, info.low_rank, info.width)
     if info.reason == "one_extra" and decision.verdict == "not_absorbable":
         if info.one_extra is None:
             raise CannotCertify("a one-extra-row verdict without its refutation")

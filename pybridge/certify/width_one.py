@@ -22,13 +22,11 @@ block's residues and the relation from the instance itself.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
 from pybridge.certify.encoding import CoqWriter, nat_list
 from pybridge.certify.kinds import CannotCertify, Certificate, OneExtraBlock
-from pybridge.certify.pm_facts import PM_FACTS, PmFacts
+from pybridge.certify.pm_facts import width_sigma
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.width_one import OneExtraRefutation
 from pybridge.model import Instance
@@ -42,14 +40,6 @@ PM_LEMMA = "cert_one_extra_res_pm_not_absorbable"
 PM_DEAD_LEMMA = "cert_one_extra_res_pm_dead_not_absorbable"
 _AGREE = ("forall A B : mat, agrees_up_mod n C dA q RAq A -> agrees_up_mod n C2 dA p RAp A -> "
           "agrees_down_mod n R1 dB q CBq B -> ")
-
-
-def one_extra_facts(activation: str) -> Optional[tuple[str, Optional[PmFacts]]]:
-    """``(sigma, facts)`` of an activation a one-extra certificate covers (ReLU: no facts), or None."""
-    if activation == "relu":
-        return "relu", None
-    pm = PM_FACTS.get(activation)
-    return None if pm is None else (pm.sigma, pm)
 
 
 def statement(sigma: str, dead: bool) -> str:
@@ -89,7 +79,7 @@ def write_statement_data(w: CoqWriter, d: int, n: int, blk: OneExtraBlock, A: In
 def build_one_extra(inst: Instance, ref: OneExtraRefutation) -> Certificate:
     """The certificate of "not absorbable at width n" from the refutation ``ref``."""
     ex = ref.extra
-    facts = one_extra_facts(inst.activation.name)
+    facts = width_sigma(inst.activation.name)
     if facts is None:
         raise CannotCertify(f"no one-extra-row theorem for {inst.activation.label}")
     sigma, pm = facts

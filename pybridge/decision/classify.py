@@ -125,7 +125,7 @@ def _decide(inst: Instance, m: int, width: Optional[int], min_width: bool) -> De
         return width_route.decide_bias(inst, m, min_width, None, dict(wbase, method=width_route.METHOD))
     gen = check_generic(scale_matrix(inst.W_up), scale_matrix(inst.W_down))
     if route and not gen.generic:
-        early = width_route.decide_one_extra(inst, m, wbase)
+        early = width_route.decide_low_rank(inst, m, wbase) or width_route.decide_one_extra(inst, m, wbase)
         if early is not None:
             return early
     r5 = _decide_r5(inst, skip, gen)

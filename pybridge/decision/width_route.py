@@ -40,6 +40,7 @@ from pybridge.activations import Activation, qualified
 from pybridge.decision.subset_search import search_subset
 from pybridge.errors import InputError
 from pybridge.exact.linalg import invert, matmul, matvec
+from pybridge.exact.low_rank import find_low_rank
 from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
 from pybridge.exact.ridge_form import ClassKind, RidgeForm, canonical_form
 from pybridge.exact.width import (
@@ -248,6 +249,9 @@ def decide_width(inst: Instance, m: int, min_width: bool = False, skip_inverse=N
         return Decision("absorbable", _result(kind), qualified(iff),
                         head + f"least absorbing width {mm} ({exact}: {info.min_reason})",
                         generic=None, width=mm, width_info=_user_witness(inst, info), **base)
+    low = decide_low_rank(inst, m, base, form)
+    if low is not None:
+        return low
     refuted = _one_extra(inst, WidthInfo(width=m, form=form, reason="exhaustive"), "") \
         if _one_extra_applies(inst, form, m, kind) else None
     if refuted is not None and refuted[0] == "not_absorbable":
@@ -268,7 +272,9 @@ def _result(kind: ClassKind) -> str:
 def _width_decision(inst: Instance, kind: ClassKind, m: int, verdict: str, info: WidthInfo, reason: str,
                     base: dict) -> Decision:
     theorem: Optional[str] = None
-    if info.reason == "one_extra":
+    if info.reason == "low_rank":
+        theorem = qualified(LOW_RANK_THEOREMS[kind])
+    elif info.reason == "one_extra":
         dead = info.one_extra is not None and info.one_extra.extra.dead
         theorem = qualified(ONE_EXTRA_THEOREMS[(kind == "signs", dead)])
     elif verdict != "undecided":
@@ -298,6 +304,34 @@ def decide_one_extra(inst: Instance, m: int, base: Optional[dict] = None) -> Opt
     if verdict != "not_absorbable":
         return None
     return _width_decision(inst, kind, m, verdict, info, _head(inst, form, kind) + why, _base(base))
+
+
+LOW_RANK_THEOREMS = {"lines": "Absorb.certify.CertifyLowRank.cert_low_rank_relu",
+                     "signs": "Absorb.certify.CertifyLowRank.cert_low_rank_pm"}
+
+
+def decide_low_rank(inst: Instance, m: int, base: Optional[dict] = None,
+                    form: Optional[RidgeForm] = None) -> Optional[Decision]:
+    """Not absorbable at width ``m < 2 (d - rank W_up)``, whatever ``W_down``
+    (:mod:`pybridge.exact.low_rank`; bias-free, identity skip, a width-route activation): on
+    the null space of ``W_up`` the block is the identity, which takes two neurons per
+    dimension. None when the rank is not that low (or above ``low_rank.MAX_RANK``)."""
+    d = inst.d
+    if not covered(inst) or inst.skip is not None or inst.has_bias or m >= 2 * d:
+        return None
+    lr = find_low_rank(scale_matrix(inst.W_up), (2 * d - m - 1) // 2, seed=0)
+    if lr is None:
+        return None
+    kind = _classes(inst.activation)
+    form = form or canonical_form(inst.W_up, inst.W_down, kind)
+    info = WidthInfo(width=m, form=form, reason="low_rank", low_rank=lr)
+    shown = ", ".join(str(i) for i in lr.rows[:4]) + (", ..." if lr.rho > 4 else "")
+    spans = "W_up = 0" if lr.rho == 0 else f"row {shown} spans it" if lr.rho == 1 else f"rows {shown} span it"
+    why = (f"W_up has rank {lr.rho} ({spans}): on its null space, "
+           f"of dimension {lr.free}, the block is the identity, which takes two neurons per dimension; "
+           f"width {m} < 2 (d - rank W_up) = {2 * lr.free}: not absorbable whatever W_down "
+           f"({_result(kind)} =>, rank bound)")
+    return _width_decision(inst, kind, m, "not_absorbable", info, _head(inst, form, kind) + why, _base(base))
 
 
 #: ``(GELU family, dead neuron)`` -> the one-extra theorem the verdict rests on.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal, Optional
 
 from pybridge.exact.evidence import NoSubsetCertificate
+from pybridge.exact.low_rank import LowRank
 from pybridge.exact.modular import IntMatrix
 from pybridge.exact.ridge_form import RidgeForm
 from pybridge.exact.width import ExplicitBlock, WidthData
@@ -26,6 +27,7 @@ WidthReason = Literal[
     "exhaustive",        # not absorbable: m > k, exhaustive search over (T, S) (rank refutations, RankCheck)
     "generic_bias",      # generic with biases: R9 at width n / below n
     "one_extra",         # not absorbable: m = n = k + 1, one zero / parallel row, linear refutation
+    "low_rank",          # not absorbable: m < 2 (d - rank W_up), null vectors of W_up
 ]
 
 
@@ -58,6 +60,8 @@ class WidthInfo:
     lower_nosub: Optional[NoSubsetAtK] = None
     #: ``one_extra``: the refutation of every ``(T, S)`` at width ``n = k + 1``.
     one_extra: Optional[OneExtraRefutation] = None
+    #: ``low_rank``: rows spanning ``W_up`` and the null vectors of the bound.
+    low_rank: Optional[LowRank] = None
 
     @property
     def k(self) -> int:

@@ -30,6 +30,16 @@ pytestmark = pytest.mark.skipif(not library_has("certify/RankSparse.v"),
                                 reason="certify/RankSparse.v not in the library")
 
 
+@pytest.fixture(autouse=True)
+def _no_rank_bound(monkeypatch):
+    """These square layers of rank 1 are decided by the rank bound first
+    (``CertifyLowRank``, ``tests/certify/test_low_rank.py``); here the sparse route they
+    would take without it (as a rank-1 class with dead neurons of other rows does)."""
+    from pybridge.decision import width_route
+
+    monkeypatch.setattr(width_route, "decide_low_rank", lambda *_a, **_k: None)
+
+
 def _identical(d: int, seed: int = 0, act: str = "relu") -> Instance:
     rng = np.random.default_rng(seed)
     A = (rng.standard_normal((d, d)) * 0.02).astype(np.float32)

@@ -1,0 +1,142 @@
+"""A low-rank ``W_up``: the width lower bound ``2 (d - rank W_up)`` (``CertifyLowRank.v``).
+
+On the null space of ``W_up`` the block ``x + B sigma(A x)`` is the identity, and a
+residual-free block spends two neurons per dimension there (``NullspaceWidth.v``): a layer
+whose ``W_up`` has rank ``rho`` is not absorbable at any width ``m < 2 (d - rho)``, whatever
+``W_down``. :func:`find_low_rank` finds ``rho`` rows of ``W_up`` spanning all of them
+(screened modulo a prime, then verified exactly over the integers) and the certificate's
+null vectors: pivot columns ``P`` with ``V[:, P]`` invertible, ``D = det V[:, P]`` and, per
+free column ``f``, ``W_f = adj(V[:, P]) V[:, f]`` (so ``D V[:, f] = V[:, P] W_f``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import flint
+import numpy as np
+import sympy
+
+from pybridge.exact.modular import IntMatrix
+
+#: The largest rank tried (the exact checks cost about ``n d rho`` integer products).
+MAX_RANK = 16
+#: The screening prime: residues below ``2**20``, so ``(MAX_RANK + 1) x n`` random combinations
+#: of the rows stay exact in ``int64`` for ``n < 2**23``.
+SCREEN_PRIME = 1_048_573
+
+
+@dataclass(frozen=True)
+class LowRank:
+    """Rows ``rows`` of ``W_up`` (numerators ``V``) span all of its rows; ``P``, ``D``, ``W``: the
+    null vectors ``D e_f - sum_s W_f[s] e_(P_s)`` for the free columns ``f`` in increasing order."""
+
+    d: int
+    rows: tuple[int, ...]
+    V: tuple[tuple[int, ...], ...]
+    P: tuple[int, ...]
+    D: int
+    W: tuple[tuple[int, ...], ...]
+
+    @property
+    def rho(self) -> int:
+        return len(self.rows)
+
+    @property
+    def free(self) -> int:
+        """The number of free columns: the dimension of the null space, ``d - rho``."""
+        return self.d - len(self.P)
+
+
+def _object(num: np.ndarray) -> np.ndarray:
+    return num if num.dtype == object else num.astype(object)
+
+
+def _echelon_rows(res: np.ndarray, limit: int, p: int) -> Optional[tuple[list[int], list[int]]]:
+    """``(rows, pivot columns)``: the first rows of ``res`` (residues mod ``p``) independent
+    mod ``p``, by elimination; None past ``limit`` of them."""
+    basis: list[tuple[int, np.ndarray]] = []
+    rows: list[int] = []
+    for i in range(res.shape[0]):
+        v = res[i].copy()
+        for col, b in basis:
+            if v[col]:
+                v = (v - v[col] * b) % p
+        nz = np.flatnonzero(v)
+        if nz.size == 0:
+            continue
+        if len(rows) == limit:
+            return None
+        col = int(nz[0])
+        v = v * pow(int(v[col]), p - 2, p) % p
+        basis = [(c, (b - b[col] * v) % p) for c, b in basis] + [(col, v)]
+        rows.append(i)
+    return rows, [c for c, _ in basis]
+
+
+def _screen(res: np.ndarray, limit: int, p: int, rng: np.random.Generator) -> bool:
+    """False when ``rank(res) > limit`` (with high probability); True when it may be at most
+    ``limit``: ``limit + 1`` random combinations of the rows have rank at most ``limit`` mod ``p``."""
+    n, d = res.shape
+    S = rng.integers(0, p, size=(limit + 1, n), dtype=np.int64)
+    SA = (S @ res) % p
+    return flint.nmod_mat(limit + 1, d, SA.ravel().tolist(), p).rank() <= limit
+
+
+def span_pivots(num: np.ndarray, rows: Sequence[int], p: int = SCREEN_PRIME
+                ) -> Optional[tuple[list[int], int, list[list[int]]]]:
+    """``(P, D, adj)`` when every row of ``num`` is an integer combination (over Q) of
+    ``num[rows]``, checked exactly: ``D num = (num[:, P] adj) num[rows]`` with ``D = det`` and
+    ``adj`` the adjugate of ``num[rows][:, P]`` (``P``: columns where it is invertible mod
+    ``p``); None otherwise."""
+    V = _object(num[list(rows)])
+    rho = len(rows)
+    if rho == 0:
+        return ([], 1, []) if not np.any(num) else None
+    ech = _echelon_rows(np.remainder(V.T, p).astype(np.int64), rho, p)
+    if ech is None or len(ech[0]) != rho:
+        return None
+    P = sorted(ech[0])  # rho columns of V independent mod p: V[:, P] is invertible
+    VP = sympy.Matrix([[int(V[t, j]) for j in P] for t in range(rho)])
+    D = int(VP.det(method="bareiss"))
+    if D == 0:
+        return None
+    adj = [[int(x) for x in row] for row in VP.adjugate(method="bareiss").tolist()]
+    C = _object(num[:, P]).dot(np.array(adj, dtype=object))
+    if not np.array_equal(C.dot(V), _object(num) * D):
+        return None
+    return P, D, adj
+
+
+def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = None) -> Optional[LowRank]:
+    """Rows of ``A`` spanning it (at most ``limit`` of them) with the null vectors of the
+    certificate, or None (rank above ``limit``, or not confirmed exactly)."""
+    limit = min(limit, MAX_RANK)
+    num = A.numerators()
+    n, d = num.shape
+    if limit < 0 or n == 0:
+        return None
+    rng = np.random.default_rng(seed)
+    # a second and third prime drawn at random: weights crafted against the first one
+    # (rows independent over Q, dependent modulo it) are then found at their true rank
+    for p in (SCREEN_PRIME, *(int(sympy.nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
+        res = A.mod(p).astype(np.int64)
+        if not _screen(res, limit, p, rng):
+            return None
+        ech = _echelon_rows(res, limit, p)
+        if ech is None:
+            return None
+        rows = ech[0]
+        found = span_pivots(num, rows, p)
+        if found is not None:
+            break
+    else:
+        return None
+    P, D, adj = found
+    V = _object(num[rows]) if rows else np.zeros((0, d), dtype=object)
+    pivots = set(P)
+    free = [f for f in range(d) if f not in pivots]
+    Wm = np.array(adj, dtype=object).dot(V[:, free]) if rows else np.zeros((0, len(free)), dtype=object)
+    W = tuple(tuple(int(x) for x in Wm[:, b]) for b in range(len(free)))
+    return LowRank(d, tuple(rows), tuple(tuple(int(x) for x in r) for r in V), tuple(P), D, W)
