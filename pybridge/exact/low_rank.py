@@ -16,7 +16,6 @@ from typing import Optional, Sequence
 
 import flint
 import numpy as np
-import sympy
 
 from pybridge.exact.modular import IntMatrix
 
@@ -90,6 +89,8 @@ def span_pivots(num: np.ndarray, rows: Sequence[int], p: int = SCREEN_PRIME
     ``num[rows]``, checked exactly: ``D num = (num[:, P] adj) num[rows]`` with ``D = det`` and
     ``adj`` the adjugate of ``num[rows][:, P]`` (``P``: columns where it is invertible mod
     ``p``); None otherwise."""
+    import sympy  # only here: importing pybridge does not import SymPy
+
     V = _object(num[list(rows)])
     rho = len(rows)
     if rho == 0:
@@ -117,10 +118,12 @@ def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = Non
     n, d = num.shape
     if limit < 0 or n == 0:
         return None
+    from sympy import nextprime
+
     rng = np.random.default_rng(seed)
     # a second and third prime drawn at random: weights crafted against the first one
     # (rows independent over Q, dependent modulo it) are then found at their true rank
-    for p in (SCREEN_PRIME, *(int(sympy.nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
+    for p in (SCREEN_PRIME, *(int(nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
         res = A.mod(p).astype(np.int64)
         if not _screen(res, limit, p, rng):
             return None
