@@ -101,6 +101,7 @@ CASES: dict[str, tuple[Callable[[int, int], Instance], int, int]] = {
     "zero_row_256x1024": (zero_row, 256, 1024),
     "identical_300x300": (identical_rows, 300, 300),
     "stride0_900x900": (stride0_view, 900, 900),
+    "identical_4096x64": (identical_rows, 4096, 64),
     "generic_768x3072": (generic, 768, 3072),
     "zero_row_768x3072": (zero_row, 768, 3072),
     "dead_768x3072": (dead_column, 768, 3072),

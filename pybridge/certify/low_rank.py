@@ -1,13 +1,14 @@
 """Coq certificate: a layer whose ``W_up`` has rank ``rho`` is not absorbable below ``2 (d - rho)``.
 
 ``CertifyLowRank.cert_low_rank_relu`` / ``cert_low_rank_pm`` (the GELU family): the claim
-names ``rho`` rows of ``W_up`` (``RV``, integer numerators) and states, for every ``W_up``
-whose rows lie in their span and every ``W_down``::
+names ``rho`` rows of ``W_up`` (integer numerators, given by their ``d`` columns ``CV``, the
+order Coq's one-pass check reads them in) and states, for every ``W_up`` whose rows lie in
+their span and every ``W_down``::
 
-    forall A B : mat, rows_in_span d n rho (zmat_rows 1 RV) A ->
+    forall A B : mat, rows_in_span d n rho (zmat_cols 1 CV) A ->
       ~ absorbable_ungated relu d n m identity A B
 
-The certificate adds the null vectors of ``RV`` (pivot columns ``P``, ``D``, ``W``;
+The certificate adds the null vectors of ``V`` (pivot columns ``P``, ``D``, ``W``;
 :mod:`pybridge.exact.low_rank`), which ``check_low_rank`` checks: ``O(rho d)`` numbers
 where the grouping certificates carried every entry of both matrices. That the user's
 ``W_up`` lies in the span is checked exactly by pybridge on the instance
@@ -30,7 +31,7 @@ LIBRARY_FILE = "certify/CertifyLowRank.v"
 
 def statement(sigma: str, m: str) -> str:
     """The certificate's theorem at width ``m`` (``n`` or a number)."""
-    return (f"forall A B : mat, rows_in_span d n rho (zmat_rows 1 RV) A -> "
+    return (f"forall A B : mat, rows_in_span d n rho (zmat_cols 1 CV) A -> "
             f"~ absorbable_ungated {sigma} d n {m} identity A B")
 
 
@@ -39,12 +40,12 @@ def _z_rows(rows: Sequence[Sequence[int]]) -> str:
 
 
 def write_statement_data(w: CoqWriter, d: int, n: int, V: Sequence[Sequence[int]]) -> None:
-    """The data the statement names: ``d n rho RV`` (the spanning rows' numerators)."""
+    """The data the statement names: ``d n rho CV`` (the spanning rows' numerators, by columns)."""
     with w.data():
         w.nat("d", d)
         w.nat("n", n)
         w.nat("rho", len(V))
-        w.add(f"Definition RV : list (list Z) := {_z_rows(V)}.")
+        w.add(f"Definition CV : list (list Z) := {_z_rows([[r[j] for r in V] for j in range(d)])}.")
 
 
 def build_low_rank(inst: Instance, lr: LowRank, m: int) -> Certificate:
@@ -61,11 +62,11 @@ def build_low_rank(inst: Instance, lr: LowRank, m: int) -> Certificate:
     w.add(f"Definition W : list (list Z) := {_z_rows(lr.W)}.")
     w.z("D", lr.D)
     mt = "n" if m == inst.n else str(m)
-    w.check("ok", f"check_low_rank d rho {mt} RV P W D")
+    w.check("ok", f"check_low_rank d rho {mt} CV P W D")
     facts_args = "" if pm is None else f" {pm.odd_part} {pm.zero} {pm.ridge_unique}"
     lemma = "cert_low_rank_relu" if pm is None else f"cert_low_rank_pm {sigma}"
     w.add(f"Theorem verdict : {statement(sigma, mt)}.\n"
-          f"Proof. exact ({lemma} d n rho {mt} RV P W D{facts_args} ok). Qed.")
+          f"Proof. exact ({lemma} d n rho {mt} CV P W D{facts_args} ok). Qed.")
     kind = (f"not absorbable at width {m} < 2 (d - rank W_up) = {2 * lr.free} (rank bound, whatever W_down), "
             f"for every W_up whose rows lie in the span of its rows {list(lr.rows)}")
     return Certificate("CertLowRank", w.text(), kind, inst.activation.label, low_rank=lr.rows)

@@ -59,16 +59,17 @@ def _case(name: str) -> Instance:
     return inst(act, up, down, c, b0)
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_bias_width_verdicts_accepted(backend, name):
-    i = _case(name)
-    decs = []
-    for m, reason in CASES[name][1].items():
-        dec = decide(i, width=m)
-        assert dec.width_info is not None and dec.width_info.reason == reason, (m, dec.reason)
-        decs.append(dec)
-    for m, res in zip(CASES[name][1], certify_many([(i, dec) for dec in decs], backend)):  # one coqc run
-        assert res is not None and res.accepted, (m, res.message if res else None)
+def test_bias_width_verdicts_accepted(backend):
+    pairs, labels = [], []
+    for name in sorted(CASES):
+        i = _case(name)
+        for m, reason in CASES[name][1].items():
+            dec = decide(i, width=m)
+            assert dec.width_info is not None and dec.width_info.reason == reason, (name, m, dec.reason)
+            pairs.append((i, dec))
+            labels.append((name, m))
+    for label, res in zip(labels, certify_many(pairs, backend)):  # one coqc run
+        assert res is not None and res.accepted, (label, res.message if res else None)
         assert "R8 with biases" in res.message
 
 
@@ -351,15 +352,18 @@ def test_skip_with_biases_refused():
         build_bias_r8(i, dec, dec.width_info)
 
 
-@pytest.mark.parametrize("act", ["quick_gelu", "gelu_fast"])
-def test_rescaled_gelu_family_bias_width_certificates(backend, act):
-    """quick_gelu and gelu_fast (R10 with biases): opposite rows and a constant row, widths 0 and 1."""
-    i = inst(act, [[1], [-1], [0]], [[1, 1, 1]], [1, -1, 2], [0])
-    for m, verdict in ((0, "not_absorbable"), (1, "absorbable")):
-        dec = decide(i, width=m)
-        assert dec.verdict == verdict and dec.width_info is not None, dec.reason
-        res = certify(i, dec, backend)
-        assert res is not None and res.accepted, res.message if res else None
+def test_rescaled_gelu_family_bias_width_certificates(backend):
+    """quick_gelu and gelu_fast (R10 with biases): opposite rows and a constant row, widths 0 and 1
+    (one coqc run for the four)."""
+    pairs = []
+    for act in ("quick_gelu", "gelu_fast"):
+        i = inst(act, [[1], [-1], [0]], [[1, 1, 1]], [1, -1, 2], [0])
+        for m, verdict in ((0, "not_absorbable"), (1, "absorbable")):
+            dec = decide(i, width=m)
+            assert dec.verdict == verdict and dec.width_info is not None, dec.reason
+            pairs.append((i, dec))
+    for (i, dec), res in zip(pairs, certify_many(pairs, backend)):
+        assert res is not None and res.accepted, (i.activation.name, dec.width, res.message if res else None)
 
 
 def test_headline_lemmas_with_allowed_axioms(backend):

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.activations import resolve
-from pybridge.certify.pipeline import certify
+from pybridge.certify.pipeline import certify, certify_many
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.exact.blas_lu import solve_square
@@ -106,17 +106,21 @@ def test_find_one_extra_and_block_shape() -> None:
     assert block_shape(3, 100) is None
 
 
-@pytest.mark.parametrize("kind,floats", [("zero", False), ("duplicate", False), ("negative", False),
-                                         ("zero", True), ("duplicate", True)])
-def test_not_absorbable_checked_by_coq(backend, kind: str, floats: bool) -> None:
-    inst = _inst(*_layer(8, 20, 1, kind, floats))
-    dec = decide(inst)
-    assert dec.verdict == "not_absorbable", dec.reason
-    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
-    assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_res_not_absorbable")
-    res = certify(inst, dec, backend, timeout=300)
-    assert res is not None and res.accepted, res and res.message
-    assert "statement vetted" in res.message
+def test_not_absorbable_checked_by_coq(backend) -> None:
+    """Zero, duplicate and negatively scaled rows, integer and float32 weights: each verdict
+    accepted by Coq with its statement vetted (one coqc run for all)."""
+    cases = [("zero", False), ("duplicate", False), ("negative", False), ("zero", True), ("duplicate", True)]
+    pairs = []
+    for kind, floats in cases:
+        inst = _inst(*_layer(8, 20, 1, kind, floats))
+        dec = decide(inst)
+        assert dec.verdict == "not_absorbable", (kind, dec.reason)
+        assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+        assert dec.theorem is not None and dec.theorem.endswith("cert_one_extra_res_not_absorbable")
+        pairs.append((inst, dec))
+    for case, res in zip(cases, certify_many(pairs, backend, timeout=300)):
+        assert res is not None and res.accepted, (case, res and res.message)
+        assert "statement vetted" in res.message
 
 
 @pytest.mark.parametrize("kind", ["zero", "duplicate"])
@@ -167,24 +171,26 @@ def test_dead_neuron_checked_by_coq(backend, floats: bool) -> None:
     assert res is not None and not res.accepted
 
 
-@pytest.mark.parametrize("activation,kind,lemma", [
-    ("gelu", "zero", "cert_one_extra_res_pm_not_absorbable"),
-    ("gelu_tanh", "opposite", "cert_one_extra_res_pm_not_absorbable"),
-    ("silu", "duplicate", "cert_one_extra_res_pm_not_absorbable"),
-    ("quick_gelu", "dead", "cert_one_extra_res_pm_dead_not_absorbable")])
-def test_gelu_family_checked_by_coq(backend, activation: str, kind: str, lemma: str) -> None:
+def test_gelu_family_checked_by_coq(backend) -> None:
     """The GELU family (R8', classes by sign): a zero row, a row equal or opposite to another, or
     a dead neuron leaves ``k = n - 1`` classes and the same refutation holds; Coq checks it
-    with the activation's facts (``cert_one_extra_res_pm_*``)."""
-    inst = _inst(*_layer(8, 20, 1, kind, floats=True), activation=activation)
-    dec = decide(inst)
-    assert dec.verdict == "not_absorbable" and dec.result == "R8'", dec.reason
-    assert dec.width_info is not None and dec.width_info.reason == "one_extra"
-    assert dec.theorem is not None and dec.theorem.endswith(lemma)
-    assert dec.reason.startswith("19 ridge(s) from 20 rows (classes by sign); width n = k + 1 with ")
-    res = certify(inst, dec, backend, timeout=300)
-    assert res is not None and res.accepted, res and res.message
-    assert "statement vetted" in res.message
+    with the activation's facts (``cert_one_extra_res_pm_*``; one coqc run for all)."""
+    cases = [("gelu", "zero", "cert_one_extra_res_pm_not_absorbable"),
+             ("gelu_tanh", "opposite", "cert_one_extra_res_pm_not_absorbable"),
+             ("silu", "duplicate", "cert_one_extra_res_pm_not_absorbable"),
+             ("quick_gelu", "dead", "cert_one_extra_res_pm_dead_not_absorbable")]
+    pairs = []
+    for activation, kind, lemma in cases:
+        inst = _inst(*_layer(8, 20, 1, kind, floats=True), activation=activation)
+        dec = decide(inst)
+        assert dec.verdict == "not_absorbable" and dec.result == "R8'", (activation, dec.reason)
+        assert dec.width_info is not None and dec.width_info.reason == "one_extra"
+        assert dec.theorem is not None and dec.theorem.endswith(lemma)
+        assert dec.reason.startswith("19 ridge(s) from 20 rows (classes by sign); width n = k + 1 with ")
+        pairs.append((inst, dec))
+    for case, res in zip(cases, certify_many(pairs, backend, timeout=300)):
+        assert res is not None and res.accepted, (case, res and res.message)
+        assert "statement vetted" in res.message
 
 
 def test_gelu_scaled_row_is_no_extra(backend) -> None:

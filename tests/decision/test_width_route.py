@@ -346,26 +346,29 @@ def _accepted(res) -> bool:
 
 
 @needs_r8
-@pytest.mark.parametrize("case,kw", [
-    ("cx", {}), ("cx", {"width": 1}), ("cx", {"width": 0}), ("cx", {"min_width": True}),
-    ("flat", {}), ("quick", {}), ("gelu", {"min_width": True}),
-])
-def test_width_certificates_accepted(backend, case, kw):
+def test_width_certificates_accepted(backend):
+    """Every form of width certificate (at n, below k, at 0, the least width; a flat class,
+    QuickGELU, GELU's least width), each accepted by Coq (one coqc run for all)."""
     insts = {
         "cx": inst("relu", [[1], [2]], [[1, 1]]),
         "flat": inst("relu", [[1], [-1]], [[1, -1]]),
         "quick": inst("quick_gelu", [[1, 0], [0, 1]], [[-1, 0], [0, -1]]),
         "gelu": inst("gelu", [[1, 0], [1, 0], [0, 1]], [[1, 1, 0], [0, 0, 1]]),
     }
-    i = insts[case]
-    assert _accepted(certify(i, decide(i, **kw), backend))
+    cases = [("cx", {}), ("cx", {"width": 1}), ("cx", {"width": 0}), ("cx", {"min_width": True}),
+             ("flat", {}), ("quick", {}), ("gelu", {"min_width": True})]
+    pairs = [(insts[case], decide(insts[case], **kw)) for case, kw in cases]
+    for (case, kw), res in zip(cases, certify_many(pairs, backend)):
+        assert _accepted(res), (case, kw, res and res.message)
 
 
-@pytest.mark.parametrize("act", ["relu", "gelu", "gelu_tanh", "silu"])
-def test_bias_certificates_accepted(backend, act):
-    i = inst(act, [[1], [1]], [[1, 1]], b_up=(F(0), F(1)), b_down=(F(3),))
-    for res in certify_many([(i, decide(i)), (i, decide(i, width=1))], backend):  # one coqc run
-        assert _accepted(res)
+def test_bias_certificates_accepted(backend):
+    pairs = []
+    for act in ("relu", "gelu", "gelu_tanh", "silu"):
+        i = inst(act, [[1], [1]], [[1, 1]], b_up=(F(0), F(1)), b_down=(F(3),))
+        pairs += [(i, decide(i)), (i, decide(i, width=1))]
+    for (i, _), res in zip(pairs, certify_many(pairs, backend)):  # one coqc run
+        assert _accepted(res), (i.activation.name, res and res.message)
 
 
 def _tampered(i, dec, old: str, new: str, backend):
