@@ -11,7 +11,7 @@ import pytest
 from helpers import mat, rebound
 
 from pybridge.certify.kinds import CannotCertify
-from pybridge.certify.pipeline import build_certificate, certify
+from pybridge.certify.pipeline import build_certificate, certify, certify_many
 from pybridge.decision import decide
 from pybridge.decision.classify import reduced_bias_instance
 from pybridge.decision.crosscheck import crosscheck
@@ -126,16 +126,18 @@ def test_not_absorbable_on_reduced_block_is_not_absorbable_on_users_block_numeri
     assert crosscheck(i, wrong, use_z3=False).witness_equal is False
 
 
-@pytest.mark.parametrize("act", ["relu", "gelu"])
-def test_generic_partial_certificates_accepted(backend, act):
+def test_generic_partial_certificates_accepted(backend):
     """R9's partial certificates (all weights agreeing with an index block) glued by
-    cert_skip_bias_partial: width n and below."""
-    i = generic(act)
-    for dec in (decide(i), decide(i, width=1)):
-        cert = build_certificate(i, dec)
-        assert "cert_skip_bias_partial" in cert.source and "check_reduced_down_rows" in cert.source
-        res = certify(i, dec, backend)
-        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res.message)
+    cert_skip_bias_partial: width n and below, ReLU and GELU (one coqc run)."""
+    pairs = []
+    for act in ("relu", "gelu"):
+        i = generic(act)
+        for dec in (decide(i), decide(i, width=1)):
+            cert = build_certificate(i, dec)
+            assert "cert_skip_bias_partial" in cert.source and "check_reduced_down_rows" in cert.source
+            pairs.append((i, dec))
+    for (_, dec), res in zip(pairs, certify_many(pairs, backend)):
+        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res and res.message)
 
 
 def test_generic_partial_certificate_rechecks_the_extract(backend):
@@ -178,25 +180,29 @@ def test_unexpected_reduced_statement_not_glued():
                            "(mat_of_cols dB CB) (vec_of dc Lc)")
 
 
-@pytest.mark.parametrize("act", ["relu", "gelu"])
-def test_planted_certificate_accepted(backend, act):
-    i = planted(act)
-    dec = decide(i)
-    cert = build_certificate(i, dec)
-    assert "Theorem verdict : absorbable_ungated_bias" in cert.source
-    assert "(mat_of_rows dPs RPs)" in cert.source and "cert_skip_bias_reduce" in cert.source
-    res = certify(i, dec, backend)
-    assert res is not None and res.outcome == ProverOutcome.ACCEPTED, res.message
+def test_planted_certificate_accepted(backend):
+    pairs = []
+    for act in ("relu", "gelu"):
+        i = planted(act)
+        dec = decide(i)
+        cert = build_certificate(i, dec)
+        assert "Theorem verdict : absorbable_ungated_bias" in cert.source
+        assert "(mat_of_rows dPs RPs)" in cert.source and "cert_skip_bias_reduce" in cert.source
+        pairs.append((i, dec))
+    for res in certify_many(pairs, backend):  # one coqc run
+        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, res and res.message
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("act", ["relu", "gelu"])
-def test_width_certificates_accepted(backend, act):
-    """R8 with biases after R1: a not-absorbable width and the least width (absorbable /\\ not below)."""
-    i = non_generic(act)
-    for dec in (decide(i, width=1), decide(i, min_width=True)):
-        res = certify(i, dec, backend)
-        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res.message)
+def test_width_certificates_accepted(backend):
+    """R8 with biases after R1: a not-absorbable width and the least width (absorbable /\\ not
+    below), ReLU and GELU (one coqc run)."""
+    pairs = []
+    for act in ("relu", "gelu"):
+        i = non_generic(act)
+        pairs += [(i, decide(i, width=1)), (i, decide(i, min_width=True))]
+    for (_, dec), res in zip(pairs, certify_many(pairs, backend)):
+        assert res is not None and res.outcome == ProverOutcome.ACCEPTED, (dec.reason, res and res.message)
 
 
 @pytest.mark.parametrize("old,new,check", [
