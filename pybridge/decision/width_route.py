@@ -40,6 +40,7 @@ from pybridge.activations import Activation, qualified
 from pybridge.decision.subset_search import search_subset
 from pybridge.errors import InputError
 from pybridge.exact.linalg import invert, matmul, matvec
+from pybridge.exact.low_rank import MAX_DIGITS as LOW_RANK_MAX_DIGITS
 from pybridge.exact.low_rank import find_low_rank
 from pybridge.exact.modular import IntMatrix, identity_int, scale_matrix
 from pybridge.exact.ridge_form import ClassKind, RidgeForm, canonical_form
@@ -319,8 +320,9 @@ def decide_low_rank(inst: Instance, m: int, base: Optional[dict] = None,
     d = inst.d
     if not covered(inst) or inst.skip is not None or inst.has_bias or m >= 2 * d:
         return None
-    lr = find_low_rank(scale_matrix(inst.W_up), (2 * d - m - 1) // 2, seed=0)
-    if lr is None:
+    # null vectors past LOW_RANK_MAX_DIGITS would make a certificate Coq reads for minutes
+    lr = find_low_rank(scale_matrix(inst.W_up), (2 * d - m - 1) // 2, seed=0, max_digits=LOW_RANK_MAX_DIGITS)
+    if lr is None or lr.digits > LOW_RANK_MAX_DIGITS:
         return None
     kind = _classes(inst.activation)
     form = form or canonical_form(inst.W_up, inst.W_down, kind)

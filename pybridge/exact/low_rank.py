@@ -11,6 +11,7 @@ free column ``f``, ``W_f = adj(V[:, P]) V[:, f]`` (so ``D V[:, f] = V[:, P] W_f`
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
@@ -21,6 +22,11 @@ from pybridge.exact.modular import IntMatrix
 
 #: The largest rank tried (the exact checks cost about ``n d rho`` integer products).
 MAX_RANK = 16
+#: The largest certificate data accepted, in decimal digits of ``V`` and ``W`` (an entry of ``W``
+#: has about ``rho`` times the digits of a weight). Coq elaborates big ``Z`` literals and
+#: multiplies them slowly: about 200 000 digits took 6-8 s to check (2 December 2026: rank 2 at
+#: d = 3000, rank 4 at d = 1000, rank 8 at d = 300); past the budget the other routes decide.
+MAX_DIGITS = 150_000
 #: The screening prime: residues below ``2**20``, so ``(MAX_RANK + 1) x n`` random combinations
 #: of the rows stay exact in ``int64`` for ``n < 2**23``.
 SCREEN_PRIME = 1_048_573
@@ -41,6 +47,11 @@ class LowRank:
     @property
     def rho(self) -> int:
         return len(self.rows)
+
+    @property
+    def digits(self) -> int:
+        """The decimal digits of the certificate's numbers (``V`` and ``W``)."""
+        return sum(len(str(abs(x))) for block in (self.V, self.W) for row in block for x in row)
 
     @property
     def free(self) -> int:
@@ -110,9 +121,23 @@ def span_pivots(num: np.ndarray, rows: Sequence[int], p: int = SCREEN_PRIME
     return P, D, adj
 
 
-def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = None) -> Optional[LowRank]:
+def digits_bound(V: np.ndarray, free: int) -> int:
+    """An upper bound on the decimal digits of ``V`` and of the ``free x rho`` entries of ``W``
+    (Hadamard: ``|adj| <= (sqrt(rho) max|V|)**(rho - 1)``, each ``W`` entry a sum of ``rho``
+    products with ``V``), from the largest entry alone: a bound computed before any adjugate."""
+    rho, d = V.shape
+    if rho == 0:  # W_up = 0: no data but the free columns' empty rows
+        return 0
+    top = max((abs(int(x)) for x in V.ravel()), default=0) + 1
+    w = (rho - 1) * (math.log10(top) + 0.5 * math.log10(max(rho, 1))) + math.log10(rho * top) + 1
+    return int(rho * d * (math.log10(top) + 1) + free * rho * w)
+
+
+def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = None,
+                  max_digits: int = MAX_DIGITS) -> Optional[LowRank]:
     """Rows of ``A`` spanning it (at most ``limit`` of them) with the null vectors of the
-    certificate, or None (rank above ``limit``, or not confirmed exactly)."""
+    certificate, or None (rank above ``limit``, not confirmed exactly, or null vectors that
+    may need more than ``max_digits`` digits)."""
     limit = min(limit, MAX_RANK)
     num = A.numerators()
     n, d = num.shape
@@ -131,6 +156,8 @@ def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = Non
         if ech is None:
             return None
         rows = ech[0]
+        if digits_bound(_object(num[rows]).reshape(len(rows), d), d - len(rows)) > max_digits:
+            return None
         found = span_pivots(num, rows, p)
         if found is not None:
             break

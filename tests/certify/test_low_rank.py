@@ -24,7 +24,7 @@ from pybridge.certify.pipeline import certify, certify_many
 from pybridge.decision import decide
 from pybridge.decision.width_route import library_has
 from pybridge.exact.arrays import ArrayMatrix
-from pybridge.exact.low_rank import SCREEN_PRIME, find_low_rank, span_pivots
+from pybridge.exact.low_rank import SCREEN_PRIME, digits_bound, find_low_rank, span_pivots
 from pybridge.exact.modular import IntMatrix
 from pybridge.model import Instance
 
@@ -164,8 +164,8 @@ def test_generic_and_absorbable_layers_untouched() -> None:
 @settings(max_examples=examples(20), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rho=st.integers(0, 3), d=st.integers(4, 9), n=st.integers(1, 12))
 def test_low_rank_found_exactly(seed: int, rho: int, d: int, n: int) -> None:
-    """The rows found span ``W_up`` exactly, the null vectors satisfy ``D V_f = V_P W_f`` and
-    the rank is the true rank (SymPy)."""
+    """The rows found span ``W_up`` exactly, the null vectors satisfy ``D V_f = V_P W_f``, the
+    rank is the true rank (SymPy) and the digit bound bounds the certificate's digits."""
     import sympy
 
     A, _ = _low_rank(d, n, rho, seed, floats=False)
@@ -173,6 +173,7 @@ def test_low_rank_found_exactly(seed: int, rho: int, d: int, n: int) -> None:
     true_rank = sympy.Matrix(A.tolist()).rank()
     assert lr is not None and lr.rho == true_rank
     V = np.array(lr.V, dtype=object).reshape(lr.rho, d)
+    assert digits_bound(V, lr.free) >= lr.digits  # the budget is checked before any adjugate
     free = [f for f in range(d) if f not in lr.P]
     for b, f in enumerate(free):
         lhs = V[:, f] * lr.D
@@ -194,3 +195,16 @@ def test_wide_layer_checked_in_one_pass(backend) -> None:
     assert dec.width_info.reason == "low_rank", dec.reason
     res = certify(inst, dec, backend, timeout=120)
     assert res is not None and res.accepted, res and res.message
+
+
+def test_certificate_size_bounds_the_route(monkeypatch) -> None:
+    """A rank bound whose null vectors would make a certificate past ``MAX_DIGITS`` (Coq would
+    read it for minutes) is not used: the layer goes to the other routes."""
+    from pybridge.decision import width_route
+
+    inst = _inst(*_low_rank(12, 14, 2, 5, floats=False))
+    dec = decide(inst)
+    assert dec.width_info is not None and dec.width_info.low_rank is not None
+    monkeypatch.setattr(width_route, "LOW_RANK_MAX_DIGITS", dec.width_info.low_rank.digits - 1)
+    dec = decide(inst)
+    assert dec.width_info is None or dec.width_info.reason != "low_rank", dec.reason
