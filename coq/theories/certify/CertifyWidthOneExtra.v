@@ -371,6 +371,16 @@ Qed.
 
 (** ** The certificate lemma *)
 
+(** The facts a conjunction of boolean tests in the context states. *)
+Ltac check_facts :=
+  repeat match goal with
+         | H : (_ && _) = true |- _ => apply andb_prop in H as [? ?]
+         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
+         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
+         | H : Nat.eqb _ _ = true |- _ => apply Nat.eqb_eq in H
+         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
+         end.
+
 Section Cert.
 
 Variables (d n z i1 : nat) (ln ld : Z) (R1 C : list nat) (dA dB : Z) (RA CB : list (list int))
@@ -390,14 +400,7 @@ Proof.
   apply andb_prop in Hchk as [Hchk Hgr]. apply andb_prop in Hgr as [Hg0 Hraw].
   apply check_refute_raw_sound in Hraw.
   repeat match type of Hchk with (_ && _) = true => apply andb_prop in Hchk as [Hchk ?] end.
-  repeat match goal with
-         | H : (_ && _) = true |- _ => apply andb_prop in H as [? ?]
-         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
-         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
-         | H : Nat.eqb _ _ = true |- _ => apply Nat.eqb_eq in H
-         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
-         end.
-  repeat split; assumption.
+  check_facts. repeat split; assumption.
 Qed.
 
 Theorem cert_one_extra_not_absorbable :

@@ -92,12 +92,7 @@ Lemma check_one_extra_res_rows (d n z i1 : nat) (ln ld : Z) (R1 C C2 : list nat)
   (z < n)%nat /\ (i1 < n)%nat /\ z <> i1 /\ (0 < ld)%Z.
 Proof.
   unfold check_one_extra_res. intros H. repeat (apply andb_prop in H as [H ?]).
-  repeat match goal with
-         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
-         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
-         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
-         end.
-  repeat split; assumption.
+  check_facts. repeat split; assumption.
 Qed.
 
 (** Any [sigma] for which R8 reads the one-extra grouping ([one_extra_r8]). *)
@@ -115,12 +110,7 @@ Proof.
   apply andb_prop in Hchk as [Hchk Hgr]. apply andb_prop in Hgr as [Hg Hr].
   apply check_refute_raw_sound in Hr.
   repeat match type of Hchk with (_ && _) = true => apply andb_prop in Hchk as [Hchk ?] end.
-  repeat match goal with
-         | H : Nat.ltb _ _ = true |- _ => apply Nat.ltb_lt in H
-         | H : Z.ltb _ _ = true |- _ => apply Z.ltb_lt in H
-         | H : Nat.eqb _ _ = true |- _ => apply Nat.eqb_eq in H
-         | H : negb (Nat.eqb _ _) = true |- _ => apply Bool.negb_true_iff, Nat.eqb_neq in H
-         end.
+  check_facts.
   rename Hchk into HR1.
   assert (Hp : (1 < phi p < 2 ^ 31)%Z).
   { unfold check_generic_sorted in Hg. apply p_ok_spec.
