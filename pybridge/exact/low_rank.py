@@ -98,18 +98,22 @@ def span_pivots(num: np.ndarray, rows: Sequence[int], p: int = SCREEN_PRIME
                 ) -> Optional[tuple[list[int], int, list[list[int]]]]:
     """``(P, D, adj)`` when every row of ``num`` is an integer combination (over Q) of
     ``num[rows]``, checked exactly: ``D num = (num[:, P] adj) num[rows]`` with ``D = det`` and
-    ``adj`` the adjugate of ``num[rows][:, P]`` (``P``: columns where it is invertible mod
-    ``p``); None otherwise."""
+    ``adj`` the adjugate of ``num[rows][:, P]`` (``P``: columns where it is invertible modulo
+    ``p``, or modulo a random prime when the rows are dependent modulo ``p``); None otherwise."""
     import sympy  # only here: importing pybridge does not import SymPy
 
     V = _object(num[list(rows)])
     rho = len(rows)
     if rho == 0:
         return ([], 1, []) if not np.any(num) else None
-    ech = _echelon_rows(np.remainder(V.T, p).astype(np.int64), rho, p)
-    if ech is None or len(ech[0]) != rho:
+    rng = np.random.default_rng()
+    for q in (p, *(int(sympy.nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
+        ech = _echelon_rows(np.remainder(V.T, q).astype(np.int64), rho, q)
+        if ech is not None and len(ech[0]) == rho:
+            break
+    else:
         return None
-    P = sorted(ech[0])  # rho columns of V independent mod p: V[:, P] is invertible
+    P = sorted(ech[0])  # rho columns of V independent modulo a prime: V[:, P] is invertible
     VP = sympy.Matrix([[int(V[t, j]) for j in P] for t in range(rho)])
     D = int(VP.det(method="bareiss"))
     if D == 0:

@@ -128,9 +128,10 @@ def test_huge_numerators(backend) -> None:
     assert res is not None and res.accepted, res and res.message
 
 
-def test_rows_dependent_only_modulo_the_screening_prime() -> None:
+def test_rows_dependent_only_modulo_the_screening_prime(backend) -> None:
     """Rows crafted against the screening prime (``a_1 = a_0 + p e_1``: equal mod ``p``,
-    independent over Q) are never taken as rank 1."""
+    independent over Q) are never taken as rank 1; their rank-2 bound is Coq-checked (the
+    claim's own span check takes its pivots modulo another prime)."""
     p = SCREEN_PRIME
     d, n = 6, 5
     A = np.zeros((n, d), dtype=np.int64)
@@ -141,8 +142,15 @@ def test_rows_dependent_only_modulo_the_screening_prime() -> None:
     lr = find_low_rank(Ai, 4, seed=0)
     assert lr is not None and lr.rho == 2
     assert span_pivots(A, [0]) is None
-    dec = decide(_inst(A, np.ones((d, n), dtype=np.int64)))
-    assert dec.width_info is None or dec.width_info.low_rank is None or dec.width_info.low_rank.rho == 2
+    # the rows [0, 1] span W_up; modulo p they are dependent, so the pivots come from another prime
+    found = span_pivots(A, [0, 1])
+    assert found is not None and found[1] != 0
+    inst = _inst(A, np.ones((d, n), dtype=np.int64))
+    dec = decide(inst)
+    assert dec.width_info is not None and dec.width_info.low_rank is not None, dec.reason
+    assert dec.width_info.low_rank.rho == 2
+    res = certify(inst, dec, backend, timeout=120)
+    assert res is not None and res.accepted, res and res.message
 
 
 def test_generic_and_absorbable_layers_untouched() -> None:
