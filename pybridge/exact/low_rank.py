@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 import flint
 import numpy as np
 
-from pybridge.exact.modular import IntMatrix
+from pybridge.exact.modular import IntMatrix, rref_mod
 
 #: The largest rank tried (the exact checks cost about ``n d rho`` integer products).
 MAX_RANK = 16
@@ -63,26 +63,14 @@ def _object(num: np.ndarray) -> np.ndarray:
     return num if num.dtype == object else num.astype(object)
 
 
-def _echelon_rows(res: np.ndarray, limit: int, p: int) -> Optional[tuple[list[int], list[int]]]:
-    """``(rows, pivot columns)``: the first rows of ``res`` (residues mod ``p``) independent
-    mod ``p``, by elimination; None past ``limit`` of them."""
-    basis: list[tuple[int, np.ndarray]] = []
-    rows: list[int] = []
-    for i in range(res.shape[0]):
-        v = res[i].copy()
-        for col, b in basis:
-            if v[col]:
-                v = (v - v[col] * b) % p
-        nz = np.flatnonzero(v)
-        if nz.size == 0:
-            continue
-        if len(rows) == limit:
-            return None
-        col = int(nz[0])
-        v = v * pow(int(v[col]), p - 2, p) % p
-        basis = [(c, (b - b[col] * v) % p) for c, b in basis] + [(col, v)]
-        rows.append(i)
-    return rows, [c for c, _ in basis]
+def _primes(first: int, rng: np.random.Generator) -> Iterator[int]:
+    """``first``, then two primes drawn at random below ``2**20``: weights crafted against the
+    first one (rows independent over Q, dependent modulo it) get their true rank modulo another."""
+    from sympy import nextprime
+
+    yield first
+    for _ in range(2):
+        yield int(nextprime(int(rng.integers(2**19, 2**20 - 2**10))))
 
 
 def _screen(res: np.ndarray, limit: int, p: int, rng: np.random.Generator) -> bool:
@@ -106,14 +94,12 @@ def span_pivots(num: np.ndarray, rows: Sequence[int], p: int = SCREEN_PRIME
     rho = len(rows)
     if rho == 0:
         return ([], 1, []) if not np.any(num) else None
-    rng = np.random.default_rng()
-    for q in (p, *(int(sympy.nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
-        ech = _echelon_rows(np.remainder(V.T, q).astype(np.int64), rho, q)
-        if ech is not None and len(ech[0]) == rho:
+    for q in _primes(p, np.random.default_rng()):
+        P = rref_mod(np.remainder(V, q).astype(np.int64), q)[1]
+        if len(P) == rho:  # rho columns of V independent modulo a prime: V[:, P] is invertible
             break
     else:
         return None
-    P = sorted(ech[0])  # rho columns of V independent modulo a prime: V[:, P] is invertible
     VP = sympy.Matrix([[int(V[t, j]) for j in P] for t in range(rho)])
     D = int(VP.det(method="bareiss"))
     if D == 0:
@@ -147,20 +133,13 @@ def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = Non
     n, d = num.shape
     if limit < 0 or n == 0:
         return None
-    from sympy import nextprime
-
     rng = np.random.default_rng(seed)
-    # a second and third prime drawn at random: weights crafted against the first one
-    # (rows independent over Q, dependent modulo it) are then found at their true rank
-    for p in (SCREEN_PRIME, *(int(nextprime(int(rng.integers(2**19, 2**20 - 2**10)))) for _ in range(2))):
+    for p in _primes(SCREEN_PRIME, rng):
         res = A.mod(p).astype(np.int64)
         if not _screen(res, limit, p, rng):
             return None
-        ech = _echelon_rows(res, limit, p)
-        if ech is None:
-            return None
-        rows = ech[0]
-        if digits_bound(_object(num[rows]).reshape(len(rows), d), d - len(rows)) > max_digits:
+        rows = rref_mod(res.T.copy(), p)[1]  # the first rows independent modulo p
+        if len(rows) > limit or digits_bound(_object(num[rows]), d - len(rows)) > max_digits:
             return None
         found = span_pivots(num, rows, p)
         if found is not None:
@@ -168,7 +147,7 @@ def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = Non
     else:
         return None
     P, D, adj = found
-    V = _object(num[rows]) if rows else np.zeros((0, d), dtype=object)
+    V = _object(num[rows])
     pivots = set(P)
     free = [f for f in range(d) if f not in pivots]
     Wm = np.array(adj, dtype=object).dot(V[:, free]) if rows else np.zeros((0, len(free)), dtype=object)
