@@ -27,8 +27,8 @@ MAX_RANK = 16
 #: multiplies them slowly: about 200 000 digits took 6-8 s to check (2 December 2026: rank 2 at
 #: d = 3000, rank 4 at d = 1000, rank 8 at d = 300); past the budget the other routes decide.
 MAX_DIGITS = 150_000
-#: The screening prime: residues below ``2**20``, so ``(MAX_RANK + 1) x n`` random combinations
-#: of the rows stay exact in ``int64`` for ``n < 2**23``.
+#: The screening prime: residues below ``2**20``, so ``MAX_RANK + 1`` random combinations of the
+#: rows (or of the columns) stay exact in ``int64`` for ``n < 2**23`` (``d < 2**23``).
 SCREEN_PRIME = 1_048_573
 
 
@@ -138,7 +138,10 @@ def find_low_rank(A: IntMatrix, limit: int = MAX_RANK, seed: Optional[int] = Non
         res = A.mod(p).astype(np.int64)
         if not _screen(res, limit, p, rng):
             return None
-        rows = rref_mod(res.T.copy(), p)[1]  # the first rows independent modulo p
+        # rows independent after a random projection to limit + 1 columns are independent, and
+        # (when the projection keeps the rank) span: the exact check below decides
+        R = rng.integers(0, p, size=(d, limit + 1), dtype=np.int64)
+        rows = rref_mod(((res @ R) % p).T.copy(), p)[1]
         if len(rows) > limit or digits_bound(_object(num[rows]), d - len(rows)) > max_digits:
             return None
         found = span_pivots(num, rows, p)
