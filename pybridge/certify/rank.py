@@ -25,6 +25,7 @@ import numpy as np
 
 from pybridge.certify.encoding import CoqWriter
 from pybridge.certify.kinds import CannotCertify
+from pybridge.certify.pm_facts import PmFacts
 from pybridge.exact.modular import IntMatrix
 
 Pair = tuple[tuple[bool, ...], tuple[bool, ...]]
@@ -178,7 +179,7 @@ def write_entries(w: CoqWriter, entries: Sequence[RankEntry], tag: str) -> str:
 
 
 def rank_term(w: CoqWriter, g: GroupingData, d: int, m: int, sigma: str,
-              pm: Optional[tuple[str, str, str, str, tuple[str, ...]]]) -> str:
+              pm: Optional[PmFacts]) -> str:
     """Write the refutation at width ``m`` and return the proof term of ``~ absorbable ... m``.
 
     Expects the grouping (``g_ok``), canonical checks (``l_ok`` / ``s_ok``, ``nz_ok``) and,
@@ -190,4 +191,4 @@ def rank_term(w: CoqWriter, g: GroupingData, d: int, m: int, sigma: str,
     args = g.args.format(m=f"{m}%nat") + f" {es}"
     if pm is None:
         return f"(cert_r8_rank_relu {args} g_ok l_ok nz_ok rk_ok{tag})"
-    return f"(cert_r8_rank_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok rk_ok{tag})"
+    return f"(cert_r8_rank_pm {sigma} {args} {pm.odd_part} {pm.zero} {pm.ridge_unique} g_ok pm_ok s_ok nz_ok rk_ok{tag})"

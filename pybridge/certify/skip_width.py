@@ -62,7 +62,7 @@ def build_skip_r8(inst: Instance, decision: Decision, info: WidthInfo) -> Certif
         w.rows("CBu", columns(B))
     w.check("rd_ok", "check_reduced_down d n dQ RQ dBu CBu dB CB")
     pm = PM_FACTS.get(inst.activation.name)
-    sigma = "relu" if pm is None else pm[0]
+    sigma = "relu" if pm is None else pm.sigma
 
     def part(m: int) -> str:
         return f"absorbable_ungated {sigma} d n {m} (mat_of_rows dP RP) (zmat_rows dA (zrows RA)) (mat_of_cols dBu CBu)"

@@ -189,8 +189,8 @@ def form_int_parts(form: RidgeForm, extra_rows: Sequence[Sequence[Fraction]]) ->
 def _header(inst: Instance) -> tuple[CoqWriter, str, Optional[PmFacts]]:
     name = inst.activation.name
     pm = PM_FACTS.get(name)
-    extra = (pm[4] if pm else ()) + R8_MODULES + (("RankSparse",) if library_has(SPARSE_FILE) else ())
-    return CoqWriter(extra=extra), ("relu" if pm is None else pm[0]), pm
+    extra = (pm.modules if pm else ()) + R8_MODULES + (("RankSparse",) if library_has(SPARSE_FILE) else ())
+    return CoqWriter(extra=extra), ("relu" if pm is None else pm.sigma), pm
 
 
 SPARSE_FILE = "certify/RankSparse.v"
@@ -257,7 +257,7 @@ def _rank_term(w: CoqWriter, g: GroupingData, d: int, m: int, sigma: str,
     args = g.args.format(m=f"{m}%nat") + f" SP{tag}"
     if pm is None:
         return f"(cert_r8_rank_sparse_relu {args} g_ok l_ok nz_ok sp_ok{tag})"
-    return f"(cert_r8_rank_sparse_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok sp_ok{tag})"
+    return f"(cert_r8_rank_sparse_pm {sigma} {args} {pm.odd_part} {pm.zero} {pm.ridge_unique} g_ok pm_ok s_ok nz_ok sp_ok{tag})"
 
 
 def zmatrix(w: CoqWriter, name: str, rows: Sequence[Sequence[int]] | np.ndarray) -> str:
@@ -308,7 +308,7 @@ def _absorbable_term(w: CoqWriter, g: _Grouping, inst: Instance, info: WidthInfo
     args = g.args.format(m=f"{m}%nat") + " " + tail
     if pm is None:
         return f"(cert_r8_absorbable_relu {args} g_ok w_oka)"
-    return f"(cert_r8_absorbable_pm {sigma} {args} {pm[1]} {pm[2]} g_ok pm_ok w_oka)"
+    return f"(cert_r8_absorbable_pm {sigma} {args} {pm.odd_part} {pm.zero} g_ok pm_ok w_oka)"
 
 
 def _canonical_checks(w: CoqWriter, pm) -> None:
@@ -323,7 +323,7 @@ def _below_term(g: _Grouping, m: int, sigma: str, pm) -> str:
     args = g.args.format(m=f"{m}%nat")
     if pm is None:
         return f"(cert_r8_below_classes_relu {args} g_ok l_ok nz_ok eq_refl)"
-    return f"(cert_r8_below_classes_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok eq_refl)"
+    return f"(cert_r8_below_classes_pm {sigma} {args} {pm.odd_part} {pm.zero} {pm.ridge_unique} g_ok pm_ok s_ok nz_ok eq_refl)"
 
 
 def write_nosub_at_k(w: CoqWriter, U: IntMatrix, G: IntMatrix, L: IntMatrix) -> None:
@@ -346,7 +346,7 @@ def _nosub_term(w: CoqWriter, g: _Grouping, sigma: str, pm) -> str:
     args = f"d n k K dA {g.za} dB {g.zb} dU RU dl LN cls dG CG dL RL p F FS"
     if pm is None:
         return f"(cert_r8_nosub_relu {args} g_ok l_ok nz_ok ns_ok)"
-    return f"(cert_r8_nosub_pm {sigma} {args} {pm[1]} {pm[2]} {pm[3]} g_ok pm_ok s_ok nz_ok ns_ok)"
+    return f"(cert_r8_nosub_pm {sigma} {args} {pm.odd_part} {pm.zero} {pm.ridge_unique} g_ok pm_ok s_ok nz_ok ns_ok)"
 
 
 def _statement(g: _Grouping, sigma: str, m: int, negated: bool) -> str:
