@@ -304,20 +304,10 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     for lo, hi in REFUTE_RANGES:
         q = random_primes(1, lo, hi, rng=rng, avoid=used)[0]
         used.append(q)
-        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q)
-        if out is not None and not _kinks_seen(Bb, extra, rep, ci1, len(C2), q):
-            out, why = None, "a ridge's kink vanishes modulo the prime on the rows the genericity check reads"
+        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q, len(C2))
         if out is not None:
             return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q, C2), ""
     return None, why
-
-
-def _kinks_seen(Bb: np.ndarray, extra: OneExtra, rep: list[int], ci1: int, rows: int, q: int) -> bool:
-    """Every class's kink is nonzero mod ``q`` on the block's first ``rows`` rows of ``W_down``
-    (``check_generic_sorted`` reads that many entries of each, ``nonzero_row``)."""
-    G = (extra.ld % q) * _mod(Bb[:rows], q)[:, rep].T % q
-    G[ci1] = (G[ci1] + (abs(extra.ln) % q) * _mod(Bb[:rows], q)[:, extra.z]) % q
-    return bool(np.all(G.any(axis=1)))
 
 
 def _block_UGL(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
@@ -361,12 +351,16 @@ def _generic(Ab2: np.ndarray, rep: list[int], p: int, rng: random.Random
 
 
 def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
-                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int
+                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int, seen: int
                 ) -> tuple[Optional[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]], str]:
-    """The basis functionals ``Ys`` and per-class combinations ``As`` mod ``q``, or ``(None, why not)``."""
+    """The basis functionals ``Ys`` and per-class combinations ``As`` mod ``q``, or ``(None, why not)``;
+    every class's kink must be nonzero mod ``q`` on the block's first ``seen`` rows of ``W_down``
+    (``check_generic_sorted`` reads that many entries of each, ``nonzero_row``)."""
     ld = extra.ld
     r1, c, k = len(R1), len(C), len(rep)
     U, G, L = _block_UGL(Ab, Bb, dA, dB, extra, rep, ci1, R1, C, q)
+    if not np.all(G[:, :seen].any(axis=1)):
+        return None, "a ridge's kink vanishes modulo the prime on the rows the genericity check reads"
     # basis functionals: the nullspace of t |-> G[t] (x) U[t]
     K = (G[:, :, None] * U[:, None, :] % q).reshape(k, r1 * c)
     Ys = _kill_nullspace(K, s, q)
