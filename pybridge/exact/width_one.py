@@ -304,7 +304,7 @@ def refute(A: IntMatrix, B: IntMatrix, extra: OneExtra, seed: Optional[int] = No
     for lo, hi in REFUTE_RANGES:
         q = random_primes(1, lo, hi, rng=rng, avoid=used)[0]
         used.append(q)
-        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q, len(C2))
+        out, why = _refute_mod(Ab, Bb, A.den, B.den, extra, rep, ci1, R1, C, s, q, seen=len(C2))
         if out is not None:
             return OneExtraRefutation(extra, R1, C, gen[0], gen[1], gen[2], out[0], out[1], Ab_, Bb_, q, C2), ""
     return None, why
@@ -351,7 +351,7 @@ def _generic(Ab2: np.ndarray, rep: list[int], p: int, rng: random.Random
 
 
 def _refute_mod(Ab: np.ndarray, Bb: np.ndarray, dA: int, dB: int, extra: OneExtra, rep: list[int], ci1: int,
-                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int, seen: int
+                R1: tuple[int, ...], C: tuple[int, ...], s: int, q: int, *, seen: int
                 ) -> tuple[Optional[tuple[tuple[tuple[tuple[int, ...], ...], ...], tuple[tuple[int, ...], ...]]], str]:
     """The basis functionals ``Ys`` and per-class combinations ``As`` mod ``q``, or ``(None, why not)``;
     every class's kink must be nonzero mod ``q`` on the block's first ``seen`` rows of ``W_down``
